@@ -1,0 +1,32 @@
+/**
+ * The one error type of the IAM domain: what was wrong (`field`), with which
+ * value, and why. Constructs prefix it with their construct path; the runner
+ * prints it as is.
+ */
+export class IamValidationError extends Error {
+  public readonly field: string;
+  public readonly value: unknown;
+  public readonly reason: string;
+
+  constructor(field: string, value: unknown, reason: string) {
+    super(`${field}: ${reason} (got ${IamValidationError.show(value)})`);
+    this.name = 'IamValidationError';
+    this.field = field;
+    this.value = value;
+    this.reason = reason;
+  }
+
+  /** The same error with a field path prefix, e.g. `members[2]`. */
+  public withField(field: string): IamValidationError {
+    return new IamValidationError(field, this.value, this.reason);
+  }
+
+  private static show(value: unknown): string {
+    if (typeof value === 'string') return JSON.stringify(value);
+    try {
+      return JSON.stringify(value) ?? String(value);
+    } catch {
+      return String(value);
+    }
+  }
+}

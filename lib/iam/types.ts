@@ -1,0 +1,49 @@
+/**
+ * The IAM policy as it travels on the wire (Google `google.iam.v1.Policy` JSON).
+ *
+ * Every interface keeps an index signature: a field this library does not
+ * know must survive a read-modify-write untouched.
+ */
+
+/** A CEL condition on a binding (`google.type.Expr`). */
+export interface Expr {
+  readonly expression: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly location?: string;
+  readonly [unknownField: string]: unknown;
+}
+
+export interface Binding {
+  readonly role: string;
+  readonly members?: readonly string[];
+  readonly condition?: Expr;
+  readonly [unknownField: string]: unknown;
+}
+
+export interface AuditLogConfig {
+  readonly logType?: string;
+  readonly exemptedMembers?: readonly string[];
+  readonly [unknownField: string]: unknown;
+}
+
+export interface AuditConfig {
+  readonly service: string;
+  readonly auditLogConfigs?: readonly AuditLogConfig[];
+  readonly [unknownField: string]: unknown;
+}
+
+export interface Policy {
+  readonly version?: number;
+  readonly etag?: string;
+  readonly bindings?: readonly Binding[];
+  readonly auditConfigs?: readonly AuditConfig[];
+  readonly [unknownField: string]: unknown;
+}
+
+/** A condition as a user writes it (SPEC.md 2.4). */
+export interface ConditionInput {
+  readonly expression: string;
+  readonly title: string;
+  readonly description?: string;
+}

@@ -1,0 +1,3 @@
+// Public API of cdktf-google-iam. Only constructs and jsii structs are exported;
+// lib/iam, lib/api and the grant runner are internal.
+export {};
