@@ -1,3 +1,5 @@
 // Public API of cdktf-google-iam. Only constructs and jsii structs are exported;
 // lib/iam, lib/api and the grant runner are internal.
-export {};
+export * from './grant/iam-condition';
+export * from './networksecurity/authorization-policy-iam-member';
+export * from './datamigration/migration-job-iam-binding';

@@ -1,0 +1,52 @@
+import type { Construct } from 'constructs';
+import type { IamCondition } from '../grant/iam-condition';
+import { IamGrant } from '../grant/iam-grant';
+import { MIGRATION_JOB_TYPE } from '../grant/resource-type';
+
+/**
+ * Properties of a {@link MigrationJobIamBinding}.
+ */
+export interface MigrationJobIamBindingProps {
+  /**
+   * Name of the migration job:
+   * `projects/{project}/locations/{location}/migrationJobs/{id}`.
+   */
+  readonly name: string;
+  /** The role that is applied. Only one binding resource can be used per role (and condition). */
+  readonly role: string;
+  /**
+   * The identities granted `role`; the binding's member list becomes exactly this list.
+   * Each is `user:{email}`, `serviceAccount:{email}`, `group:{email}`, `domain:{domain}`,
+   * `principal://…` or `principalSet://…`.
+   */
+  readonly members: string[];
+  /**
+   * An IAM condition for the binding.
+   * @default - the binding is unconditional
+   */
+  readonly condition?: IamCondition;
+}
+
+/**
+ * Owns the full member list of one role (and condition) on a Database
+ * Migration Service migration job. Other roles' bindings are left alone;
+ * destroying it removes the binding.
+ */
+export class MigrationJobIamBinding extends IamGrant {
+  /** The identities granted the role. */
+  public readonly members: string[];
+
+  constructor(scope: Construct, id: string, props: MigrationJobIamBindingProps) {
+    super(scope, id, {
+      typeName: 'MigrationJobIamBinding',
+      type: MIGRATION_JOB_TYPE,
+      mode: 'binding',
+      name: props.name,
+      role: props.role,
+      members: props.members,
+      membersField: 'members',
+      condition: props.condition,
+    });
+    this.members = props.members;
+  }
+}

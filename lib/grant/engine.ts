@@ -1,0 +1,113 @@
+import { retrying, type RetryOptions } from '../api/backoff';
+import { GoogleApiError } from '../api/errors';
+import { IamValidationError } from '../iam/errors';
+import { applyEdits, type PolicyEdit } from '../iam/policy-edit';
+import type { Policy } from '../iam/types';
+
+/** The two calls the engine makes; `IamPolicyApi` satisfies it. */
+export interface IamPolicyEndpoint {
+  getIamPolicy(resourceName: string): Promise<Policy>;
+  setIamPolicy(resourceName: string, policy: Policy): Promise<Policy>;
+}
+
+/** One caller's edits; all requests of a batch target the same policy. */
+export interface EditRequest {
+  readonly id: string;
+  readonly edits: readonly PolicyEdit[];
+}
+
+export type EditOutcome =
+  | { readonly id: string; readonly ok: true; readonly changed: boolean; readonly etag: string; readonly attempts: number; readonly batchSize: number }
+  | { readonly id: string; readonly ok: false; readonly status: string; readonly message: string; readonly attempts: number; readonly batchSize: number };
+
+export interface EngineOptions extends RetryOptions {
+  readonly onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+interface CycleResult {
+  readonly etag: string;
+  readonly changed: ReadonlySet<string>;
+  readonly rejected: ReadonlyMap<string, IamValidationError>;
+}
+
+/**
+ * The read-modify-write engine: read the policy (version 3), apply every
+ * request's edits in order, write it back with the etag that was read, and
+ * redo the whole cycle on a conflict or a transient error.
+ *
+ * Requests are folded into one cycle (terraform-provider-google calls this
+ * batching). A request whose edits break a policy rule (e.g. the principal
+ * limit) is rejected alone; if Google rejects the combined write as
+ * INVALID_ARGUMENT, each request is retried on its own so one bad grant cannot
+ * sink the others.
+ */
+export async function applyEditBatch(
+  api: IamPolicyEndpoint,
+  resource: string,
+  requests: readonly EditRequest[],
+  options: EngineOptions = {},
+): Promise<EditOutcome[]> {
+  const batchSize = requests.length;
+  let attempts = 0;
+  try {
+    const { value, attempts: used } = await retrying((n) => {
+      attempts = n;
+      return readModifyWrite(api, resource, requests);
+    }, options);
+    return requests.map((r) => {
+      const rejection = value.rejected.get(r.id);
+      return rejection
+        ? failure(r.id, 'INVALID_ARGUMENT', rejection.message, used, batchSize)
+        : { id: r.id, ok: true as const, changed: value.changed.has(r.id), etag: value.etag, attempts: used, batchSize };
+    });
+  } catch (error) {
+    if (batchSize > 1 && error instanceof GoogleApiError && error.status === 'INVALID_ARGUMENT') {
+      const singles: EditOutcome[] = [];
+      for (const request of requests) singles.push(...(await applyEditBatch(api, resource, [request], options)));
+      return singles;
+    }
+    const status = error instanceof GoogleApiError ? error.status : 'INTERNAL';
+    const message = error instanceof GoogleApiError ? error.apiMessage : String((error as Error)?.message ?? error);
+    return requests.map((r) => failure(r.id, status, message, attempts, batchSize));
+  }
+}
+
+async function readModifyWrite(api: IamPolicyEndpoint, resource: string, requests: readonly EditRequest[]): Promise<CycleResult> {
+  const current = await api.getIamPolicy(resource);
+  let next: Policy = current;
+  const changed = new Set<string>();
+  const rejected = new Map<string, IamValidationError>();
+  for (const request of requests) {
+    try {
+      const edited = applyEdits(next, request.edits);
+      if (!samePolicy(edited, next)) changed.add(request.id);
+      next = edited;
+    } catch (error) {
+      if (!(error instanceof IamValidationError)) throw error;
+      rejected.set(request.id, error);
+    }
+  }
+  if (changed.size === 0) {
+    return { etag: current.etag ?? '', changed, rejected };
+  }
+  const written = await api.setIamPolicy(resource, next);
+  return { etag: written.etag ?? '', changed, rejected };
+}
+
+function failure(id: string, status: string, message: string, attempts: number, batchSize: number): EditOutcome {
+  return { id, ok: false, status, message, attempts, batchSize };
+}
+
+/** Structural equality of two policies, independent of key order. */
+export function samePolicy(a: Policy, b: Policy): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+      : v,
+  );
+}

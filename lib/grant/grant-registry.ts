@@ -1,0 +1,121 @@
+import { Annotations, Token } from 'cdktf';
+import type { IConstruct } from 'constructs';
+import { conditionKey } from '../iam/condition';
+import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
+import { parsePrincipal } from '../iam/principal';
+import type { ConditionInput } from '../iam/types';
+import { validationMessage } from './errors';
+
+/** What the app-wide checks need to know about one grant. */
+export interface RegisteredGrant {
+  readonly construct: IConstruct;
+  readonly typeName: string;
+  readonly mode: 'member' | 'binding';
+  readonly resource: string;
+  readonly role: string;
+  readonly members: readonly string[];
+  readonly condition?: ConditionInput;
+}
+
+const registries = new WeakMap<IConstruct, GrantRegistry>();
+
+/**
+ * All grants of one app, for the checks no single grant can make: one binding
+ * per resource + role + condition, the principal limits summed over the app,
+ * and a warning when a member grant and a binding fight over the same role.
+ * Values that are still tokens at synth are left out of every check.
+ */
+export class GrantRegistry {
+  public static of(scope: IConstruct): GrantRegistry {
+    const root = scope.node.root;
+    let registry = registries.get(root);
+    if (!registry) {
+      registry = new GrantRegistry();
+      registries.set(root, registry);
+    }
+    return registry;
+  }
+
+  private readonly grants: RegisteredGrant[] = [];
+  private readonly warned = new WeakSet<IConstruct>();
+
+  private constructor() {}
+
+  /** Registers `grant` and attaches its app-wide checks to its construct. */
+  public register(grant: RegisteredGrant): void {
+    this.grants.push(grant);
+    grant.construct.node.addValidation({ validate: () => this.validate(grant) });
+  }
+
+  private validate(grant: RegisteredGrant): string[] {
+    if (!isKnown(grant.resource, grant.role)) return [];
+    this.warnAboutFights(grant);
+    return [...this.duplicateBinding(grant), ...this.limits(grant)];
+  }
+
+  private duplicateBinding(grant: RegisteredGrant): string[] {
+    if (grant.mode !== 'binding' || !conditionIsKnown(grant.condition)) return [];
+    const owner = this.grants.find((g) => g.mode === 'binding' && sameBindingIdentity(g, grant));
+    if (!owner || owner === grant) return [];
+    return [
+      validationMessage(grant.construct, 'role', grant.role,
+        `only one ${grant.typeName} may own a role on a resource (with the same condition); ${owner.construct.node.path} already owns it on ${grant.resource}`),
+    ];
+  }
+
+  /** Reported once per resource, on the grant that crosses the limit. */
+  private limits(grant: RegisteredGrant): string[] {
+    let principals = 0;
+    let groups = 0;
+    let crossedAt: { principals?: RegisteredGrant; groups?: RegisteredGrant } = {};
+    for (const g of this.grants.filter((x) => x.resource === grant.resource)) {
+      const known = g.members.filter((m) => !Token.isUnresolved(m));
+      principals += known.length;
+      groups += known.filter(countsAsGroup).length;
+      if (principals > MAX_PRINCIPALS && !crossedAt.principals) crossedAt = { ...crossedAt, principals: g };
+      if (groups > MAX_GROUP_PRINCIPALS && !crossedAt.groups) crossedAt = { ...crossedAt, groups: g };
+    }
+    const field = grant.mode === 'member' ? 'member' : 'members';
+    const errors: string[] = [];
+    if (crossedAt.principals === grant) {
+      errors.push(validationMessage(grant.construct, field, grant.members,
+        `the grants in this app would put ${principals.toLocaleString('en-US')} principals on ${grant.resource}; Google allows at most ${MAX_PRINCIPALS.toLocaleString('en-US')}`));
+    }
+    if (crossedAt.groups === grant) {
+      errors.push(validationMessage(grant.construct, field, grant.members,
+        `the grants in this app would put ${groups} groups and domains on ${grant.resource}; Google allows at most ${MAX_GROUP_PRINCIPALS}`));
+    }
+    return errors;
+  }
+
+  private warnAboutFights(grant: RegisteredGrant): void {
+    if (grant.mode !== 'member' || this.warned.has(grant.construct)) return;
+    const binding = this.grants.find((g) => g.mode === 'binding' && sameBindingIdentity(g, grant));
+    if (!binding) return;
+    this.warned.add(grant.construct);
+    Annotations.of(grant.construct).addWarning(
+      `${grant.typeName} grants ${grant.role} on ${grant.resource}, which ${binding.construct.node.path} owns as a whole binding: ` +
+      'each apply of one undoes the other. Add the member to the binding instead.',
+    );
+  }
+}
+
+function sameBindingIdentity(a: RegisteredGrant, b: RegisteredGrant): boolean {
+  return a.resource === b.resource && a.role === b.role && conditionIsKnown(a.condition) && conditionKey(a.condition) === conditionKey(b.condition);
+}
+
+function isKnown(...values: string[]): boolean {
+  return values.every((v) => !Token.isUnresolved(v));
+}
+
+function conditionIsKnown(condition: ConditionInput | undefined): boolean {
+  return !condition || isKnown(condition.expression, condition.title, condition.description ?? '');
+}
+
+function countsAsGroup(member: string): boolean {
+  try {
+    return parsePrincipal(member).countsAsGroup;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,138 @@
+import { DataResource, Fn, TerraformSelf, Token } from 'cdktf';
+import { Construct } from 'constructs';
+import { checkConditionAllowed, validateCondition } from '../iam/condition';
+import { IamValidationError } from '../iam/errors';
+import { parseGrantPrincipal } from '../iam/principal';
+import { parseResourceName } from '../iam/resource-name';
+import { validateRole } from '../iam/role';
+import { GoogleRestRead } from '../lookups/google-rest-read';
+import { checkAt } from './errors';
+import { GrantRegistry } from './grant-registry';
+import { grantId, type GrantSpec } from './grant-spec';
+import type { IamCondition } from './iam-condition';
+import type { GrantResourceType } from './resource-type';
+import { RUNNER_ENV } from './runner-env';
+import { runnerAssetPath } from './runner-asset';
+
+/** What a concrete grant construct hands to the shared base. */
+export interface IamGrantOptions {
+  readonly typeName: string;
+  readonly type: GrantResourceType;
+  readonly mode: 'member' | 'binding';
+  readonly name: string;
+  readonly role: string;
+  readonly members: string[];
+  readonly condition?: IamCondition;
+  /** The props field that holds the principals, for error messages. */
+  readonly membersField: 'member' | 'members';
+}
+
+/**
+ * The shared body of every grant construct: validates what is known at synth,
+ * registers the grant for the app-wide checks, and synthesizes one
+ * `terraform_data` whose local-exec provisioners run the bundled runner at
+ * create (grant) and destroy (revoke) time.
+ */
+export abstract class IamGrant extends Construct {
+  /** Name of the resource whose IAM policy holds the grant. */
+  public readonly name: string;
+  /** The role that is granted. */
+  public readonly role: string;
+  /**
+   * The IAM condition of the binding.
+   * @default - unconditional
+   */
+  public readonly condition?: IamCondition;
+  /**
+   * Terraform-style id: `{name}/{role}/{member}` for a member, `{name}/{role}`
+   * for a binding, each followed by `/{title}/{description}/{expression}` when conditional.
+   */
+  public readonly id: string;
+  /** The project the resource belongs to, taken from `name`. */
+  public readonly project: string;
+
+  private readonly grantResource: DataResource;
+  private readonly policyType: GrantResourceType;
+  private etagRead?: GoogleRestRead;
+
+  protected constructor(scope: Construct, id: string, options: IamGrantOptions) {
+    super(scope, id);
+    const { type, mode, name, role, members, condition } = options;
+    this.validate(options);
+
+    this.name = name;
+    this.role = role;
+    this.condition = condition;
+    this.policyType = type;
+    this.project = projectOf(name);
+    const spec: GrantSpec = { type: type.key, mode, resource: name, role, members, condition: condition && { ...condition } };
+    this.id = grantId(spec);
+
+    GrantRegistry.of(this).register({ construct: this, typeName: options.typeName, mode, resource: name, role, members, condition });
+
+    const runner = runnerAssetPath(this);
+    const environment = {
+      [RUNNER_ENV.spec]: Fn.jsonencode(TerraformSelf.getAny('input')),
+      [RUNNER_ENV.label]: `${options.typeName} ${this.node.path}`,
+    };
+    this.grantResource = new DataResource(this, 'Grant', {
+      // Everything the destroy-time provisioner needs must live in `input`:
+      // destroy provisioners may only read `self`.
+      input: spec,
+      // Any change to the grant revokes the old one and grants the new one.
+      triggersReplace: spec,
+      provisioners: [
+        { type: 'local-exec', interpreter: ['node', runner], command: 'apply', environment },
+        { type: 'local-exec', when: 'destroy', interpreter: ['node', runner], command: 'remove', environment },
+      ],
+    });
+  }
+
+  /**
+   * Etag of the resource's IAM policy, read after this grant is applied.
+   *
+   * Using it adds an `http` data source (and the google and http providers,
+   * if the stack lacks them) that reads the policy once the grant exists.
+   */
+  public get etag(): string {
+    this.etagRead ??= new GoogleRestRead(this, 'PolicyEtag', {
+      service: this.policyType.service,
+      path: `${this.policyType.apiVersion}/${this.name}:getIamPolicy`,
+      query: { 'options.requestedPolicyVersion': '3' },
+      dependsOn: [this.grantResource],
+    });
+    return this.etagRead.field('etag');
+  }
+
+  private validate(options: IamGrantOptions): void {
+    const { type, name, role, members, condition, membersField } = options;
+    if (isKnown(name)) checkAt(this, undefined, () => parseResourceName(name, type.nameFormat, 'name'));
+    if (isKnown(role)) checkAt(this, undefined, () => validateRole(role, 'role'));
+    if (isKnown(members)) {
+      if (members.length === 0) {
+        checkAt(this, undefined, () => { throw new IamValidationError(membersField, members, 'must list at least one principal'); });
+      }
+      members.forEach((member, i) => {
+        const field = membersField === 'member' ? 'member' : `members[${i}]`;
+        if (isKnown(member)) checkAt(this, undefined, () => parseGrantPrincipal(member, field));
+      });
+    }
+    if (!condition) return;
+    if ([condition.expression, condition.title, condition.description].every(isKnown)) {
+      checkAt(this, undefined, () => validateCondition(condition, 'condition'));
+    }
+    if (isKnown(role) && isKnown(members) && members.every(isKnown)) {
+      checkAt(this, undefined, () => checkConditionAllowed(role, members, 'condition'));
+    }
+  }
+}
+
+function isKnown(value: unknown): boolean {
+  return value === undefined || !Token.isUnresolved(value);
+}
+
+/** `projects/{project}/...` → project; a token name yields a token. */
+function projectOf(name: string): string {
+  if (!Token.isUnresolved(name)) return name.split('/')[1] ?? '';
+  return Token.asString(Fn.element(Fn.split('/', name), 1));
+}

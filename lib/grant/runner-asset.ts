@@ -1,0 +1,23 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { AssetType, TerraformAsset, TerraformStack } from 'cdktf';
+import type { Construct } from 'constructs';
+
+/** The bundled runner, built by `npm run bundle` and shipped in the package. */
+export const RUNNER_FILE = path.join(__dirname, '..', '..', 'dist', 'runner.js');
+
+const ASSET_ID = 'CdktfGoogleIamRunner';
+
+/**
+ * The runner's path as Terraform will see it (relative to the stack's
+ * directory). One asset per stack, shared by all its grants.
+ */
+export function runnerAssetPath(scope: Construct): string {
+  const stack = TerraformStack.of(scope);
+  const existing = stack.node.tryFindChild(ASSET_ID);
+  if (existing) return (existing as TerraformAsset).path;
+  if (!fs.existsSync(RUNNER_FILE)) {
+    throw new Error(`cdktf-google-iam: the grant runner ${RUNNER_FILE} is missing; build the package first (npm run build)`);
+  }
+  return new TerraformAsset(stack, ASSET_ID, { path: RUNNER_FILE, type: AssetType.FILE }).path;
+}

@@ -1,0 +1,54 @@
+import type { Construct } from 'constructs';
+import type { IamCondition } from '../grant/iam-condition';
+import { IamGrant } from '../grant/iam-grant';
+import { AUTHORIZATION_POLICY_TYPE } from '../grant/resource-type';
+
+/**
+ * Properties of an {@link AuthorizationPolicyIamMember}.
+ */
+export interface AuthorizationPolicyIamMemberProps {
+  /**
+   * Name of the authorization policy:
+   * `projects/{project}/locations/{location}/authorizationPolicies/{id}`.
+   */
+  readonly name: string;
+  /** The role that is applied, e.g. `roles/networksecurity.authorizationPolicyViewer` or a custom role. */
+  readonly role: string;
+  /**
+   * One identity that is granted `role`: `user:{email}`, `serviceAccount:{email}`,
+   * `group:{email}`, `domain:{domain}`, `principal://…` or `principalSet://…`.
+   */
+  readonly member: string;
+  /**
+   * An IAM condition for the binding.
+   * @default - the grant is unconditional
+   */
+  readonly condition?: IamCondition;
+}
+
+/**
+ * Grants one principal a role on a network-security authorization policy,
+ * leaving every other grant on the policy alone. Destroying it removes only
+ * that principal from that role (and condition).
+ *
+ * The grant is made at `terraform apply` by a read-modify-write of the
+ * policy (etag, retries, per-policy lock); no Terraform provider is needed.
+ */
+export class AuthorizationPolicyIamMember extends IamGrant {
+  /** The principal that is granted the role. */
+  public readonly member: string;
+
+  constructor(scope: Construct, id: string, props: AuthorizationPolicyIamMemberProps) {
+    super(scope, id, {
+      typeName: 'AuthorizationPolicyIamMember',
+      type: AUTHORIZATION_POLICY_TYPE,
+      mode: 'member',
+      name: props.name,
+      role: props.role,
+      members: [props.member],
+      membersField: 'member',
+      condition: props.condition,
+    });
+    this.member = props.member;
+  }
+}

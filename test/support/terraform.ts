@@ -1,0 +1,100 @@
+import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, TerraformStack } from 'cdktf';
+import type { Construct } from 'constructs';
+
+export interface CommandResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly output: string;
+}
+
+/**
+ * A synthesized stack in a temporary directory, driven by the real
+ * `terraform` binary. Commands are spawned asynchronously so that an
+ * emulator in the test process keeps answering while Terraform runs.
+ */
+export class TerraformWorkspace {
+  /** Synthesizes one stack built by `build` and returns its workspace. */
+  public static synth(build: (stack: TerraformStack) => void, stackName = 'grants'): TerraformWorkspace {
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-e2e-'));
+    const app = new App({ outdir });
+    build(new TerraformStack(app, stackName));
+    app.synth();
+    return new TerraformWorkspace(outdir, path.join(outdir, 'stacks', stackName));
+  }
+
+  private constructor(public readonly outdir: string, public readonly dir: string) {}
+
+  public async init(): Promise<void> {
+    await this.run(['init', '-input=false', '-no-color'], {}, true);
+  }
+
+  public apply(env: Record<string, string>, extra: string[] = []): Promise<CommandResult> {
+    return this.run(['apply', '-auto-approve', '-input=false', '-no-color', ...extra], env);
+  }
+
+  public destroy(env: Record<string, string>, extra: string[] = []): Promise<CommandResult> {
+    return this.run(['destroy', '-auto-approve', '-input=false', '-no-color', ...extra], env);
+  }
+
+  /** Replaces this workspace's configuration with a new synth of `build`, keeping the state. */
+  public resynth(build: (stack: TerraformStack) => void, stackName = 'grants'): void {
+    const next = TerraformWorkspace.synth(build, stackName);
+    for (const entry of fs.readdirSync(next.dir)) {
+      if (entry === '.terraform' || entry.endsWith('.tfstate')) continue;
+      fs.rmSync(path.join(this.dir, entry), { recursive: true, force: true });
+      fs.cpSync(path.join(next.dir, entry), path.join(this.dir, entry), { recursive: true });
+    }
+    next.dispose();
+  }
+
+  public state(): string {
+    const file = path.join(this.dir, 'terraform.tfstate');
+    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  }
+
+  public dispose(): void {
+    fs.rmSync(this.outdir, { recursive: true, force: true });
+  }
+
+  public run(args: string[], env: Record<string, string>, mustSucceed = false): Promise<CommandResult> {
+    return runCommand('terraform', args, this.dir, env).then((result) => {
+      if (mustSucceed && result.code !== 0) {
+        throw new Error(`terraform ${args.join(' ')} failed (${result.code}):\n${result.output}`);
+      }
+      return result;
+    });
+  }
+}
+
+/** Runs a command without a shell, with the test's environment plus `env`. */
+export function runCommand(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd,
+      env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += d; output += d; });
+    child.stderr.on('data', (d: Buffer) => { stderr += d; output += d; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, output }));
+  });
+}
+
+/** The stack's synthesized JSON, for assertions on what Terraform will see. */
+export function synthesizedJson(build: (scope: Construct) => void): Record<string, any> {
+  const ws = TerraformWorkspace.synth((stack) => build(stack));
+  try {
+    return JSON.parse(fs.readFileSync(path.join(ws.dir, 'cdk.tf.json'), 'utf8'));
+  } finally {
+    ws.dispose();
+  }
+}
