@@ -1,0 +1,111 @@
+/**
+ * The read-modify-write engine against the emulator over HTTP, with the real
+ * REST client: batching, isolation of a bad request, conflicts and failures.
+ */
+import { GoogleRestClient } from '../../lib/api/client';
+import { IamPolicyApi } from '../../lib/api/iam-policy';
+import { applyEditBatch, samePolicy, type EditRequest } from '../../lib/grant/engine';
+import { AUTHORIZATION_POLICY_TYPE } from '../../lib/grant/resource-type';
+import { GoogleApiEmulator } from '../emulator';
+
+const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+let emulator: GoogleApiEmulator;
+let api: IamPolicyApi;
+let counter = 0;
+
+beforeAll(async () => {
+  emulator = await GoogleApiEmulator.start();
+  api = new IamPolicyApi(new GoogleRestClient({ env: emulator.env() }), AUTHORIZATION_POLICY_TYPE);
+});
+afterAll(() => emulator.close());
+
+function newResource(policy?: Parameters<GoogleApiEmulator['addResource']>[1]): string {
+  const name = `projects/p-123456/locations/global/authorizationPolicies/engine-${++counter}`;
+  emulator.addResource(name, policy);
+  return name;
+}
+
+const add = (id: string, member: string): EditRequest => ({ id, edits: [{ kind: 'addMember', role: ROLE, member }] });
+const fast = { initialDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 5_000 };
+
+test('a batch of requests costs one read and one write', async () => {
+  const resource = newResource({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] });
+  emulator.resetStats();
+  const outcomes = await applyEditBatch(api, resource, [add('a', 'user:a@example.com'), add('b', 'user:b@example.com'), add('c', 'user:a@example.com')], fast);
+
+  expect(outcomes.map((o) => o.ok && o.changed)).toEqual([true, true, false]);
+  expect(emulator.stats()).toMatchObject({ getIamPolicy: 1, setIamPolicy: 1 });
+  const etag = emulator.policy(resource).etag;
+  expect(outcomes.every((o) => o.ok && o.etag === etag && o.batchSize === 3 && o.attempts === 1)).toBe(true);
+  expect(emulator.policy(resource).bindings).toEqual([
+    { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] },
+    { role: ROLE, members: ['user:a@example.com', 'user:b@example.com'] },
+  ]);
+});
+
+test('nothing to change means no write', async () => {
+  const resource = newResource({ bindings: [{ role: ROLE, members: ['user:a@example.com'] }] });
+  emulator.resetStats();
+  const [outcome] = await applyEditBatch(api, resource, [add('a', 'user:A@Example.com')], fast);
+  expect(outcome).toMatchObject({ ok: true, changed: false });
+  expect(emulator.stats()).toMatchObject({ getIamPolicy: 1, setIamPolicy: 0 });
+});
+
+test('a request that would break the principal limit is rejected alone', async () => {
+  const members = Array.from({ length: 1_500 }, (_, i) => `user:u${i}@example.com`);
+  const resource = newResource({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: members.slice(0, 1_499) }] });
+  const outcomes = await applyEditBatch(api, resource, [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com')], fast);
+  expect(outcomes[0]).toMatchObject({ ok: true, changed: true });
+  expect(outcomes[1]).toMatchObject({ ok: false, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/1,501 principals/) });
+  expect(emulator.policy(resource).bindings?.find((b) => b.role === ROLE)?.members).toEqual(['user:last@example.com']);
+});
+
+test('conflicts and transient faults are retried until the write lands', async () => {
+  const resource = newResource();
+  emulator.setFaults({ rate: 0.5, kinds: ['409', '503', 'reset'], seed: 7 });
+  const retries: string[] = [];
+  try {
+    const [outcome] = await applyEditBatch(api, resource, [add('a', 'user:a@example.com')], { ...fast, onRetry: (e) => retries.push(String(e)) });
+    expect(outcome).toMatchObject({ ok: true, changed: true });
+    expect(outcome.attempts).toBe(retries.length + 1);
+  } finally {
+    emulator.setFaults(undefined);
+  }
+  expect(emulator.policy(resource).bindings).toEqual([{ role: ROLE, members: ['user:a@example.com'] }]);
+});
+
+test('a real etag conflict from a concurrent writer is redone on the fresh policy', async () => {
+  const resource = newResource();
+  let interfered = false;
+  const racing = {
+    getIamPolicy: (name: string) => api.getIamPolicy(name),
+    setIamPolicy: async (name: string, policy: Parameters<IamPolicyApi['setIamPolicy']>[1]) => {
+      if (!interfered) {
+        interfered = true; // someone else writes between our read and our write
+        const theirs = await api.getIamPolicy(name);
+        await api.setIamPolicy(name, { ...theirs, bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }] });
+      }
+      return api.setIamPolicy(name, policy);
+    },
+  };
+  const [outcome] = await applyEditBatch(racing, resource, [add('a', 'user:a@example.com')], fast);
+  expect(outcome).toMatchObject({ ok: true, attempts: 2 });
+  expect(emulator.stats().conflicts).toBeGreaterThanOrEqual(1);
+  expect(emulator.policy(resource).bindings).toEqual([
+    { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] },
+    { role: ROLE, members: ['user:a@example.com'] },
+  ]);
+});
+
+test('NOT_FOUND fails every request at once, without retrying', async () => {
+  const outcomes = await applyEditBatch(api, 'projects/p-123456/locations/global/authorizationPolicies/missing', [add('a', 'user:a@example.com'), add('b', 'user:b@example.com')], fast);
+  expect(outcomes).toEqual([
+    expect.objectContaining({ id: 'a', ok: false, status: 'NOT_FOUND', attempts: 1 }),
+    expect.objectContaining({ id: 'b', ok: false, status: 'NOT_FOUND', attempts: 1 }),
+  ]);
+});
+
+test('samePolicy ignores key order', () => {
+  expect(samePolicy({ version: 1, etag: 'x', bindings: [{ role: 'r', members: ['a'] }] }, { bindings: [{ members: ['a'], role: 'r' }], etag: 'x', version: 1 })).toBe(true);
+  expect(samePolicy({ bindings: [{ role: 'r', members: ['a', 'b'] }] }, { bindings: [{ role: 'r', members: ['b', 'a'] }] })).toBe(false);
+});
