@@ -17,6 +17,13 @@ export interface RegisteredGrant {
   readonly condition?: ConditionInput;
 }
 
+interface ResourceTally {
+  principals: number;
+  groups: number;
+  principalsCrossedBy?: RegisteredGrant;
+  groupsCrossedBy?: RegisteredGrant;
+}
+
 const registries = new WeakMap<IConstruct, GrantRegistry>();
 
 /**
@@ -38,12 +45,14 @@ export class GrantRegistry {
 
   private readonly grants: RegisteredGrant[] = [];
   private readonly warned = new WeakSet<IConstruct>();
+  private tallies?: Map<string, ResourceTally>;
 
   private constructor() {}
 
   /** Registers `grant` and attaches its app-wide checks to its construct. */
   public register(grant: RegisteredGrant): void {
     this.grants.push(grant);
+    this.tallies = undefined;
     grant.construct.node.addValidation({ validate: () => this.validate(grant) });
   }
 
@@ -65,27 +74,35 @@ export class GrantRegistry {
 
   /** Reported once per resource, on the grant that crosses the limit. */
   private limits(grant: RegisteredGrant): string[] {
-    let principals = 0;
-    let groups = 0;
-    let crossedAt: { principals?: RegisteredGrant; groups?: RegisteredGrant } = {};
-    for (const g of this.grants.filter((x) => x.resource === grant.resource)) {
-      const known = g.members.filter((m) => !Token.isUnresolved(m));
-      principals += known.length;
-      groups += known.filter(countsAsGroup).length;
-      if (principals > MAX_PRINCIPALS && !crossedAt.principals) crossedAt = { ...crossedAt, principals: g };
-      if (groups > MAX_GROUP_PRINCIPALS && !crossedAt.groups) crossedAt = { ...crossedAt, groups: g };
-    }
+    const tally = this.tallyOf(grant.resource);
     const field = grant.mode === 'member' ? 'member' : 'members';
     const errors: string[] = [];
-    if (crossedAt.principals === grant) {
+    if (tally.principalsCrossedBy === grant) {
       errors.push(validationMessage(grant.construct, field, grant.members,
-        `the grants in this app would put ${principals.toLocaleString('en-US')} principals on ${grant.resource}; Google allows at most ${MAX_PRINCIPALS.toLocaleString('en-US')}`));
+        `the grants in this app would put ${tally.principals.toLocaleString('en-US')} principals on ${grant.resource}; Google allows at most ${MAX_PRINCIPALS.toLocaleString('en-US')}`));
     }
-    if (crossedAt.groups === grant) {
+    if (tally.groupsCrossedBy === grant) {
       errors.push(validationMessage(grant.construct, field, grant.members,
-        `the grants in this app would put ${groups} groups and domains on ${grant.resource}; Google allows at most ${MAX_GROUP_PRINCIPALS}`));
+        `the grants in this app would put ${tally.groups} groups and domains on ${grant.resource}; Google allows at most ${MAX_GROUP_PRINCIPALS}`));
     }
     return errors;
+  }
+
+  /** Principal counts per resource, computed once per validation pass (validation runs per grant). */
+  private tallyOf(resource: string): ResourceTally {
+    if (!this.tallies) {
+      this.tallies = new Map();
+      for (const g of this.grants) {
+        const tally = this.tallies.get(g.resource) ?? { principals: 0, groups: 0 };
+        const known = g.members.filter((m) => !Token.isUnresolved(m));
+        tally.principals += known.length;
+        tally.groups += known.filter(countsAsGroup).length;
+        if (tally.principals > MAX_PRINCIPALS) tally.principalsCrossedBy ??= g;
+        if (tally.groups > MAX_GROUP_PRINCIPALS) tally.groupsCrossedBy ??= g;
+        this.tallies.set(g.resource, tally);
+      }
+    }
+    return this.tallies.get(resource) ?? { principals: 0, groups: 0 };
   }
 
   private warnAboutFights(grant: RegisteredGrant): void {

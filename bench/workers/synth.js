@@ -1,0 +1,42 @@
+// Synthesizes one stack of `count` IAM members, either this library's
+// AuthorizationPolicyIamMember or the provider's native
+// NetworkSecurityAddressGroupIamMember, and reports time and peak memory.
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const [kind, countArg, libDir] = process.argv.slice(2);
+const count = Number(countArg);
+const { App, TerraformStack } = require('cdktf');
+const { GoogleProvider } = require('@cdktf/provider-google/lib/provider');
+const { NetworkSecurityAddressGroupIamMember } = require('@cdktf/provider-google/lib/network-security-address-group-iam-member');
+const { AuthorizationPolicyIamMember } = require(libDir);
+
+const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-bench-synth-'));
+const start = process.hrtime.bigint();
+const app = new App({ outdir });
+const stack = new TerraformStack(app, 'bench');
+new GoogleProvider(stack, 'google', { project: 'bench-project' });
+for (let i = 0; i < count; i++) {
+  const member = `user:member-${i}@example.com`;
+  if (kind === 'grants') {
+    new AuthorizationPolicyIamMember(stack, `M${i}`, {
+      name: 'projects/bench-project/locations/global/authorizationPolicies/ap',
+      role: 'roles/networksecurity.authorizationPolicyViewer',
+      member,
+    });
+  } else {
+    new NetworkSecurityAddressGroupIamMember(stack, `M${i}`, {
+      project: 'bench-project',
+      location: 'global',
+      name: 'projects/bench-project/locations/global/addressGroups/ag',
+      role: 'roles/networksecurity.addressGroupViewer',
+      member,
+    });
+  }
+}
+app.synth();
+const ms = Number(process.hrtime.bigint() - start) / 1e6;
+fs.rmSync(outdir, { recursive: true, force: true });
+process.stdout.write(JSON.stringify({ ms, maxRssMiB: process.resourceUsage().maxRSS / 1024 }));
