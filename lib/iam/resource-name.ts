@@ -1,0 +1,87 @@
+import { IamValidationError } from './errors';
+
+/** One kind of location-scoped resource: `projects/{p}/locations/{l}/{collection}/{id}`. */
+export interface ResourceNameFormat {
+  /** The collection segment, e.g. `authorizationPolicies`. */
+  readonly collection: string;
+  /** How a person calls it, e.g. `authorization policy`. */
+  readonly label: string;
+}
+
+export const AUTHORIZATION_POLICY: ResourceNameFormat = { collection: 'authorizationPolicies', label: 'authorization policy' };
+export const MIGRATION_JOB: ResourceNameFormat = { collection: 'migrationJobs', label: 'migration job' };
+export const ADDRESS_GROUP: ResourceNameFormat = { collection: 'addressGroups', label: 'address group' };
+export const IMPORT_JOB: ResourceNameFormat = { collection: 'importJobs', label: 'import job' };
+
+export interface ResourceName {
+  /** The full name, as given. */
+  readonly name: string;
+  readonly project: string;
+  readonly location: string;
+  readonly id: string;
+}
+
+/** A project ID: 6–30 chars, lowercase letter first, no trailing hyphen. */
+const PROJECT_ID = '[a-z][-a-z0-9]{4,28}[a-z0-9]';
+/** Legacy domain-scoped projects: `example.com:my-project`. */
+const DOMAIN_SCOPED_PROJECT_ID = `[a-z0-9](?:[-a-z0-9.]*[a-z0-9])?:${PROJECT_ID}`;
+/** The project ID forms (without project numbers), for patterns elsewhere. */
+export const PROJECT_ID_SOURCE = `(?:${PROJECT_ID}|${DOMAIN_SCOPED_PROJECT_ID})`;
+
+const PROJECT_PATTERN = new RegExp(`^(?:${PROJECT_ID_SOURCE}|[1-9][0-9]{0,19})$`);
+const LOCATION_PATTERN = /^[a-z](?:[-a-z0-9]*[a-z0-9])?$/;
+const RESOURCE_ID_PATTERN = /^[a-zA-Z][-a-zA-Z0-9_]{0,62}$/;
+
+const EXPECTED_PROJECT = 'expected a project ID (6–30 lowercase letters, digits and hyphens, starting with a letter, not ending with a hyphen), a domain-scoped ID like example.com:my-project, or a project number';
+const EXPECTED_LOCATION = 'expected a location such as global, us-central1 or europe-west4 (lowercase letters, digits and hyphens)';
+const EXPECTED_RESOURCE_ID = 'expected 1–63 letters, digits, hyphens and underscores, starting with a letter';
+
+export function validateProjectId(value: string, field: string): string {
+  return validateSegment(value, field, PROJECT_PATTERN, EXPECTED_PROJECT);
+}
+
+export function validateLocation(value: string, field: string): string {
+  return validateSegment(value, field, LOCATION_PATTERN, EXPECTED_LOCATION);
+}
+
+export function validateResourceId(value: string, field: string): string {
+  return validateSegment(value, field, RESOURCE_ID_PATTERN, EXPECTED_RESOURCE_ID);
+}
+
+/**
+ * Splits and validates `projects/{project}/locations/{location}/{collection}/{id}`.
+ * A bad segment is reported against the whole name (the field the user wrote)
+ * with the segment named in the reason.
+ */
+export function parseResourceName(name: string, format: ResourceNameFormat, field = 'name'): ResourceName {
+  const expectedForm = `projects/{project}/locations/{location}/${format.collection}/{id}`;
+  const reject = (reason: string): never => {
+    throw new IamValidationError(field, name, `${reason}; expected the ${format.label} name as ${expectedForm}`);
+  };
+  if (typeof name !== 'string' || name.length === 0) return reject('missing');
+
+  const segments = name.split('/');
+  const [projectsWord, project, locationsWord, location, collection, id] = segments;
+  if (segments.length !== 6 || projectsWord !== 'projects' || locationsWord !== 'locations' || collection !== format.collection) {
+    return reject('wrong shape');
+  }
+  const checks: ReadonlyArray<[string, string, (value: string, field: string) => string]> = [
+    ['project', project, validateProjectId],
+    ['location', location, validateLocation],
+    ['id', id, validateResourceId],
+  ];
+  for (const [segment, value, validate] of checks) {
+    try {
+      validate(value, segment);
+    } catch (e) {
+      if (!(e instanceof IamValidationError)) throw e;
+      reject(`bad ${segment} segment ${JSON.stringify(value)} (${e.reason})`);
+    }
+  }
+  return { name, project, location, id };
+}
+
+function validateSegment(value: string, field: string, pattern: RegExp, expected: string): string {
+  if (typeof value !== 'string' || !pattern.test(value)) throw new IamValidationError(field, value, expected);
+  return value;
+}
