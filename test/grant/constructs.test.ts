@@ -3,6 +3,7 @@ import type { Construct } from 'constructs';
 import { AuthorizationPolicyIamMember, MigrationJobIamBinding } from '../../lib';
 import { IamGrant } from '../../lib/grant/iam-grant';
 import { MIGRATION_JOB_TYPE } from '../../lib/grant/resource-type';
+import { resolveIn } from '../support/resolve';
 
 /** A third grant type is a descriptor and a few lines; this one exists only to test member/binding fights. */
 class MigrationJobIamMember extends IamGrant {
@@ -68,7 +69,7 @@ describe('synthesized terraform_data', () => {
     const grant = new AuthorizationPolicyIamMember(stack, 'M', { name, role: ROLE, member });
     const [resource] = terraformData(stack);
     expect(resource.input).toMatchObject({ resource: '${var.policy}', members: ['${var.member}'] });
-    expect(stack.resolve(grant.project)).toBe('${element(split("/", var.policy), 1)}');
+    expect(resolveIn(stack, grant.project)).toBe('${element(split("/", var.policy), 1)}');
   });
 
   test('a grant in a stack without any provider needs no provider plugin', () => {
