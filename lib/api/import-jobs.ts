@@ -1,0 +1,17 @@
+import type { GoogleRestClient } from './client';
+
+/** Migration Center's import jobs (`v1alpha1`, as DESIGN.md gives the path). */
+export class ImportJobsApi {
+  public static readonly API_VERSION = 'v1alpha1';
+
+  constructor(private readonly client: GoogleRestClient) {}
+
+  /** `GET v1alpha1/projects/{p}/locations/{l}/importJobs/{id}[?view=…]`; the raw wire JSON. */
+  public get(name: string, view?: string): Promise<Record<string, unknown>> {
+    return this.client.request<Record<string, unknown>>({
+      service: 'migrationcenter',
+      path: `${ImportJobsApi.API_VERSION}/${name}`,
+      query: { view },
+    });
+  }
+}

@@ -1,0 +1,239 @@
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import type { Policy } from '../../lib/iam/types';
+import { ApiError, invalidArgument, notFound } from './api-error';
+import { FaultInjector, type EmulatedMethod, type FaultOptions } from './faults';
+import { IamPolicyStore } from './iam-store';
+import { ImportJobStore } from './import-job-store';
+
+export interface EmulatorOptions {
+  /** @default 0 (any free port) */
+  readonly port?: number;
+  /** @default '127.0.0.1' */
+  readonly host?: string;
+  /** Bearer tokens answered with 403 PERMISSION_DENIED. @default [GoogleApiEmulator.DENIED_TOKEN] */
+  readonly deniedTokens?: readonly string[];
+  /** @default - no faults */
+  readonly faults?: FaultOptions;
+  /** Delay before each API answer, to mimic network round trips. @default 0 */
+  readonly latencyMs?: number;
+  /** One line per API request. @default - silent */
+  readonly log?: (line: string) => void;
+}
+
+export interface EmulatorStats {
+  getIamPolicy: number;
+  setIamPolicy: number;
+  getImportJob: number;
+  /** setIamPolicy calls refused for a stale etag (injected 409s not included). */
+  conflicts: number;
+  faultsInjected: number;
+  /** Every API request, answered or not. */
+  requests: number;
+  /** Requests answered with 4xx (auth, validation, not found, conflicts). */
+  rejected: number;
+}
+
+const IAM_PATH = /^\/v1\/(projects\/[^/]+\/locations\/[^/]+\/(?:authorizationPolicies|addressGroups|migrationJobs)\/[^/:]+):(getIamPolicy|setIamPolicy)$/;
+const IMPORT_JOB_PATH = /^\/v1alpha1\/(projects\/[^/]+\/locations\/[^/]+\/importJobs\/[^/:]+)$/;
+const ADMIN_PREFIX = '/__emulator/';
+
+/**
+ * A local stand-in for the Google endpoints of DESIGN.md (network security,
+ * database migration and Migration Center), served over real HTTP so the real
+ * google-auth-library client and the real runner talk to it. Test-only: not
+ * part of the published package.
+ */
+export class GoogleApiEmulator {
+  /** The token `env()` hands out; any bearer token not denied is accepted. */
+  public static readonly ACCESS_TOKEN = 'emulator-access-token';
+  public static readonly DENIED_TOKEN = 'emulator-denied-token';
+
+  public static async start(options: EmulatorOptions = {}): Promise<GoogleApiEmulator> {
+    const emulator = new GoogleApiEmulator(options);
+    await new Promise<void>((resolve, reject) => {
+      emulator.server.once('error', reject);
+      emulator.server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+    return emulator;
+  }
+
+  private readonly server: http.Server;
+  private readonly policies = new IamPolicyStore();
+  private readonly importJobs = new ImportJobStore();
+  private readonly deniedTokens: ReadonlySet<string>;
+  private faults?: FaultInjector;
+  private counters: EmulatorStats = emptyStats();
+
+  private constructor(private readonly options: EmulatorOptions) {
+    this.deniedTokens = new Set(options.deniedTokens ?? [GoogleApiEmulator.DENIED_TOKEN]);
+    this.setFaults(options.faults);
+    this.server = http.createServer((req, res) => void this.handle(req, res));
+  }
+
+  /** `http://host:port`, no trailing slash. */
+  public get url(): string {
+    const { address, port } = this.server.address() as AddressInfo;
+    return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  }
+
+  /** Endpoint overrides and credentials that point the runner and the lookups here. */
+  public env(token: string = GoogleApiEmulator.ACCESS_TOKEN): Record<string, string> {
+    const root = `${this.url}/`;
+    return {
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: root,
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_DATAMIGRATION: root,
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER: root,
+      GOOGLE_OAUTH_ACCESS_TOKEN: token,
+      METADATA_SERVER_DETECTION: 'none',
+    };
+  }
+
+  /** Creates (or resets) an IAM-enabled resource, with no policy unless one is given. */
+  public addResource(name: string, policy?: Policy): void {
+    this.policies.add(name, policy);
+  }
+
+  /** Adds an import job as the API returns it (wire JSON, `name` is its full resource name). */
+  public addImportJob(job: Record<string, unknown>): void {
+    this.importJobs.add(job);
+  }
+
+  /** The resource's current policy, as a version 3 read returns it. */
+  public policy(name: string): Policy {
+    return this.policies.current(name);
+  }
+
+  public setFaults(faults: FaultOptions | undefined): void {
+    this.faults = faults && faults.rate > 0 ? new FaultInjector(faults) : undefined;
+  }
+
+  public stats(): EmulatorStats {
+    return { ...this.counters };
+  }
+
+  public resetStats(): void {
+    this.counters = emptyStats();
+  }
+
+  public async close(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeAllConnections();
+    await closed;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    const path = decodeURIComponent(url.pathname);
+    const body = await readBody(req);
+    if (path.startsWith(ADMIN_PREFIX)) {
+      this.answerAdmin(path.slice(ADMIN_PREFIX.length), req.method ?? 'GET', body, res);
+      return;
+    }
+    this.counters.requests++;
+    if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
+    let status = 200;
+    try {
+      const route = this.route(req.method ?? 'GET', path);
+      this.authorize(req.headers.authorization);
+      this.counters[route.method]++;
+      const fault = this.faults?.decide(route.method) ?? { kind: 'none' };
+      if (fault.kind !== 'none') this.counters.faultsInjected++;
+      if (fault.kind === 'reset') {
+        this.log(req, path, 'connection reset (injected)');
+        req.socket.destroy();
+        return;
+      }
+      if (fault.kind === 'error') throw fault.error;
+      send(res, 200, route.answer(url.searchParams, parseJson(body)));
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL', String((error as Error)?.message ?? error));
+      status = apiError.code;
+      if (status >= 400 && status < 500) this.counters.rejected++;
+      if (apiError.status === 'ABORTED' && !apiError.message.includes('injected')) this.counters.conflicts++;
+      send(res, status, apiError.body());
+    }
+    this.log(req, path, String(status));
+  }
+
+  private route(method: string, path: string): { method: EmulatedMethod; answer: (query: URLSearchParams, body: unknown) => unknown } {
+    const iam = IAM_PATH.exec(path);
+    if (iam && iam[2] === 'getIamPolicy' && method === 'GET') {
+      return { method: 'getIamPolicy', answer: (query) => this.policies.get(iam[1], requestedVersion(query)) };
+    }
+    if (iam && iam[2] === 'setIamPolicy' && method === 'POST') {
+      return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(iam[1], body) };
+    }
+    const job = IMPORT_JOB_PATH.exec(path);
+    if (job && method === 'GET') {
+      return { method: 'getImportJob', answer: (query) => this.importJobs.get(job[1], query.get('view')) };
+    }
+    throw notFound(`The requested URL ${method} ${path} was not found on this server.`);
+  }
+
+  private authorize(header: string | undefined): void {
+    const token = /^Bearer (.+)$/.exec(header ?? '')?.[1];
+    if (!token) {
+      throw new ApiError(401, 'UNAUTHENTICATED', 'Request is missing required authentication credential. Expected OAuth 2 access token.');
+    }
+    if (this.deniedTokens.has(token)) {
+      throw new ApiError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
+    }
+  }
+
+  /** Seeding and inspection from another process (see cli.ts). */
+  private answerAdmin(action: string, method: string, body: string, res: http.ServerResponse): void {
+    try {
+      const input = parseJson(body) as { name?: string; policy?: Policy; job?: Record<string, unknown>; faults?: FaultOptions };
+      if (action === 'resources' && method === 'POST' && input.name) this.addResource(input.name, input.policy);
+      else if (action === 'import-jobs' && method === 'POST' && input.job) this.addImportJob(input.job);
+      else if (action === 'faults' && method === 'POST') this.setFaults(input.faults);
+      else if (action === 'stats' && method === 'GET') return send(res, 200, this.stats());
+      else if (action.startsWith('policies/') && method === 'GET') return send(res, 200, this.policy(action.slice('policies/'.length)));
+      else throw notFound(`unknown emulator admin call ${method} ${ADMIN_PREFIX}${action}`);
+      send(res, 200, {});
+    } catch (error) {
+      const apiError = error instanceof ApiError ? error : invalidArgument(String((error as Error).message));
+      send(res, apiError.code, apiError.body());
+    }
+  }
+
+  private log(req: http.IncomingMessage, path: string, outcome: string): void {
+    this.options.log?.(`emulator: ${req.method} ${path} -> ${outcome}`);
+  }
+}
+
+function emptyStats(): EmulatorStats {
+  return { getIamPolicy: 0, setIamPolicy: 0, getImportJob: 0, conflicts: 0, faultsInjected: 0, requests: 0, rejected: 0 };
+}
+
+function requestedVersion(query: URLSearchParams): number {
+  const raw = query.get('options.requestedPolicyVersion');
+  if (raw === null || raw === '') return 0;
+  if (!/^-?\d+$/.test(raw)) throw invalidArgument(`Invalid value at 'options.requested_policy_version' (TYPE_INT32), "${raw}"`);
+  return Number(raw);
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(body: string): unknown {
+  if (!body) return undefined;
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw invalidArgument('Invalid JSON payload received.');
+  }
+}
+
+function send(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=UTF-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}

@@ -1,0 +1,53 @@
+import { ApiError } from './api-error';
+
+export type FaultKind = '429' | '500' | '503' | '409' | 'reset';
+export type EmulatedMethod = 'getIamPolicy' | 'setIamPolicy' | 'getImportJob';
+
+export interface FaultOptions {
+  /** Fraction of matching requests that fail, 0..1. */
+  readonly rate: number;
+  /** @default ['429', '500', '503', '409', 'reset'] */
+  readonly kinds?: readonly FaultKind[];
+  /** Seed of the pseudo-random sequence, so a failing run can be replayed. @default 1 */
+  readonly seed?: number;
+  /** @default - every API method */
+  readonly methods?: readonly EmulatedMethod[];
+}
+
+/** What to do with one request: nothing, answer with an error, or drop the connection. */
+export type FaultDecision = { readonly kind: 'none' } | { readonly kind: 'error'; readonly error: ApiError } | { readonly kind: 'reset' };
+
+const ALL_KINDS: readonly FaultKind[] = ['429', '500', '503', '409', 'reset'];
+
+const ERRORS: Record<Exclude<FaultKind, 'reset'>, () => ApiError> = {
+  '429': () => new ApiError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric \'Read requests\' (injected fault).'),
+  '500': () => new ApiError(500, 'INTERNAL', 'Internal error encountered (injected fault).'),
+  '503': () => new ApiError(503, 'UNAVAILABLE', 'The service is currently unavailable (injected fault).'),
+  '409': () => new ApiError(409, 'ABORTED', 'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff (injected fault).'),
+};
+
+/** Seeded fault injection (mulberry32), deterministic for a given request order. */
+export class FaultInjector {
+  private state: number;
+
+  constructor(private readonly options: FaultOptions) {
+    if (!(options.rate >= 0 && options.rate <= 1)) throw new Error(`fault rate must be within 0..1 (got ${options.rate})`);
+    this.state = (options.seed ?? 1) >>> 0;
+  }
+
+  public decide(method: EmulatedMethod): FaultDecision {
+    if (this.options.methods && !this.options.methods.includes(method)) return { kind: 'none' };
+    if (this.next() >= this.options.rate) return { kind: 'none' };
+    const kinds = this.options.kinds?.length ? this.options.kinds : ALL_KINDS;
+    const kind = kinds[Math.floor(this.next() * kinds.length)];
+    return kind === 'reset' ? { kind: 'reset' } : { kind: 'error', error: ERRORS[kind]() };
+  }
+
+  private next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+}
