@@ -7,6 +7,7 @@ import { parseResourceName } from '../iam/resource-name';
 import { validateRole } from '../iam/role';
 import { GoogleRestRead } from '../lookups/google-rest-read';
 import { checkAt } from './errors';
+import { isKnown } from './known-values';
 import { GrantRegistry } from './grant-registry';
 import { grantId, type GrantSpec } from './grant-spec';
 import type { IamCondition } from './iam-condition';
@@ -32,6 +33,8 @@ export interface IamGrantOptions {
  * registers the grant for the app-wide checks, and synthesizes one
  * `terraform_data` whose local-exec provisioners run the bundled runner at
  * create (grant) and destroy (revoke) time.
+ *
+ * @internal jsii erases this base class: its public members appear on each grant construct.
  */
 export abstract class IamGrant extends Construct {
   /** Name of the resource whose IAM policy holds the grant. */
@@ -125,10 +128,6 @@ export abstract class IamGrant extends Construct {
       checkAt(this, undefined, () => checkConditionAllowed(role, members, 'condition'));
     }
   }
-}
-
-function isKnown(value: unknown): boolean {
-  return value === undefined || !Token.isUnresolved(value);
 }
 
 /** `projects/{project}/...` → project; a token name yields a token. */

@@ -1,0 +1,114 @@
+import { GoogleRestClient } from '../api/client';
+import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
+import { IamPolicyApi } from '../api/iam-policy';
+import { ImportJobsApi } from '../api/import-jobs';
+import { IamValidationError } from '../iam/errors';
+import { ADDRESS_GROUP, IMPORT_JOB } from '../iam/resource-name';
+import type { ImportJob } from '../migrationcenter/import-job';
+import { importJobFromWire } from '../migrationcenter/import-job-wire';
+import type { IamPolicy } from './iam-policy-result';
+import { iamPolicyFromWire } from './iam-policy-wire';
+import { locatedName, validateImportJobView, validateLocatedResource, validatePolicyVersion, type LocatedResource } from './lookup-args';
+
+/** Properties of {@link GoogleLookups}. */
+export interface GoogleLookupsProps {
+  /**
+   * Project used when a lookup names none.
+   * @default - `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the ADC key file's project
+   */
+  readonly project?: string;
+  /**
+   * OAuth 2 access token for the calls.
+   * @default - `GOOGLE_OAUTH_ACCESS_TOKEN`, else Application Default Credentials
+   */
+  readonly accessToken?: string;
+}
+
+/** Arguments of {@link GoogleLookups.getImportJob} (SPEC.md 4.4). */
+export interface GetImportJobArgs {
+  /** The import job's id, e.g. `inventory-2026`. */
+  readonly importJobId: string;
+  /** e.g. `us-central1`. */
+  readonly location: string;
+  /** @default - the lookups' project */
+  readonly project?: string;
+  /**
+   * `IMPORT_JOB_VIEW_BASIC` leaves the reports out; `IMPORT_JOB_VIEW_FULL` includes them.
+   * @default - the API's default, the basic view
+   */
+  readonly view?: string;
+}
+
+/** Arguments of {@link GoogleLookups.getAddressGroupIamPolicy} (SPEC.md 4.3). */
+export interface GetAddressGroupIamPolicyArgs {
+  /** The address group's id. */
+  readonly addressGroupId: string;
+  /** e.g. `global`. */
+  readonly location: string;
+  /** @default - the lookups' project */
+  readonly project?: string;
+  /**
+   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * bindings with mangled roles and no condition.
+   * @default 3
+   */
+  readonly optionsRequestedPolicyVersion?: number;
+}
+
+/**
+ * The Direct form of the lookups: reads Google while the app synthesizes, so
+ * the result can decide what to synthesize (e.g. grant only once an import job
+ * has COMPLETED). Same credentials and endpoint overrides as the grant runner.
+ *
+ * Arguments are checked before any request; API errors reject with Google's
+ * status (`NOT_FOUND`, `PERMISSION_DENIED`, …) and message.
+ */
+export class GoogleLookups {
+  private readonly props: GoogleLookupsProps;
+  private clientInstance?: GoogleRestClient;
+
+  constructor(props: GoogleLookupsProps = {}) {
+    this.props = props;
+  }
+
+  /** Reads a Migration Center import job (SPEC.md 2.6). */
+  public async getImportJob(args: GetImportJobArgs): Promise<ImportJob> {
+    const name = await this.resolveName('getImportJob', { ...args, id: args.importJobId, idField: 'importJobId' }, () => validateImportJobView(args.view));
+    return importJobFromWire(await new ImportJobsApi(this.client()).get(locatedName(IMPORT_JOB, ...name), args.view));
+  }
+
+  /** Reads an address group's IAM policy (SPEC.md 2.5); a resource without a policy reads as an empty policy. */
+  public async getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): Promise<IamPolicy> {
+    const name = await this.resolveName('getAddressGroupIamPolicy', { ...args, id: args.addressGroupId, idField: 'addressGroupId' }, () => validatePolicyVersion(args.optionsRequestedPolicyVersion));
+    const api = new IamPolicyApi(this.client(), { service: 'networksecurity', apiVersion: 'v1' });
+    return iamPolicyFromWire(await api.getIamPolicy(locatedName(ADDRESS_GROUP, ...name), args.optionsRequestedPolicyVersion));
+  }
+
+  /** Validates the arguments and settles the project; returns [project, location, id]. */
+  private async resolveName(method: string, where: LocatedResource, validateOptions: () => void): Promise<[string, string, string]> {
+    const fail = (error: unknown): never => {
+      throw error instanceof IamValidationError ? new Error(`GoogleLookups.${method}: ${error.message}`) : error;
+    };
+    try {
+      validateLocatedResource(where);
+      validateOptions();
+    } catch (error) {
+      fail(error);
+    }
+    const project = where.project ?? this.props.project ?? (await defaultProject(process.env));
+    if (!project) {
+      return fail(new IamValidationError('project', project, `no project given and none configured; pass project, set it in GoogleLookupsProps, or set one of ${PROJECT_VARIABLES.join(', ')}`));
+    }
+    try {
+      validateLocatedResource({ ...where, project });
+    } catch (error) {
+      fail(error);
+    }
+    return [project, where.location, where.id];
+  }
+
+  private client(): GoogleRestClient {
+    this.clientInstance ??= new GoogleRestClient({ accessToken: this.props.accessToken });
+    return this.clientInstance;
+  }
+}

@@ -1,0 +1,48 @@
+/** A binding's condition as read (SPEC.md ExprResponse): all four fields, empty strings when absent. */
+export interface IamPolicyCondition {
+  /** Textual expression in Common Expression Language syntax. */
+  readonly expression: string;
+  /** Short title of the expression; `''` when absent. */
+  readonly title: string;
+  /** Longer description of the expression; `''` when absent. */
+  readonly description: string;
+  /** Location of the expression for error reporting; `''` when absent. */
+  readonly location: string;
+}
+
+/** Principals bound to a role, optionally under a condition. */
+export interface IamPolicyBinding {
+  /** Role assigned to the members, e.g. `roles/networksecurity.addressGroupUser`. */
+  readonly role: string;
+  /** Principals, e.g. `user:alice@example.com`; `[]` when absent. */
+  readonly members: string[];
+  /**
+   * The condition of the binding.
+   * @default - unconditional
+   */
+  readonly condition?: IamPolicyCondition;
+}
+
+/** Logging for one type of permission. */
+export interface IamAuditLogConfig {
+  /** `LOG_TYPE_UNSPECIFIED`, `ADMIN_READ`, `DATA_WRITE` or `DATA_READ`. */
+  readonly logType: string;
+  /** Identities that do not cause logging for this type of permission; `[]` when absent. */
+  readonly exemptedMembers: string[];
+}
+
+/** Cloud audit logging configuration of one service (`allServices` covers all). */
+export interface IamAuditConfig {
+  readonly service: string;
+  readonly auditLogConfigs: IamAuditLogConfig[];
+}
+
+/** An IAM policy as read (SPEC.md 2.5). A resource with no policy reads as `{ etag: 'ACAB', version: 0, bindings: [] }`. */
+export interface IamPolicy {
+  readonly auditConfigs: IamAuditConfig[];
+  readonly bindings: IamPolicyBinding[];
+  /** Concurrency token of this version of the policy. */
+  readonly etag: string;
+  /** Policy format: 0, 1 or 3; 0 when absent. */
+  readonly version: number;
+}

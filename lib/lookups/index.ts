@@ -1,0 +1,2 @@
+export * from './google-lookups';
+export * from './iam-policy-result';

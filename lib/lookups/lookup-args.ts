@@ -1,0 +1,48 @@
+import { IamValidationError } from '../iam/errors';
+import { validateLocation, validateProjectId, validateResourceId, type ResourceNameFormat } from '../iam/resource-name';
+
+/** Migration Center's import job views; the API shows the basic view by default. */
+export const IMPORT_JOB_VIEWS = ['IMPORT_JOB_VIEW_UNSPECIFIED', 'IMPORT_JOB_VIEW_BASIC', 'IMPORT_JOB_VIEW_FULL'] as const;
+/** The policy versions Google accepts (SPEC.md 2.5). */
+export const POLICY_VERSIONS = [0, 1, 3] as const;
+
+/** Where a located resource is: each part is validated only when it is a known (non-token) value. */
+export interface LocatedResource {
+  readonly project?: string;
+  readonly location: string;
+  readonly id: string;
+  /** The props/args field that holds the id, e.g. `importJobId`. */
+  readonly idField: string;
+}
+
+type IsKnown = (value: unknown) => boolean;
+const always: IsKnown = () => true;
+
+/**
+ * The checks both lookup forms run before anything is read: the Direct form on
+ * plain values, the Output form on whatever is not a Terraform token.
+ */
+export function validateLocatedResource(where: LocatedResource, isKnown: IsKnown = always): void {
+  if (where.project !== undefined && isKnown(where.project)) validateProjectId(where.project, 'project');
+  if (isKnown(where.location)) validateLocation(where.location, 'location');
+  if (isKnown(where.id)) validateResourceId(where.id, where.idField);
+}
+
+export function validateImportJobView(view: string | undefined, isKnown: IsKnown = always): void {
+  if (view === undefined || !isKnown(view)) return;
+  if (!(IMPORT_JOB_VIEWS as readonly string[]).includes(view)) {
+    throw new IamValidationError('view', view, `expected one of ${IMPORT_JOB_VIEWS.join(', ')}`);
+  }
+}
+
+export function validatePolicyVersion(version: number | undefined, isKnown: IsKnown = always): void {
+  if (version === undefined || !isKnown(version)) return;
+  if (!(POLICY_VERSIONS as readonly number[]).includes(version)) {
+    throw new IamValidationError('optionsRequestedPolicyVersion', version, 'expected 0, 1 or 3 (the policy versions Google accepts)');
+  }
+}
+
+/** `projects/{project}/locations/{location}/{collection}/{id}`. */
+export function locatedName(format: ResourceNameFormat, project: string, location: string, id: string): string {
+  return `projects/${project}/locations/${location}/${format.collection}/${id}`;
+}

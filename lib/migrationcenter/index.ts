@@ -1,0 +1,2 @@
+export * from './import-job';
+export * from './data-import-job';
