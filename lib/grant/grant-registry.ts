@@ -1,10 +1,11 @@
-import { Annotations, Token } from 'cdktf';
+import { Annotations } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import { conditionKey } from '../iam/condition';
 import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
 import { parsePrincipal } from '../iam/principal';
 import type { ConditionInput } from '../iam/types';
 import { validationMessage } from './errors';
+import { isKnown } from './known-values';
 
 /** What the app-wide checks need to know about one grant. */
 export interface RegisteredGrant {
@@ -57,7 +58,7 @@ export class GrantRegistry {
   }
 
   private validate(grant: RegisteredGrant): string[] {
-    if (!isKnown(grant.resource, grant.role)) return [];
+    if (![grant.resource, grant.role].every(isKnown)) return [];
     this.warnAboutFights(grant);
     return [...this.duplicateBinding(grant), ...this.limits(grant)];
   }
@@ -94,7 +95,7 @@ export class GrantRegistry {
       this.tallies = new Map();
       for (const g of this.grants) {
         const tally = this.tallies.get(g.resource) ?? { principals: 0, groups: 0 };
-        const known = g.members.filter((m) => !Token.isUnresolved(m));
+        const known = g.members.filter(isKnown);
         tally.principals += known.length;
         tally.groups += known.filter(countsAsGroup).length;
         if (tally.principals > MAX_PRINCIPALS) tally.principalsCrossedBy ??= g;
@@ -121,12 +122,8 @@ function sameBindingIdentity(a: RegisteredGrant, b: RegisteredGrant): boolean {
   return a.resource === b.resource && a.role === b.role && conditionIsKnown(a.condition) && conditionKey(a.condition) === conditionKey(b.condition);
 }
 
-function isKnown(...values: string[]): boolean {
-  return values.every((v) => !Token.isUnresolved(v));
-}
-
 function conditionIsKnown(condition: ConditionInput | undefined): boolean {
-  return !condition || isKnown(condition.expression, condition.title, condition.description ?? '');
+  return !condition || [condition.expression, condition.title, condition.description].every(isKnown);
 }
 
 function countsAsGroup(member: string): boolean {

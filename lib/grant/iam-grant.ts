@@ -121,9 +121,7 @@ export abstract class IamGrant extends Construct {
       });
     }
     if (!condition) return;
-    if ([condition.expression, condition.title, condition.description].every(isKnown)) {
-      checkAt(this, undefined, () => validateCondition(condition, 'condition'));
-    }
+    checkAt(this, undefined, () => validateCondition(condition, 'condition', isKnown));
     if (isKnown(role) && isKnown(members) && members.every(isKnown)) {
       checkAt(this, undefined, () => checkConditionAllowed(role, members, 'condition'));
     }

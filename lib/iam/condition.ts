@@ -26,23 +26,30 @@ export interface ConditionIdentity {
  * `title` required, `description` optional, lengths within Google's limits,
  * the expression valid CEL with at most 12 logical operators. Returns a copy
  * holding only those three fields.
+ *
+ * `isKnown` lets a caller skip fields whose value is not known yet (e.g. a
+ * Terraform token): each known field is still checked on its own.
  */
-export function validateCondition(condition: ConditionInput, field = 'condition'): ConditionInput {
+export function validateCondition(condition: ConditionInput, field = 'condition', isKnown: (value: unknown) => boolean = () => true): ConditionInput {
   if (typeof condition !== 'object' || condition === null || Array.isArray(condition)) {
     throw new IamValidationError(field, condition, 'expected an object with expression, title and an optional description');
   }
   const { expression, title, description } = condition;
-  requireText(expression, `${field}.expression`, 'a CEL expression is required, e.g. request.time < timestamp("2030-01-01T00:00:00Z")');
-  requireText(title, `${field}.title`, 'a title is required: a short name for what the condition does');
-  checkLength(title, `${field}.title`, MAX_TITLE_LENGTH);
-  if (description !== undefined) {
+  if (isKnown(title)) {
+    requireText(title, `${field}.title`, 'a title is required: a short name for what the condition does');
+    checkLength(title, `${field}.title`, MAX_TITLE_LENGTH);
+  }
+  if (description !== undefined && isKnown(description)) {
     if (typeof description !== 'string') throw new IamValidationError(`${field}.description`, description, 'expected a string');
     checkLength(description, `${field}.description`, MAX_DESCRIPTION_LENGTH);
   }
-  const operators = countLogicalOperators(expression, `${field}.expression`);
-  if (operators > MAX_LOGICAL_OPERATORS) {
-    throw new IamValidationError(`${field}.expression`, expression,
-      `the expression has ${formatCount(operators)} logical operators (&& and ||); Google allows at most ${MAX_LOGICAL_OPERATORS}`);
+  if (isKnown(expression)) {
+    requireText(expression, `${field}.expression`, 'a CEL expression is required, e.g. request.time < timestamp("2030-01-01T00:00:00Z")');
+    const operators = countLogicalOperators(expression, `${field}.expression`);
+    if (operators > MAX_LOGICAL_OPERATORS) {
+      throw new IamValidationError(`${field}.expression`, expression,
+        `the expression has ${formatCount(operators)} logical operators (&& and ||); Google allows at most ${MAX_LOGICAL_OPERATORS}`);
+    }
   }
   return description === undefined ? { expression, title } : { expression, title, description };
 }

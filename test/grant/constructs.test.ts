@@ -1,4 +1,5 @@
 import { App, Fn, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { AnnotationMetadataEntryType } from 'cdktf/lib/annotations';
 import type { Construct } from 'constructs';
 import { AuthorizationPolicyIamMember, MigrationJobIamBinding } from '../../lib';
 import { IamGrant } from '../../lib/grant/iam-grant';
@@ -149,7 +150,7 @@ describe('app-wide checks', () => {
     new MigrationJobIamMember(stack, 'OtherRole', { name: MJ, role: 'roles/datamigration.admin', member: 'user:b@example.com' });
     Testing.synth(stack, true);
     const warnings = stack.node.findAll().flatMap((c) =>
-      c.node.metadata.filter((m) => m.type === 'warning').map((m) => `${c.node.path}: ${m.data}`));
+      c.node.metadata.filter((m) => m.type === AnnotationMetadataEntryType.WARN).map((m) => `${c.node.path}: ${m.data}`));
     expect(warnings).toEqual([expect.stringMatching(/^stack\/Member: .*roles\/datamigration.viewer .*stack\/Owner owns/)]);
   });
 

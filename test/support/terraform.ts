@@ -2,7 +2,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { App, TerraformStack } from 'cdktf';
+import { App, LocalBackend, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 
 export interface CommandResult {
@@ -22,7 +22,11 @@ export class TerraformWorkspace {
   public static synth(build: (stack: TerraformStack) => void, stackName = 'grants'): TerraformWorkspace {
     const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-e2e-'));
     const app = new App({ outdir });
-    build(new TerraformStack(app, stackName));
+    const stack = new TerraformStack(app, stackName);
+    // cdktf's default state path is absolute under the current directory, which
+    // every workspace would share; keep each workspace's state in its own dir.
+    new LocalBackend(stack, { path: 'terraform.tfstate' });
+    build(stack);
     app.synth();
     return new TerraformWorkspace(outdir, path.join(outdir, 'stacks', stackName));
   }
@@ -52,9 +56,12 @@ export class TerraformWorkspace {
     next.dispose();
   }
 
+  /** The local state: cdktf's default backend writes `terraform.<stack>.tfstate`. */
   public state(): string {
-    const file = path.join(this.dir, 'terraform.tfstate');
-    return fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    return fs.readdirSync(this.dir)
+      .filter((entry) => entry.endsWith('.tfstate'))
+      .map((entry) => fs.readFileSync(path.join(this.dir, entry), 'utf8'))
+      .join('\n');
   }
 
   public dispose(): void {
