@@ -46,13 +46,13 @@ export class DataImportJob extends Construct {
   public readonly state: string;
   /** Map of labels (`{}` when none). */
   public readonly labels: IResolvable;
-  /** `{executionErrors, framesReported, jobErrors, totalRowsCount}`, or null (basic view). */
+  /** `{executionErrors, framesReported, jobErrors, totalRowsCount}`, or `{}` when absent (the basic view). */
   public readonly executionReport: IResolvable;
-  /** `{fileValidations, jobErrors}`, or null (basic view). */
+  /** `{fileValidations, jobErrors}`, or `{}` when absent (the basic view). */
   public readonly validationReport: IResolvable;
-  /** `{format, path}` (the wire's `gcsPayload`), or null. */
+  /** `{format, path}` (the wire's `gcsPayload`), or `{}` when absent. */
   public readonly objectStoragePayload: IResolvable;
-  /** `{format, payload: [{name, data}]}`, or null. */
+  /** `{format, payload: [{name, data}]}`, or `{}` when absent. */
   public readonly inlinePayload: IResolvable;
   /** The import job as JSON text, as the API returned it. */
   public readonly importJobJson: string;
@@ -81,10 +81,10 @@ export class DataImportJob extends Construct {
     this.completeTime = read.field('completeTime');
     this.state = read.field('state');
     this.labels = read.anyField('labels', {});
-    this.executionReport = read.anyField('executionReport', null);
-    this.validationReport = read.anyField('validationReport', null);
-    this.objectStoragePayload = read.anyField('gcsPayload', null);
-    this.inlinePayload = read.anyField('inlinePayload', null);
+    this.executionReport = read.anyField('executionReport', {});
+    this.validationReport = read.anyField('validationReport', {});
+    this.objectStoragePayload = read.anyField('gcsPayload', {});
+    this.inlinePayload = read.anyField('inlinePayload', {});
     this.importJobJson = read.body;
   }
 }
