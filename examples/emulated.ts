@@ -15,7 +15,7 @@ export async function startSeededEmulator(log?: (line: string) => void): Promise
     auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'ADMIN_READ' }] }],
   });
   emulator.addResource(MIGRATION_JOB, {
-    bindings: [{ role: 'roles/datamigration.admin', members: ['user:dba@example.com'] }],
+    bindings: [{ role: 'projects/demo-project/roles/dbaOnCall', members: ['user:dba@example.com'] }],
   });
   const { project, location, addressGroupId } = ADDRESS_GROUP;
   emulator.addResource(`projects/${project}/locations/${location}/addressGroups/${addressGroupId}`, {
