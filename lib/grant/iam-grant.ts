@@ -1,4 +1,5 @@
-import { DataResource, Fn, TerraformSelf, Token } from 'cdktf';
+import { createHash } from 'crypto';
+import { Fn, TerraformSelf, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { checkConditionAllowed, validateCondition } from '../iam/condition';
 import { IamValidationError } from '../iam/errors';
@@ -9,6 +10,7 @@ import { GoogleRestRead } from '../lookups/google-rest-read';
 import { checkAt } from './errors';
 import { isKnown } from './known-values';
 import { GrantRegistry } from './grant-registry';
+import { GrantResource } from './grant-resource';
 import { grantId, type GrantSpec } from './grant-spec';
 import type { IamCondition } from './iam-condition';
 import type { GrantResourceType } from './resource-type';
@@ -54,7 +56,7 @@ export abstract class IamGrant extends Construct {
   /** The project the resource belongs to, taken from `name`. */
   public readonly project: string;
 
-  private readonly grantResource: DataResource;
+  private readonly grantResource: GrantResource;
   private readonly policyType: GrantResourceType;
   private etagRead?: GoogleRestRead;
 
@@ -75,15 +77,15 @@ export abstract class IamGrant extends Construct {
 
     const runner = runnerAssetPath(this);
     const environment = {
-      [RUNNER_ENV.spec]: Fn.jsonencode(TerraformSelf.getAny('input')),
+      [RUNNER_ENV.spec]: selfInputJson(),
       [RUNNER_ENV.label]: `${options.typeName} ${this.node.path}`,
     };
-    this.grantResource = new DataResource(this, 'Grant', {
+    this.grantResource = new GrantResource(this, 'Grant', {
       // Everything the destroy-time provisioner needs must live in `input`:
       // destroy provisioners may only read `self`.
       input: spec,
       // Any change to the grant revokes the old one and grants the new one.
-      triggersReplace: spec,
+      triggersReplace: replacementKey(spec),
       provisioners: [
         { type: 'local-exec', interpreter: ['node', runner], command: 'apply', environment },
         { type: 'local-exec', when: 'destroy', interpreter: ['node', runner], command: 'remove', environment },
@@ -126,6 +128,24 @@ export abstract class IamGrant extends Construct {
       checkAt(this, undefined, () => checkConditionAllowed(role, members, 'condition'));
     }
   }
+}
+
+let selfInputJsonToken: string | undefined;
+
+/** `jsonencode(self.input)`: the same expression in every grant, so one token serves them all. */
+function selfInputJson(): string {
+  selfInputJsonToken ??= Fn.jsonencode(TerraformSelf.getAny('input'));
+  return selfInputJsonToken;
+}
+
+/**
+ * What forces a replacement: a digest of the spec when it is fully known at
+ * synth (one short string to synthesize and store), else the spec itself so
+ * Terraform compares the apply-time values.
+ */
+function replacementKey(spec: GrantSpec): object {
+  const json = JSON.stringify(spec);
+  return Token.isUnresolved(spec) || json.includes('${TfToken[') ? spec : { sha256: createHash('sha256').update(json).digest('hex') };
 }
 
 /** `projects/{project}/...` → project; a token name yields a token. */

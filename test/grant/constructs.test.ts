@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import { App, Fn, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AnnotationMetadataEntryType } from 'cdktf/lib/annotations';
 import type { Construct } from 'constructs';
@@ -27,12 +28,13 @@ function terraformData(stack: TerraformStack): Record<string, any>[] {
 }
 
 describe('synthesized terraform_data', () => {
-  test('a member grant carries its spec in input and triggers_replace, with create and destroy provisioners and no shell', () => {
+  test('a member grant carries its spec in input and its digest in triggers_replace, with create and destroy provisioners and no shell', () => {
     const stack = newStack();
     new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
     const spec = { type: 'networksecurity.authorizationPolicies', mode: 'member', resource: AP, role: ROLE, members: ['user:alice@example.com'] };
 
-    expect(Testing.synth(stack)).toHaveResourceWithProperties({ tfResourceType: 'terraform_data' }, { input: spec, triggers_replace: spec });
+    const digest = createHash('sha256').update(JSON.stringify(spec)).digest('hex');
+    expect(Testing.synth(stack)).toHaveResourceWithProperties({ tfResourceType: 'terraform_data' }, { input: spec, triggers_replace: { sha256: digest } });
     const [resource] = terraformData(stack);
     const [create, destroy] = resource.provisioner.map((p: any) => p['local-exec']);
     expect(create).toMatchObject({ command: 'apply', interpreter: ['node', expect.stringMatching(/^assets\/CdktfGoogleIamRunner\/.+\/runner\.js$/)] });
@@ -50,6 +52,15 @@ describe('synthesized terraform_data', () => {
     const [first] = terraformData(stack);
     expect(first.input).toEqual({ type: 'datamigration.migrationJobs', mode: 'binding', resource: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com', 'group:g@example.com'], condition });
     expect(stack.node.findAll().filter((c) => c.node.id === 'CdktfGoogleIamRunner')).toHaveLength(1);
+  });
+
+  test('a spec with tokens is its own replacement trigger, so Terraform compares the apply-time values', () => {
+    const stack = newStack();
+    const member = new TerraformVariable(stack, 'member', { type: 'string' }).stringValue;
+    new AuthorizationPolicyIamMember(stack, 'T', { name: AP, role: ROLE, member });
+    const [resource] = terraformData(stack);
+    expect(resource.input.members).toEqual(['${var.member}']);
+    expect(resource.triggers_replace).toEqual(resource.input);
   });
 
   test('attributes: Terraform-style id and project', () => {
