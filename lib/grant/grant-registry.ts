@@ -45,6 +45,8 @@ export class GrantRegistry {
   }
 
   private readonly grants: RegisteredGrant[] = [];
+  /** The first binding registered per resource + role + condition: who owns it. */
+  private readonly bindingOwners = new Map<string, RegisteredGrant>();
   private readonly warned = new WeakSet<IConstruct>();
   private tallies?: Map<string, ResourceTally>;
 
@@ -54,6 +56,8 @@ export class GrantRegistry {
   public register(grant: RegisteredGrant): void {
     this.grants.push(grant);
     this.tallies = undefined;
+    const key = bindingKey(grant);
+    if (grant.mode === 'binding' && key !== undefined && !this.bindingOwners.has(key)) this.bindingOwners.set(key, grant);
     grant.construct.node.addValidation({ validate: () => this.validate(grant) });
   }
 
@@ -64,8 +68,8 @@ export class GrantRegistry {
   }
 
   private duplicateBinding(grant: RegisteredGrant): string[] {
-    if (grant.mode !== 'binding' || !conditionIsKnown(grant.condition)) return [];
-    const owner = this.grants.find((g) => g.mode === 'binding' && sameBindingIdentity(g, grant));
+    if (grant.mode !== 'binding') return [];
+    const owner = this.bindingOwnerOf(grant);
     if (!owner || owner === grant) return [];
     return [
       validationMessage(grant.construct, 'role', grant.role,
@@ -106,9 +110,14 @@ export class GrantRegistry {
     return this.tallies.get(resource) ?? { principals: 0, groups: 0 };
   }
 
+  private bindingOwnerOf(grant: RegisteredGrant): RegisteredGrant | undefined {
+    const key = bindingKey(grant);
+    return key === undefined ? undefined : this.bindingOwners.get(key);
+  }
+
   private warnAboutFights(grant: RegisteredGrant): void {
     if (grant.mode !== 'member' || this.warned.has(grant.construct)) return;
-    const binding = this.grants.find((g) => g.mode === 'binding' && sameBindingIdentity(g, grant));
+    const binding = this.bindingOwnerOf(grant);
     if (!binding) return;
     this.warned.add(grant.construct);
     Annotations.of(grant.construct).addWarning(
@@ -118,8 +127,10 @@ export class GrantRegistry {
   }
 }
 
-function sameBindingIdentity(a: RegisteredGrant, b: RegisteredGrant): boolean {
-  return a.resource === b.resource && a.role === b.role && conditionIsKnown(a.condition) && conditionKey(a.condition) === conditionKey(b.condition);
+/** A binding's identity (resource, role, condition), or undefined while any part is a token. */
+function bindingKey(grant: RegisteredGrant): string | undefined {
+  if (![grant.resource, grant.role].every(isKnown) || !conditionIsKnown(grant.condition)) return undefined;
+  return JSON.stringify([grant.resource, grant.role, conditionKey(grant.condition)]);
 }
 
 function conditionIsKnown(condition: ConditionInput | undefined): boolean {

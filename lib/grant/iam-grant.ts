@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { Fn, TerraformSelf, Token } from 'cdktf';
+import { Fn, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { checkConditionAllowed, validateCondition } from '../iam/condition';
 import { IamValidationError } from '../iam/errors';
@@ -77,7 +77,7 @@ export abstract class IamGrant extends Construct {
 
     const runner = runnerAssetPath(this);
     const environment = {
-      [RUNNER_ENV.spec]: selfInputJson(),
+      [RUNNER_ENV.spec]: SELF_INPUT_JSON,
       [RUNNER_ENV.label]: `${options.typeName} ${this.node.path}`,
     };
     this.grantResource = new GrantResource(this, 'Grant', {
@@ -130,13 +130,11 @@ export abstract class IamGrant extends Construct {
   }
 }
 
-let selfInputJsonToken: string | undefined;
-
-/** `jsonencode(self.input)`: the same expression in every grant, so one token serves them all. */
-function selfInputJson(): string {
-  selfInputJsonToken ??= Fn.jsonencode(TerraformSelf.getAny('input'));
-  return selfInputJsonToken;
-}
+/**
+ * `jsonencode(self.input)`, written as the Terraform JSON template it
+ * resolves to: the same in every grant, and no token to resolve per grant.
+ */
+const SELF_INPUT_JSON = '${jsonencode(self.input)}';
 
 /**
  * What forces a replacement: a digest of the spec when it is fully known at
