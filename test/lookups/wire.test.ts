@@ -35,15 +35,20 @@ test('malformed values fall back to the empty value of their type', () => {
   expect(iamPolicyFromWire(null)).toEqual({ auditConfigs: [], bindings: [], etag: '', version: 0 });
 });
 
+/** String fields that pass through unchanged. */
+const SCALARS = {
+  name: 'projects/p/locations/l/importJobs/j',
+  displayName: 'Inventory',
+  assetSource: 'projects/p/locations/l/sources/s',
+  createTime: '2026-11-01T09:00:00Z',
+  updateTime: '2026-11-01T09:12:00Z',
+  completeTime: '2026-11-01T09:12:00Z',
+};
+
 test('an import job maps every report, renames gcsPayload and ignores unknown fields', () => {
   const error = { errorDetails: 'bad row', severity: 'ERROR', extra: 1 };
   const job = importJobFromWire({
-    name: 'projects/p/locations/l/importJobs/j',
-    displayName: 'Inventory',
-    assetSource: 'projects/p/locations/l/sources/s',
-    createTime: '2026-11-01T09:00:00Z',
-    updateTime: '2026-11-01T09:12:00Z',
-    completeTime: '2026-11-01T09:12:00Z',
+    ...SCALARS,
     labels: { team: 'migration', bad: 3 },
     state: 'IMPORT_JOB_STATE_FAILED',
     gcsPayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://b/f.csv' },
@@ -62,12 +67,7 @@ test('an import job maps every report, renames gcsPayload and ignores unknown fi
   });
   const mapped = { errorDetails: 'bad row', severity: 'ERROR' };
   expect(job).toEqual({
-    name: 'projects/p/locations/l/importJobs/j',
-    displayName: 'Inventory',
-    assetSource: 'projects/p/locations/l/sources/s',
-    createTime: '2026-11-01T09:00:00Z',
-    updateTime: '2026-11-01T09:12:00Z',
-    completeTime: '2026-11-01T09:12:00Z',
+    ...SCALARS,
     labels: { team: 'migration' },
     state: 'IMPORT_JOB_STATE_FAILED',
     objectStoragePayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://b/f.csv' },
