@@ -3,7 +3,7 @@ import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
 import { IamValidationError } from '../iam/errors';
-import { ADDRESS_GROUP, IMPORT_JOB } from '../iam/resource-name';
+import { ADDRESS_GROUP, IMPORT_JOB, validateProjectId } from '../iam/resource-name';
 import type { ImportJob } from '../migrationcenter/import-job';
 import { importJobFromWire } from '../migrationcenter/import-job-wire';
 import type { IamPolicy } from './iam-policy-result';
@@ -84,27 +84,23 @@ export class GoogleLookups {
     return iamPolicyFromWire(await api.getIamPolicy(locatedName(ADDRESS_GROUP, ...name), args.optionsRequestedPolicyVersion));
   }
 
-  /** Validates the arguments and settles the project; returns [project, location, id]. */
+  /**
+   * Validates the arguments and settles the project, before any request;
+   * returns [project, location, id]. Argument errors name the method.
+   */
   private async resolveName(method: string, where: LocatedResource, validateOptions: () => void): Promise<[string, string, string]> {
-    const fail = (error: unknown): never => {
-      throw error instanceof IamValidationError ? new Error(`GoogleLookups.${method}: ${error.message}`) : error;
-    };
     try {
       validateLocatedResource(where);
       validateOptions();
+      const project = where.project ?? this.props.project ?? (await defaultProject(process.env));
+      if (!project) {
+        throw new IamValidationError('project', project,
+          `no project given and none configured; pass project, set it in GoogleLookupsProps, or set one of ${PROJECT_VARIABLES.join(', ')}`);
+      }
+      return [validateProjectId(project, 'project'), where.location, where.id];
     } catch (error) {
-      fail(error);
+      throw error instanceof IamValidationError ? new Error(`GoogleLookups.${method}: ${error.message}`) : error;
     }
-    const project = where.project ?? this.props.project ?? (await defaultProject(process.env));
-    if (!project) {
-      return fail(new IamValidationError('project', project, `no project given and none configured; pass project, set it in GoogleLookupsProps, or set one of ${PROJECT_VARIABLES.join(', ')}`));
-    }
-    try {
-      validateLocatedResource({ ...where, project });
-    } catch (error) {
-      fail(error);
-    }
-    return [project, where.location, where.id];
   }
 
   private client(): GoogleRestClient {
