@@ -142,8 +142,12 @@ const SELF_INPUT_JSON = '${jsonencode(self.input)}';
  * Terraform compares the apply-time values.
  */
 function replacementKey(spec: GrantSpec): object {
-  const json = JSON.stringify(spec);
-  return Token.isUnresolved(spec) || json.includes('${TfToken[') ? spec : { sha256: createHash('sha256').update(json).digest('hex') };
+  let hasTokens = false;
+  const json = JSON.stringify(spec, (_key, value: unknown) => {
+    hasTokens ||= Token.isUnresolved(value);
+    return value;
+  });
+  return hasTokens ? spec : { sha256: createHash('sha256').update(json).digest('hex') };
 }
 
 /** `projects/{project}/...` → project; a token name yields a token. */

@@ -61,6 +61,13 @@ describe('synthesized terraform_data', () => {
     const [resource] = terraformData(stack);
     expect(resource.input.members).toEqual(['${var.member}']);
     expect(resource.triggers_replace).toEqual(resource.input);
+
+    const listStack = newStack();
+    const members = new TerraformVariable(listStack, 'members', { type: 'list(string)' }).listValue;
+    new MigrationJobIamBinding(listStack, 'L', { name: MJ, role: 'roles/datamigration.viewer', members });
+    const [binding] = terraformData(listStack);
+    expect(binding.input.members).toBe('${var.members}');
+    expect(binding.triggers_replace).toEqual(binding.input);
   });
 
   test('attributes: Terraform-style id and project', () => {
