@@ -6,7 +6,7 @@ import { IamValidationError } from '../iam/errors';
 import { ADDRESS_GROUP, IMPORT_JOB, validateProjectId } from '../iam/resource-name';
 import type { ImportJob } from '../migrationcenter/import-job';
 import { importJobFromWire } from '../migrationcenter/import-job-wire';
-import type { IamPolicy } from './iam-policy-result';
+import type { AddressGroupIamPolicy } from './address-group-iam-policy';
 import { iamPolicyFromWire } from './iam-policy-wire';
 import { locatedName, validateImportJobView, validateLocatedResource, validatePolicyVersion, type LocatedResource } from './lookup-args';
 
@@ -78,7 +78,7 @@ export class GoogleLookups {
   }
 
   /** Reads an address group's IAM policy (SPEC.md 2.5); a resource without a policy reads as an empty policy. */
-  public async getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): Promise<IamPolicy> {
+  public async getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): Promise<AddressGroupIamPolicy> {
     const name = await this.resolveName('getAddressGroupIamPolicy', { ...args, id: args.addressGroupId, idField: 'addressGroupId' }, () => validatePolicyVersion(args.optionsRequestedPolicyVersion));
     const api = new IamPolicyApi(this.client(), { service: 'networksecurity', apiVersion: 'v1' });
     return iamPolicyFromWire(await api.getIamPolicy(locatedName(ADDRESS_GROUP, ...name), args.optionsRequestedPolicyVersion));

@@ -1,8 +1,8 @@
-import type { IamAuditConfig, IamAuditLogConfig, IamPolicy, IamPolicyBinding, IamPolicyCondition } from './iam-policy-result';
+import type { AddressGroupIamPolicy, IamAuditConfig, IamAuditLogConfig, IamPolicyBinding, IamPolicyCondition } from './address-group-iam-policy';
 import { wireList, wireNumber, wireObject, wireOptional, wireString } from './wire';
 
-/** google.iam.v1.Policy JSON → {@link IamPolicy}; unknown fields are ignored. */
-export function iamPolicyFromWire(json: unknown): IamPolicy {
+/** google.iam.v1.Policy JSON → {@link AddressGroupIamPolicy}; unknown fields are ignored. */
+export function iamPolicyFromWire(json: unknown): AddressGroupIamPolicy {
   const policy = wireObject(json);
   return {
     auditConfigs: wireList(policy.auditConfigs, auditConfigFromWire),

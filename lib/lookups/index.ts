@@ -1,2 +1,2 @@
 export * from './google-lookups';
-export * from './iam-policy-result';
+export * from './address-group-iam-policy';

@@ -5,6 +5,7 @@ import { isKnown } from '../grant/known-values';
 import { IMPORT_JOB } from '../iam/resource-name';
 import { GoogleRestRead } from '../lookups/google-rest-read';
 import { locatedName, validateImportJobView, validateLocatedResource } from '../lookups/lookup-args';
+import { executionReportFromWire, inlinePayloadFromWire, objectStoragePayloadFromWire, validationReportFromWire } from './import-job-wire';
 
 /** Properties of a {@link DataImportJob} (SPEC.md 4.4). */
 export interface DataImportJobProps {
@@ -46,16 +47,16 @@ export class DataImportJob extends Construct {
   public readonly state: string;
   /** Map of labels (`{}` when none). */
   public readonly labels: IResolvable;
-  /** `{executionErrors, framesReported, jobErrors, totalRowsCount}`, or `{}` when absent (the basic view). */
+  /** `{executionErrors, framesReported, jobErrors, totalRowsCount}`; an empty report when absent (the basic view). */
   public readonly executionReport: IResolvable;
-  /** `{fileValidations, jobErrors}`, or `{}` when absent (the basic view). */
+  /** `{fileValidations, jobErrors}`; an empty report when absent (the basic view). */
   public readonly validationReport: IResolvable;
-  /** `{format, path}` (the wire's `gcsPayload`), or `{}` when absent. */
+  /** `{format, path}` (the wire's `gcsPayload`); empty strings when absent. */
   public readonly objectStoragePayload: IResolvable;
-  /** `{format, payload: [{name, data}]}`, or `{}` when absent. */
+  /** `{format, payload: [{name, data}]}`; empty when absent. */
   public readonly inlinePayload: IResolvable;
-  /** The import job as JSON text, as the API returned it. */
-  public readonly importJobJson: string;
+  /** The import job as the API returned it (JSON text). */
+  public readonly body: string;
 
   constructor(scope: Construct, id: string, props: DataImportJobProps) {
     super(scope, id);
@@ -81,10 +82,11 @@ export class DataImportJob extends Construct {
     this.completeTime = read.field('completeTime');
     this.state = read.field('state');
     this.labels = read.anyField('labels', {});
-    this.executionReport = read.anyField('executionReport', {});
-    this.validationReport = read.anyField('validationReport', {});
-    this.objectStoragePayload = read.anyField('gcsPayload', {});
-    this.inlinePayload = read.anyField('inlinePayload', {});
-    this.importJobJson = read.body;
+    // Absent parts fall back to the same empty values as the Direct form's.
+    this.executionReport = read.anyField('executionReport', executionReportFromWire(undefined));
+    this.validationReport = read.anyField('validationReport', validationReportFromWire(undefined));
+    this.objectStoragePayload = read.anyField('gcsPayload', objectStoragePayloadFromWire(undefined));
+    this.inlinePayload = read.anyField('inlinePayload', inlinePayloadFromWire(undefined));
+    this.body = read.body;
   }
 }

@@ -1,17 +1,16 @@
-import { wireBoolean, wireList, wireNumber, wireObject, wireOptional, wireString, wireStringMap } from '../lookups/wire';
+import { wireBoolean, wireList, wireNumber, wireObject, wireString, wireStringMap } from '../lookups/wire';
 import type {
   ExecutionReport, FileValidationReport, ImportError, ImportJob, ImportRowError, InlinePayloadInfo, ObjectStoragePayloadInfo, PayloadFile, ValidationReport,
 } from './import-job';
 
-/** Migration Center ImportJob JSON → {@link ImportJob}; `gcsPayload` becomes `objectStoragePayload`, unknown fields are ignored. */
+/**
+ * Migration Center ImportJob JSON → {@link ImportJob}: `gcsPayload` becomes
+ * `objectStoragePayload`, missing parts become empty ones, unknown fields are
+ * ignored. Each mapper accepts `undefined`, so `xFromWire(undefined)` is the
+ * empty value of its struct (the Output form uses it as its fallback too).
+ */
 export function importJobFromWire(json: unknown): ImportJob {
   const job = wireObject(json);
-  const optional = {
-    executionReport: wireOptional(job.executionReport, executionReportFromWire),
-    validationReport: wireOptional(job.validationReport, validationReportFromWire),
-    objectStoragePayload: wireOptional(job.gcsPayload, objectStoragePayloadFromWire),
-    inlinePayload: wireOptional(job.inlinePayload, inlinePayloadFromWire),
-  };
   return {
     name: wireString(job.name),
     displayName: wireString(job.displayName),
@@ -21,7 +20,10 @@ export function importJobFromWire(json: unknown): ImportJob {
     completeTime: wireString(job.completeTime),
     labels: wireStringMap(job.labels),
     state: wireString(job.state),
-    ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
+    executionReport: executionReportFromWire(job.executionReport),
+    validationReport: validationReportFromWire(job.validationReport),
+    objectStoragePayload: objectStoragePayloadFromWire(job.gcsPayload),
+    inlinePayload: inlinePayloadFromWire(job.inlinePayload),
   };
 }
 
@@ -45,12 +47,12 @@ function fileValidationFromWire(json: unknown): FileValidationReport {
   };
 }
 
-function validationReportFromWire(json: unknown): ValidationReport {
+export function validationReportFromWire(json: unknown): ValidationReport {
   const report = wireObject(json);
   return { fileValidations: wireList(report.fileValidations, fileValidationFromWire), jobErrors: wireList(report.jobErrors, importErrorFromWire) };
 }
 
-function executionReportFromWire(json: unknown): ExecutionReport {
+export function executionReportFromWire(json: unknown): ExecutionReport {
   const report = wireObject(json);
   return {
     executionErrors: validationReportFromWire(report.executionErrors),
@@ -60,12 +62,12 @@ function executionReportFromWire(json: unknown): ExecutionReport {
   };
 }
 
-function objectStoragePayloadFromWire(json: unknown): ObjectStoragePayloadInfo {
+export function objectStoragePayloadFromWire(json: unknown): ObjectStoragePayloadInfo {
   const payload = wireObject(json);
   return { format: wireString(payload.format), path: wireString(payload.path) };
 }
 
-function inlinePayloadFromWire(json: unknown): InlinePayloadInfo {
+export function inlinePayloadFromWire(json: unknown): InlinePayloadInfo {
   const payload = wireObject(json);
   return { format: wireString(payload.format), payload: wireList(payload.payload, payloadFileFromWire) };
 }

@@ -59,27 +59,35 @@ export interface InlinePayloadInfo {
 }
 
 /**
- * A Migration Center import job (SPEC.md 2.6). Strings the API leaves out
- * are `''`, lists `[]`, maps `{}`; the reports and payloads are absent when
- * the API sent none (the basic view leaves the reports out).
+ * A Migration Center import job (SPEC.md 2.6). Every field is always present:
+ * what the API leaves out reads as `''` (strings), `0` (numbers), `false`,
+ * `[]` (lists) or `{}` (labels), and a missing report or payload reads as one
+ * whose fields are all empty. The basic view (`IMPORT_JOB_VIEW_BASIC`) leaves
+ * the reports out, so there they are empty. Fields the API adds later are ignored.
  */
 export interface ImportJob {
   /** `projects/{project}/locations/{location}/importJobs/{id}`. */
   readonly name: string;
+  /** User-friendly name, at most 63 characters. */
   readonly displayName: string;
+  /** The source the job imports into, `projects/{p}/locations/{l}/sources/{id}`. */
   readonly assetSource: string;
+  /** When the job was created (RFC 3339). */
   readonly createTime: string;
+  /** When the job was last updated (RFC 3339). */
   readonly updateTime: string;
+  /** When the job completed (RFC 3339); `''` until then. */
   readonly completeTime: string;
+  /** Labels as key-value pairs. */
   readonly labels: { [key: string]: string };
   /** e.g. `IMPORT_JOB_STATE_COMPLETED`. */
   readonly state: string;
-  /** @default - absent in the basic view */
-  readonly executionReport?: ExecutionReport;
-  /** @default - absent in the basic view */
-  readonly validationReport?: ValidationReport;
-  /** @default - absent unless the payload is in Cloud Storage */
-  readonly objectStoragePayload?: ObjectStoragePayloadInfo;
-  /** @default - absent unless the payload was sent inline */
-  readonly inlinePayload?: InlinePayloadInfo;
+  /** Results of running the job; empty in the basic view. */
+  readonly executionReport: ExecutionReport;
+  /** Validation results; empty in the basic view. */
+  readonly validationReport: ValidationReport;
+  /** The Cloud Storage payload (the wire's `gcsPayload`); empty when the payload is not there. */
+  readonly objectStoragePayload: ObjectStoragePayloadInfo;
+  /** The inline payload; empty when the payload was not sent inline. */
+  readonly inlinePayload: InlinePayloadInfo;
 }

@@ -43,12 +43,12 @@ export class DataAddressGroupIamPolicy extends Construct {
   public readonly etag: string;
   /** Policy version: 0, 1 or 3 (0 when the resource has no policy). */
   public readonly version: number;
-  /** The bindings, as a list of `{role, members, condition?}` objects. */
+  /** The bindings, as a list of `{role, members, condition?}` objects (`[]` when none). */
   public readonly bindings: IResolvable;
-  /** The audit configs, as a list of `{service, auditLogConfigs}` objects. */
+  /** The audit configs, as a list of `{service, auditLogConfigs}` objects (`[]` when none). */
   public readonly auditConfigs: IResolvable;
-  /** The policy as JSON text. */
-  public readonly policyJson: string;
+  /** The policy as the API returned it (JSON text). */
+  public readonly body: string;
 
   constructor(scope: Construct, id: string, props: DataAddressGroupIamPolicyProps) {
     super(scope, id);
@@ -71,6 +71,6 @@ export class DataAddressGroupIamPolicy extends Construct {
     this.version = read.numberField('version');
     this.bindings = read.anyField('bindings', []);
     this.auditConfigs = read.anyField('auditConfigs', []);
-    this.policyJson = read.body;
+    this.body = read.body;
   }
 }

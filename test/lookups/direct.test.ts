@@ -108,14 +108,16 @@ describe('getImportJob', () => {
       objectStoragePayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://inventory/rvtools.csv' },
       executionReport: { framesReported: 412, totalRowsCount: 412, executionErrors: { fileValidations: [], jobErrors: [] }, jobErrors: [] },
       validationReport: { fileValidations: [], jobErrors: [{ errorDetails: 'late', severity: 'WARNING' }] },
+      inlinePayload: { format: '', payload: [] },
     });
   });
 
-  test('IMPORT_JOB_VIEW_BASIC leaves the reports out', async () => {
+  test('IMPORT_JOB_VIEW_BASIC leaves the reports out: they read as empty reports', async () => {
     const job = await lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1', view: 'IMPORT_JOB_VIEW_BASIC' });
     expect(job.state).toBe('IMPORT_JOB_STATE_COMPLETED');
-    expect(job.executionReport).toBeUndefined();
-    expect(job.validationReport).toBeUndefined();
+    expect(job.objectStoragePayload.path).toBe('gs://inventory/rvtools.csv');
+    expect(job.executionReport).toEqual({ executionErrors: { fileValidations: [], jobErrors: [] }, framesReported: 0, jobErrors: [], totalRowsCount: 0 });
+    expect(job.validationReport).toEqual({ fileValidations: [], jobErrors: [] });
   });
 
   test('the project comes from the environment when neither the call nor the props give one', async () => {

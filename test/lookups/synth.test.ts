@@ -93,8 +93,11 @@ test('attributes are Terraform expressions over the response body', () => {
   expect(resolveIn(stack, policy.version)).toBe(`\${try(${body('P_Policy_Read_605534FC')}.version, 0)}`);
   expect(resolveIn(stack, policy.bindings)).toBe(`\${try(${body('P_Policy_Read_605534FC')}.bindings, [])}`);
   expect(resolveIn(stack, job.state)).toMatch(/^\$\{try\(jsondecode\(data\.http\.J_ImportJob_Read_[0-9A-F]+\.response_body\)\.state, ""\)\}$/);
-  expect(resolveIn(stack, job.objectStoragePayload)).toMatch(/\.gcsPayload, \{\}\)\}$/);
+  expect(resolveIn(stack, job.objectStoragePayload)).toMatch(/\.gcsPayload, \{"format" = "", "path" = ""\}\)\}$/);
   expect(resolveIn(stack, job.labels)).toMatch(/\.labels, \{\}\)\}$/);
+  expect(resolveIn(stack, job.executionReport)).toMatch(/\.executionReport, \{"executionErrors" = \{"fileValidations" = \[\], "jobErrors" = \[\]\}, "framesReported" = 0, "jobErrors" = \[\], "totalRowsCount" = 0\}\)\}$/);
+  expect(resolveIn(stack, policy.body)).toBe('${data.http.P_Policy_Read_605534FC.response_body}');
+  expect(resolveIn(stack, job.body)).toMatch(/^\$\{data\.http\.J_ImportJob_Read_[0-9A-F]+\.response_body\}$/);
 });
 
 test('a grant’s etag is read after the grant, at version 3', () => {

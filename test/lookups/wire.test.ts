@@ -1,5 +1,5 @@
 /** Wire JSON → typed results: every documented field, defaults for absent ones, unknown fields ignored. */
-import { importJobFromWire } from '../../lib/migrationcenter/import-job-wire';
+import { executionReportFromWire, importJobFromWire, inlinePayloadFromWire, objectStoragePayloadFromWire, validationReportFromWire } from '../../lib/migrationcenter/import-job-wire';
 import { iamPolicyFromWire } from '../../lib/lookups/iam-policy-wire';
 
 test("Google's empty policy reads as an empty policy", () => {
@@ -85,8 +85,37 @@ test('an import job maps every report, renames gcsPayload and ignores unknown fi
   });
 });
 
-test('a basic-view import job has no reports and empty strings for what is missing', () => {
+const EMPTY_VALIDATION = { fileValidations: [], jobErrors: [] };
+const EMPTY_PARTS = {
+  executionReport: { executionErrors: EMPTY_VALIDATION, framesReported: 0, jobErrors: [], totalRowsCount: 0 },
+  validationReport: EMPTY_VALIDATION,
+  objectStoragePayload: { format: '', path: '' },
+  inlinePayload: { format: '', payload: [] },
+};
+
+test('a basic-view import job has empty reports and payloads, and empty strings for what is missing', () => {
   expect(importJobFromWire({ name: 'n', state: 'IMPORT_JOB_STATE_PENDING' })).toEqual({
-    name: 'n', displayName: '', assetSource: '', createTime: '', updateTime: '', completeTime: '', labels: {}, state: 'IMPORT_JOB_STATE_PENDING',
+    name: 'n', displayName: '', assetSource: '', createTime: '', updateTime: '', completeTime: '', labels: {}, state: 'IMPORT_JOB_STATE_PENDING', ...EMPTY_PARTS,
   });
+});
+
+test('each part mapper reads nothing as its empty value (the Output form’s fallbacks)', () => {
+  expect({
+    executionReport: executionReportFromWire(undefined),
+    validationReport: validationReportFromWire(undefined),
+    objectStoragePayload: objectStoragePayloadFromWire(undefined),
+    inlinePayload: inlinePayloadFromWire(undefined),
+  }).toEqual(EMPTY_PARTS);
+});
+
+test('nested items fill their own missing fields', () => {
+  const job = importJobFromWire({
+    validationReport: { fileValidations: [{ rowErrors: [{}] }], jobErrors: [{}] },
+    inlinePayload: { payload: [{ name: 'a.csv' }] },
+  });
+  expect(job.validationReport).toEqual({
+    fileValidations: [{ fileErrors: [], fileName: '', partialReport: false, rowErrors: [{ errors: [], rowNumber: 0, vmName: '', vmUuid: '' }] }],
+    jobErrors: [{ errorDetails: '', severity: '' }],
+  });
+  expect(job.inlinePayload).toEqual({ format: '', payload: [{ name: 'a.csv', data: '' }] });
 });

@@ -17,7 +17,9 @@ export interface IamPolicyBinding {
   /** Principals, e.g. `user:alice@example.com`; `[]` when absent. */
   readonly members: string[];
   /**
-   * The condition of the binding.
+   * The condition of the binding, with all four fields. Absent on an
+   * unconditional binding (an empty condition would read as a condition
+   * with an empty expression, which Google rejects when written back).
    * @default - unconditional
    */
   readonly condition?: IamPolicyCondition;
@@ -25,7 +27,7 @@ export interface IamPolicyBinding {
 
 /** Logging for one type of permission. */
 export interface IamAuditLogConfig {
-  /** `LOG_TYPE_UNSPECIFIED`, `ADMIN_READ`, `DATA_WRITE` or `DATA_READ`. */
+  /** `LOG_TYPE_UNSPECIFIED`, `ADMIN_READ`, `DATA_WRITE` or `DATA_READ`; `''` when absent. */
   readonly logType: string;
   /** Identities that do not cause logging for this type of permission; `[]` when absent. */
   readonly exemptedMembers: string[];
@@ -33,13 +35,21 @@ export interface IamAuditLogConfig {
 
 /** Cloud audit logging configuration of one service (`allServices` covers all). */
 export interface IamAuditConfig {
+  /** A service name, e.g. `networksecurity.googleapis.com`, or `allServices`; `''` when absent. */
   readonly service: string;
+  /** Logging per type of permission; `[]` when absent. */
   readonly auditLogConfigs: IamAuditLogConfig[];
 }
 
-/** An IAM policy as read (SPEC.md 2.5). A resource with no policy reads as `{ etag: 'ACAB', version: 0, bindings: [] }`. */
-export interface IamPolicy {
+/**
+ * An address group's IAM policy as read (SPEC.md 2.5). Missing strings read
+ * as `''`, numbers as `0`, lists as `[]`; a resource with no policy reads as
+ * `{ auditConfigs: [], bindings: [], etag: 'ACAB', version: 0 }`.
+ */
+export interface AddressGroupIamPolicy {
+  /** Cloud audit logging configuration; `[]` when absent. */
   readonly auditConfigs: IamAuditConfig[];
+  /** Principals bound to roles; `[]` when absent. */
   readonly bindings: IamPolicyBinding[];
   /** Concurrency token of this version of the policy. */
   readonly etag: string;
