@@ -1,6 +1,6 @@
 /**
  * Runner cold start: one complete grant (read, edit, write) by a fresh
- * `node dist/runner.js apply` against the emulator, next to `node -e 0`.
+ * `node dist/runner/runner.js apply` against the emulator, next to `node -e 0`.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -10,7 +10,7 @@ import { GoogleApiEmulator } from '../test/emulator';
 import { timeProcess } from './processes';
 import { compare, type Comparison } from './stats';
 
-const RUNNER = path.join(__dirname, '..', 'dist', 'runner.js');
+const RUNNER = path.join(__dirname, '..', 'dist', 'runner', 'runner.js');
 const POLICY = 'projects/bench-project/locations/global/authorizationPolicies/runner';
 
 export async function benchRunnerStart(runs: number): Promise<Comparison> {

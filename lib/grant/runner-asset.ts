@@ -3,8 +3,9 @@ import * as path from 'path';
 import { AssetType, TerraformAsset, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 
-/** The bundled runner, built by `npm run bundle` and shipped in the package. */
-export const RUNNER_FILE = path.join(__dirname, '..', '..', 'dist', 'runner.js');
+/** The bundled runner (runner.js, and the main.js it loads), built by `npm run bundle` and shipped in the package. */
+export const RUNNER_DIR = path.join(__dirname, '..', '..', 'dist', 'runner');
+const RUNNER_ENTRY = 'runner.js';
 
 const ASSET_ID = 'CdktfGoogleIamRunner';
 
@@ -15,9 +16,9 @@ const ASSET_ID = 'CdktfGoogleIamRunner';
 export function runnerAssetPath(scope: Construct): string {
   const stack = TerraformStack.of(scope);
   const existing = stack.node.tryFindChild(ASSET_ID);
-  if (existing) return (existing as TerraformAsset).path;
-  if (!fs.existsSync(RUNNER_FILE)) {
-    throw new Error(`cdktf-google-iam: the grant runner ${RUNNER_FILE} is missing; build the package first (npm run build)`);
+  if (existing) return `${(existing as TerraformAsset).path}/${RUNNER_ENTRY}`;
+  if (!fs.existsSync(path.join(RUNNER_DIR, RUNNER_ENTRY))) {
+    throw new Error(`cdktf-google-iam: the grant runner ${path.join(RUNNER_DIR, RUNNER_ENTRY)} is missing; build the package first (npm run build)`);
   }
-  return new TerraformAsset(stack, ASSET_ID, { path: RUNNER_FILE, type: AssetType.FILE }).path;
+  return `${new TerraformAsset(stack, ASSET_ID, { path: RUNNER_DIR, type: AssetType.DIRECTORY }).path}/${RUNNER_ENTRY}`;
 }

@@ -1,20 +1,22 @@
 /**
- * The entry of dist/runner.js. Terraform starts a fresh `node` for every
- * grant, and compiling the bundled runner (google-auth-library included) is a
- * large share of its start-up, so the compiled code is cached with V8's code
- * cache (Node 20 has no module compile cache). A missing, stale or rejected
- * cache only costs the normal compile.
+ * The entry of dist/runner/runner.js; the bundled runner (google-auth-library
+ * included) sits beside it as main.js. Terraform starts a fresh `node` for
+ * every grant, and compiling that bundle is a large share of its start-up,
+ * so the compiled code is kept in V8's code cache (Node 20 has no module
+ * compile cache). The bundle is a separate file, not a string in this one,
+ * because Node compiles this file without any cache: a 380 KB string literal
+ * alone cost about 20 ms per grant. A missing, stale or rejected cache only
+ * costs the normal compile.
  */
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as vm from 'vm';
+import type * as RunnerMain from './runner';
 import { RUNNER_ENV } from './runner-env';
 
-// esbuild inlines the minified runner bundle here as text (package.json: bundle:runner).
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const source = require('../../dist/runner-main.txt') as string;
+const source = fs.readFileSync(path.join(__dirname, 'main.js'), 'utf8');
 
 function cacheFile(): string | undefined {
   try {
@@ -34,7 +36,11 @@ function readCache(file: string | undefined): Buffer | undefined {
   }
 }
 
-/** Written once, after a run, so it holds the functions that run needed; atomic, for parallel runners. */
+/**
+ * Written once, after a run that called Google, so it holds the functions
+ * such a run needs (a runner whose edit another one batched never loads
+ * google-auth-library); atomic, for parallel runners.
+ */
 function writeCache(file: string, script: vm.Script): void {
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -49,5 +55,10 @@ function writeCache(file: string, script: vm.Script): void {
 const file = cacheFile();
 const cachedData = readCache(file);
 const script = new vm.Script(require('module').wrap(source) as string, { filename: __filename, cachedData });
-if (file && (!cachedData || script.cachedDataRejected)) process.once('exit', () => writeCache(file, script));
 (script.runInThisContext() as (...args: unknown[]) => void)(exports, require, module, __filename, __dirname);
+if (file && (!cachedData || script.cachedDataRejected)) {
+  const main = module.exports as Partial<typeof RunnerMain>;
+  process.once('exit', () => {
+    if (main.calledGoogle?.()) writeCache(file, script);
+  });
+}

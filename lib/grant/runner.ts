@@ -15,8 +15,14 @@ import { PolicyQueue } from './policy-queue';
 import { resourceTypeByKey } from './resource-type';
 import { RUNNER_ENV } from './runner-env';
 
-
 const PREFIX = 'cdktf-google-iam:';
+
+let googleCalled = false;
+
+/** Whether this process called Google (held the policy lock): runner-loader.ts caches compiled code only from such a run. */
+export function calledGoogle(): boolean {
+  return googleCalled;
+}
 
 export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
   const spec = parseGrantSpec(env[RUNNER_ENV.spec]);
@@ -25,14 +31,15 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
   const api = new IamPolicyApi(new GoogleRestClient({ env }), type);
   const queue = new PolicyQueue<EditRequest['edits'], EditOutcome>(stateDir(env), policyKey(spec, serviceRootUrl(type.service, env), env));
 
-  const outcome = await queue.submit([grantEdit(spec, action)], (batch) =>
-    applyEditBatch(api, spec.resource, batch.map((item) => ({ id: item.id, edits: item.payload })), {
+  const outcome = await queue.submit([grantEdit(spec, action)], (batch) => {
+    googleCalled = true;
+    return applyEditBatch(api, spec.resource, batch.map((item) => ({ id: item.id, edits: item.payload })), {
       maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs),
       initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs),
       onRetry: (error, attempt, delayMs) =>
         log(`${PREFIX} ${label} ${describeGrant(spec)}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
-    }).then((outcomes) => new Map(outcomes.map((o) => [o.id, o]))),
-  );
+    }).then((outcomes) => new Map(outcomes.map((o) => [o.id, o])));
+  });
 
   const what = describeChange(spec, action, outcome.ok && outcome.changed);
   const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}, batch of ${outcome.batchSize}`;
