@@ -1,12 +1,11 @@
 import {
-  TerraformResource, anyToHclTerraform, anyToTerraform, hashMapper, hashMapperHcl,
+  TerraformResource, anyToHclTerraform, anyToTerraform,
   type TerraformResourceLifecycle, type LocalExecProvisioner,
 } from 'cdktf';
 import type { Construct } from 'constructs';
 
 export interface GrantResourceConfig {
-  readonly input: object;
-  readonly triggersReplace: object;
+  readonly triggersReplace: string | object;
   readonly provisioners: LocalExecProvisioner[];
   readonly lifecycle?: TerraformResourceLifecycle;
 }
@@ -33,15 +32,13 @@ export class GrantResource extends TerraformResource {
 
   protected synthesizeAttributes(): { [name: string]: unknown } {
     return {
-      input: hashMapper(anyToTerraform)(this.config.input),
-      triggers_replace: hashMapper(anyToTerraform)(this.config.triggersReplace),
+      triggers_replace: anyToTerraform(this.config.triggersReplace),
     };
   }
 
   protected synthesizeHclAttributes(): { [name: string]: unknown } {
     return {
-      input: hashMapperHcl(anyToHclTerraform)(this.config.input),
-      triggers_replace: hashMapperHcl(anyToHclTerraform)(this.config.triggersReplace),
+      triggers_replace: anyToHclTerraform(this.config.triggersReplace),
     };
   }
 }

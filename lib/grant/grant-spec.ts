@@ -2,8 +2,9 @@ import type { PolicyEdit } from '../iam/policy-edit';
 import type { ConditionInput } from '../iam/types';
 
 /**
- * A grant as it is stored in the `terraform_data` input: everything the runner
- * needs, at create and at destroy time (destroy provisioners may only read `self`).
+ * A grant as it is stored in its `terraform_data` (see grant-trigger.ts):
+ * everything the runner needs, at create and at destroy time (destroy
+ * provisioners may only read `self`).
  */
 export interface GrantSpec {
   /** `GrantResourceType.key`. */
@@ -15,6 +16,11 @@ export interface GrantSpec {
   readonly role: string;
   readonly members: readonly string[];
   readonly condition?: ConditionInput;
+  /**
+   * Names the grant in the runner's progress lines: `{construct type} {construct path}`.
+   * @default - the resource type's name
+   */
+  readonly label?: string;
 }
 
 export type GrantAction = 'apply' | 'remove';
@@ -69,7 +75,8 @@ export function parseGrantSpec(json: string | undefined): GrantSpec {
     !isString(spec.type) || !isString(spec.resource) || !isString(spec.role) ||
     (spec.mode !== 'member' && spec.mode !== 'binding') ||
     !Array.isArray(spec.members) || !spec.members.every(isString) ||
-    (spec.mode === 'member' && spec.members.length !== 1)
+    (spec.mode === 'member' && spec.members.length !== 1) ||
+    (spec.label !== undefined && typeof spec.label !== 'string')
   ) {
     throw new Error(`grant spec is malformed: ${json}`);
   }

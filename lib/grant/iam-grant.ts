@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import { Fn, Token } from 'cdktf';
 import { Construct } from 'constructs';
 import { checkConditionAllowed, validateCondition } from '../iam/condition';
@@ -12,6 +11,7 @@ import { isKnown } from './known-values';
 import { GrantRegistry } from './grant-registry';
 import { GrantResource } from './grant-resource';
 import { grantId, type GrantSpec } from './grant-spec';
+import { grantTrigger } from './grant-trigger';
 import type { IamCondition } from './iam-condition';
 import type { GrantResourceType } from './resource-type';
 import { RUNNER_ENV } from './runner-env';
@@ -76,16 +76,10 @@ export abstract class IamGrant extends Construct {
     GrantRegistry.of(this).register({ construct: this, typeName: options.typeName, mode, resource: name, role, members, condition });
 
     const runner = runnerAssetPath(this);
-    const environment = {
-      [RUNNER_ENV.spec]: SELF_INPUT_JSON,
-      [RUNNER_ENV.label]: `${options.typeName} ${this.node.path}`,
-    };
+    const { triggersReplace, specFromSelf } = grantTrigger({ ...spec, label: `${options.typeName} ${this.node.path}` });
+    const environment = { [RUNNER_ENV.spec]: specFromSelf };
     this.grantResource = new GrantResource(this, 'Grant', {
-      // Everything the destroy-time provisioner needs must live in `input`:
-      // destroy provisioners may only read `self`.
-      input: spec,
-      // Any change to the grant revokes the old one and grants the new one.
-      triggersReplace: replacementKey(spec),
+      triggersReplace,
       provisioners: [
         { type: 'local-exec', interpreter: ['node', runner], command: 'apply', environment },
         { type: 'local-exec', when: 'destroy', interpreter: ['node', runner], command: 'remove', environment },
@@ -128,26 +122,6 @@ export abstract class IamGrant extends Construct {
       checkAt(this, undefined, () => checkConditionAllowed(role, members, 'condition'));
     }
   }
-}
-
-/**
- * `jsonencode(self.input)`, written as the Terraform JSON template it
- * resolves to: the same in every grant, and no token to resolve per grant.
- */
-const SELF_INPUT_JSON = '${jsonencode(self.input)}';
-
-/**
- * What forces a replacement: a digest of the spec when it is fully known at
- * synth (one short string to synthesize and store), else the spec itself so
- * Terraform compares the apply-time values.
- */
-function replacementKey(spec: GrantSpec): object {
-  let hasTokens = false;
-  const json = JSON.stringify(spec, (_key, value: unknown) => {
-    hasTokens ||= Token.isUnresolved(value);
-    return value;
-  });
-  return hasTokens ? spec : { sha256: createHash('sha256').update(json).digest('hex') };
 }
 
 /** `projects/{project}/...` → project; a token name yields a token. */

@@ -1,7 +1,6 @@
 /** Environment variables the runner reads (besides Google's credentials and endpoint overrides). */
 export const RUNNER_ENV = {
   spec: 'CDKTF_GOOGLE_IAM_GRANT',
-  label: 'CDKTF_GOOGLE_IAM_LABEL',
   stateDir: 'CDKTF_GOOGLE_IAM_STATE_DIR',
   retryMaxMs: 'CDKTF_GOOGLE_IAM_RETRY_MAX_MS',
   retryInitialMs: 'CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS',

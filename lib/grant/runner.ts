@@ -27,7 +27,7 @@ export function calledGoogle(): boolean {
 export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
   const spec = parseGrantSpec(env[RUNNER_ENV.spec]);
   const type = resourceTypeByKey(spec.type);
-  const label = env[RUNNER_ENV.label] ?? type.nameFormat.label;
+  const label = spec.label ?? type.nameFormat.label;
   const api = new IamPolicyApi(new GoogleRestClient({ env }), type);
   const queue = new PolicyQueue<EditRequest['edits'], EditOutcome>(stateDir(env), policyKey(spec, serviceRootUrl(type.service, env), env));
 

@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import { App, Fn, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AnnotationMetadataEntryType } from 'cdktf/lib/annotations';
 import type { Construct } from 'constructs';
@@ -28,19 +27,22 @@ function terraformData(stack: TerraformStack): Record<string, any>[] {
 }
 
 describe('synthesized terraform_data', () => {
-  test('a member grant carries its spec in input and its digest in triggers_replace, with create and destroy provisioners and no shell', () => {
+  test('a member grant stores its spec as JSON in triggers_replace, with create and destroy provisioners and no shell', () => {
     const stack = newStack();
     new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-    const spec = { type: 'networksecurity.authorizationPolicies', mode: 'member', resource: AP, role: ROLE, members: ['user:alice@example.com'] };
+    const spec = {
+      type: 'networksecurity.authorizationPolicies', mode: 'member', resource: AP, role: ROLE, members: ['user:alice@example.com'],
+      label: 'AuthorizationPolicyIamMember stack/Alice',
+    };
 
-    const digest = createHash('sha256').update(JSON.stringify(spec)).digest('hex');
-    expect(Testing.synth(stack)).toHaveResourceWithProperties({ tfResourceType: 'terraform_data' }, { input: spec, triggers_replace: { sha256: digest } });
+    expect(Testing.synth(stack)).toHaveResourceWithProperties({ tfResourceType: 'terraform_data' }, { triggers_replace: JSON.stringify(spec) });
     const [resource] = terraformData(stack);
+    expect(resource.input).toBeUndefined();
     const [create, destroy] = resource.provisioner.map((p: any) => p['local-exec']);
     expect(create).toMatchObject({ command: 'apply', interpreter: ['node', expect.stringMatching(/^assets\/CdktfGoogleIamRunner\/.+\/runner\.js$/)] });
     expect(destroy).toMatchObject({ command: 'remove', when: 'destroy', interpreter: create.interpreter });
-    expect(create.environment.CDKTF_GOOGLE_IAM_GRANT).toBe('${jsonencode(self.input)}');
-    expect(create.environment.CDKTF_GOOGLE_IAM_LABEL).toBe('AuthorizationPolicyIamMember stack/Alice');
+    expect(create.environment).toEqual({ CDKTF_GOOGLE_IAM_GRANT: '${self.triggers_replace}' });
+    expect(destroy.environment).toEqual(create.environment);
   });
 
   test('a conditional binding keeps the condition in its spec; one runner asset serves the whole stack', () => {
@@ -50,24 +52,37 @@ describe('synthesized terraform_data', () => {
     new MigrationJobIamBinding(stack, 'B2', { name: MJ, role: 'roles/datamigration.admin', members: ['domain:example.com'] });
 
     const [first] = terraformData(stack);
-    expect(first.input).toEqual({ type: 'datamigration.migrationJobs', mode: 'binding', resource: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com', 'group:g@example.com'], condition });
+    expect(JSON.parse(first.triggers_replace)).toEqual({
+      type: 'datamigration.migrationJobs', mode: 'binding', resource: MJ, role: 'roles/datamigration.viewer',
+      members: ['user:a@example.com', 'group:g@example.com'], condition, label: 'MigrationJobIamBinding stack/B1',
+    });
     expect(stack.node.findAll().filter((c) => c.node.id === 'CdktfGoogleIamRunner')).toHaveLength(1);
   });
 
-  test('a spec with tokens is its own replacement trigger, so Terraform compares the apply-time values', () => {
+  test('literal ${ and %{ in a condition are escaped, since Terraform reads JSON strings as templates', () => {
+    const stack = newStack();
+    const condition = { title: 'costs ${x} and %{y}', expression: 'resource.name.endsWith("${id}")' };
+    new AuthorizationPolicyIamMember(stack, 'M', { name: AP, role: ROLE, member: 'user:alice@example.com', condition });
+    const [resource] = terraformData(stack);
+    expect(resource.triggers_replace).toContain('"title":"costs $${x} and %%{y}"');
+    expect(resource.triggers_replace).toContain('endsWith(\\"$${id}\\")');
+    // Terraform undoes the escapes when it evaluates the template:
+    expect(JSON.parse(resource.triggers_replace.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{')).condition).toEqual(condition);
+  });
+
+  test('a spec with tokens stays an object, so Terraform fills in and compares the apply-time values', () => {
     const stack = newStack();
     const member = new TerraformVariable(stack, 'member', { type: 'string' }).stringValue;
-    new AuthorizationPolicyIamMember(stack, 'T', { name: AP, role: ROLE, member });
+    new AuthorizationPolicyIamMember(stack, 'T', { name: AP, role: ROLE, member, condition: { title: '${literal}', expression: 'true' } });
     const [resource] = terraformData(stack);
-    expect(resource.input.members).toEqual(['${var.member}']);
-    expect(resource.triggers_replace).toEqual(resource.input);
+    expect(resource.triggers_replace).toMatchObject({ members: ['${var.member}'], condition: { title: '$${literal}' }, label: 'AuthorizationPolicyIamMember stack/T' });
+    expect(resource.provisioner[0]['local-exec'].environment).toEqual({ CDKTF_GOOGLE_IAM_GRANT: '${jsonencode(self.triggers_replace)}' });
 
     const listStack = newStack();
     const members = new TerraformVariable(listStack, 'members', { type: 'list(string)' }).listValue;
     new MigrationJobIamBinding(listStack, 'L', { name: MJ, role: 'roles/datamigration.viewer', members });
     const [binding] = terraformData(listStack);
-    expect(binding.input.members).toBe('${var.members}');
-    expect(binding.triggers_replace).toEqual(binding.input);
+    expect(binding.triggers_replace.members).toBe('${var.members}');
   });
 
   test('attributes: Terraform-style id and project', () => {
@@ -87,7 +102,7 @@ describe('synthesized terraform_data', () => {
     const member = new TerraformVariable(stack, 'member', { type: 'string' }).stringValue;
     const grant = new AuthorizationPolicyIamMember(stack, 'M', { name, role: ROLE, member });
     const [resource] = terraformData(stack);
-    expect(resource.input).toMatchObject({ resource: '${var.policy}', members: ['${var.member}'] });
+    expect(resource.triggers_replace).toMatchObject({ resource: '${var.policy}', members: ['${var.member}'] });
     expect(resolveIn(stack, grant.project)).toBe('${element(split("/", var.policy), 1)}');
   });
 

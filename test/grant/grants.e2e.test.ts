@@ -138,11 +138,11 @@ test('a denied token fails the apply with PERMISSION_DENIED and changes nothing'
   expect(emulator.policy(resource)).toEqual(before);
 });
 
-test('shell metacharacters in a condition are stored verbatim, never executed', async () => {
+test('shell metacharacters and Terraform template sequences in a condition are stored verbatim, never executed', async () => {
   const resource = 'projects/demo-project/locations/global/authorizationPolicies/shell';
   emulator.addResource(resource);
   // Relative paths: local-exec runs in the stack directory.
-  const nasty = `$(touch pwned); \`touch pwned\` ' " ;\n| & > pwned`;
+  const nasty = `$(touch pwned); \`touch pwned\` ' " ;\n| & > pwned \${path.root} %{ if true }x%{ endif } $\${}`;
   const condition: IamCondition = {
     title: nasty,
     description: nasty,
