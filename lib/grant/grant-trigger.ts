@@ -17,8 +17,9 @@ export interface GrantTrigger {
  */
 export function grantTrigger(spec: GrantSpec): GrantTrigger {
   let hasTokens = false;
+  // The spec holds strings, lists of strings and the condition object.
   const escape = (value: unknown): unknown => {
-    if (Token.isUnresolved(value)) {
+    if ((typeof value === 'string' || Array.isArray(value)) && Token.isUnresolved(value)) {
       hasTokens = true;
       return value; // a token, or a list token: Terraform's to fill in, left as it is
     }

@@ -9,16 +9,22 @@ const RUNNER_ENTRY = 'runner.js';
 
 const ASSET_ID = 'CdktfGoogleIamRunner';
 
+// Every grant asks; the asset's path costs a logical-id computation per call.
+const runnerPaths = new WeakMap<TerraformStack, string>();
+
 /**
  * The runner's path as Terraform will see it (relative to the stack's
  * directory). One asset per stack, shared by all its grants.
  */
 export function runnerAssetPath(scope: Construct): string {
   const stack = TerraformStack.of(scope);
-  const existing = stack.node.tryFindChild(ASSET_ID);
-  if (existing) return `${(existing as TerraformAsset).path}/${RUNNER_ENTRY}`;
-  if (!fs.existsSync(path.join(RUNNER_DIR, RUNNER_ENTRY))) {
-    throw new Error(`cdktf-google-iam: the grant runner ${path.join(RUNNER_DIR, RUNNER_ENTRY)} is missing; build the package first (npm run build)`);
+  let runner = runnerPaths.get(stack);
+  if (runner === undefined) {
+    if (!fs.existsSync(path.join(RUNNER_DIR, RUNNER_ENTRY))) {
+      throw new Error(`cdktf-google-iam: the grant runner ${path.join(RUNNER_DIR, RUNNER_ENTRY)} is missing; build the package first (npm run build)`);
+    }
+    runner = `${new TerraformAsset(stack, ASSET_ID, { path: RUNNER_DIR, type: AssetType.DIRECTORY }).path}/${RUNNER_ENTRY}`;
+    runnerPaths.set(stack, runner);
   }
-  return `${new TerraformAsset(stack, ASSET_ID, { path: RUNNER_DIR, type: AssetType.DIRECTORY }).path}/${RUNNER_ENTRY}`;
+  return runner;
 }
