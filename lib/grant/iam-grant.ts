@@ -1,15 +1,14 @@
-import { Fn, Token } from 'cdktf';
-import { Construct } from 'constructs';
+import { Fn, TerraformResource, Token, anyToHclTerraform, anyToTerraform } from 'cdktf';
+import type { Construct } from 'constructs';
 import { checkConditionAllowed, validateCondition } from '../iam/condition';
 import { IamValidationError } from '../iam/errors';
 import { parseGrantPrincipal } from '../iam/principal';
 import { parseResourceName } from '../iam/resource-name';
 import { validateRole } from '../iam/role';
 import { GoogleRestRead } from '../lookups/google-rest-read';
-import { checkAt } from './errors';
+import { checkAt, validationMessage } from './errors';
 import { isKnown } from './known-values';
 import { GrantRegistry } from './grant-registry';
-import { GrantResource } from './grant-resource';
 import { grantId, type GrantSpec } from './grant-spec';
 import { grantTrigger } from './grant-trigger';
 import type { IamCondition } from './iam-condition';
@@ -32,13 +31,20 @@ export interface IamGrantOptions {
 
 /**
  * The shared body of every grant construct: validates what is known at synth,
- * registers the grant for the app-wide checks, and synthesizes one
+ * registers the grant for the app-wide checks, and is itself one
  * `terraform_data` whose local-exec provisioners run the bundled runner at
- * create (grant) and destroy (revoke) time.
+ * create (grant) and destroy (revoke) time. Being the resource (not wrapping
+ * one) keeps the Terraform address short (`terraform_data.<id>`), lets other
+ * resources `dependsOn` a grant, and saves cdktf a construct per grant.
+ *
+ * It synthesizes `terraform_data` as cdktf's DataResource does, minus
+ * DataResource's synth-time check of the Terraform version: that check spawns
+ * `terraform version` once per resource (about 40 ms each, 40 s for 1,000
+ * grants), and Terraform older than 1.4 refuses `terraform_data` by itself.
  *
  * @internal jsii erases this base class: its public members appear on each grant construct.
  */
-export abstract class IamGrant extends Construct {
+export abstract class IamGrant extends TerraformResource {
   /** Name of the resource whose IAM policy holds the grant. */
   public readonly name: string;
   /** The role that is granted. */
@@ -56,14 +62,14 @@ export abstract class IamGrant extends Construct {
   /** The project the resource belongs to, taken from `name`. */
   public readonly project: string;
 
-  private readonly grantResource: GrantResource;
   private readonly policyType: GrantResourceType;
+  private readonly triggersReplace: string | object;
   private etagRead?: GoogleRestRead;
 
   protected constructor(scope: Construct, id: string, options: IamGrantOptions) {
-    super(scope, id);
+    super(scope, id, { terraformResourceType: 'terraform_data', terraformGeneratorMetadata: { providerName: 'terraform' } });
     const { type, mode, name, role, members, condition } = options;
-    this.validate(options);
+    this.validateOptions(options);
 
     this.name = name;
     this.role = role;
@@ -78,13 +84,12 @@ export abstract class IamGrant extends Construct {
     const runner = runnerAssetPath(this);
     const { triggersReplace, specFromSelf } = grantTrigger({ ...spec, label: `${options.typeName} ${this.node.path}` });
     const environment = { [RUNNER_ENV.spec]: specFromSelf };
-    this.grantResource = new GrantResource(this, 'Grant', {
-      triggersReplace,
-      provisioners: [
-        { type: 'local-exec', interpreter: ['node', runner], command: 'apply', environment },
-        { type: 'local-exec', when: 'destroy', interpreter: ['node', runner], command: 'remove', environment },
-      ],
-    });
+    this.triggersReplace = triggersReplace;
+    this.provisioners = [
+      { type: 'local-exec', interpreter: ['node', runner], command: 'apply', environment },
+      { type: 'local-exec', when: 'destroy', interpreter: ['node', runner], command: 'remove', environment },
+    ];
+    this.node.addValidation({ validate: () => this.checkSingleInstance() });
   }
 
   /**
@@ -98,12 +103,28 @@ export abstract class IamGrant extends Construct {
       service: this.policyType.service,
       path: `${this.policyType.apiVersion}/${this.name}:getIamPolicy`,
       query: { 'options.requestedPolicyVersion': '3' },
-      dependsOn: [this.grantResource],
+      dependsOn: [this],
     });
     return this.etagRead.field('etag');
   }
 
-  private validate(options: IamGrantOptions): void {
+  protected synthesizeAttributes(): { [name: string]: unknown } {
+    return { triggers_replace: anyToTerraform(this.triggersReplace) };
+  }
+
+  protected synthesizeHclAttributes(): { [name: string]: unknown } {
+    return { triggers_replace: anyToHclTerraform(this.triggersReplace) };
+  }
+
+  /** `count` and `forEach` would make copies of one grant, and destroying any copy would revoke it for all. */
+  private checkSingleInstance(): string[] {
+    const repeated: Array<[string, unknown]> = [['count', this.count], ['forEach', this.forEach && 'an iterator']];
+    return repeated
+      .filter(([, value]) => value !== undefined)
+      .map(([field, value]) => validationMessage(this, field, value, 'a grant cannot be repeated; create one grant per principal instead'));
+  }
+
+  private validateOptions(options: IamGrantOptions): void {
     const { type, name, role, members, condition, membersField } = options;
     if (isKnown(name)) checkAt(this, undefined, () => parseResourceName(name, type.nameFormat, 'name'));
     if (isKnown(role)) checkAt(this, undefined, () => validateRole(role, 'role'));

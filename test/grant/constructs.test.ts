@@ -1,4 +1,4 @@
-import { App, Fn, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { App, Fn, TerraformIterator, TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AnnotationMetadataEntryType } from 'cdktf/lib/annotations';
 import type { Construct } from 'constructs';
 import { AuthorizationPolicyIamMember, MigrationJobIamBinding } from '../../lib';
@@ -149,6 +149,24 @@ describe('app-wide checks', () => {
       new MigrationJobIamBinding(s, 'Second', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:b@example.com'] });
     });
     expect(message).toMatch(/stack\/Second: role: .*stack\/First already owns it/);
+  });
+
+  test('a grant is one terraform_data that other resources can depend on; count and forEach are refused', () => {
+    const stack = newStack();
+    const grant = new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    new TerraformOutput(stack, 'after', { value: 'granted', dependsOn: [grant] });
+    const json = JSON.parse(Testing.synth(stack));
+    expect(Object.keys(json.resource.terraform_data)).toEqual(['Alice']);
+    expect(json.output.after.depends_on).toEqual(['${terraform_data.Alice}']);
+
+    const message = synthErrors((s) => {
+      const repeated = new AuthorizationPolicyIamMember(s, 'Copies', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+      repeated.count = 2;
+      const iterated = new MigrationJobIamBinding(s, 'Each', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
+      iterated.forEach = TerraformIterator.fromList(['a', 'b']);
+    });
+    expect(message).toContain('stack/Copies: count: a grant cannot be repeated; create one grant per principal instead (got 2)');
+    expect(message).toContain('stack/Each: forEach: a grant cannot be repeated');
   });
 
   test('the same role with different conditions is two bindings and allowed', () => {
