@@ -1,8 +1,9 @@
 /**
  * The deploy-time runner: Terraform's local-exec provisioners call
  * `node runner.js apply|remove` with the grant spec in CDKTF_GOOGLE_IAM_GRANT.
- * esbuild bundles this file and everything it imports into dist/runner.js,
- * which TerraformAsset copies into cdktf.out, so no node_modules are needed.
+ * esbuild bundles this file and everything it imports into dist/runner/main.js,
+ * which dist/runner/runner.js (runner-loader.ts) loads; TerraformAsset copies
+ * the directory into cdktf.out, so no node_modules are needed.
  */
 import * as os from 'os';
 import * as path from 'path';
