@@ -1,4 +1,4 @@
-import { Fn, TerraformResource, Token, anyToHclTerraform, anyToTerraform } from 'cdktf';
+import { Fn, TerraformResource, Token, anyToHclTerraform, anyToTerraform, stringToHclTerraform } from 'cdktf';
 import type { Construct } from 'constructs';
 import { checkConditionAllowed, validateCondition } from '../iam/condition';
 import { IamValidationError } from '../iam/errors';
@@ -113,7 +113,11 @@ export abstract class IamGrant extends TerraformResource {
   }
 
   protected synthesizeHclAttributes(): { [name: string]: unknown } {
-    return { triggers_replace: anyToHclTerraform(this.triggersReplace) };
+    if (typeof this.triggersReplace !== 'string') return { triggers_replace: anyToHclTerraform(this.triggersReplace) };
+    // cdktf writes a one-line HCL string without escaping `\` (nor `"` once it holds `${`), which would
+    // corrupt the JSON; a multi-line string becomes a heredoc, where both are literal.
+    const multiLine = `${JSON.stringify(JSON.parse(this.triggersReplace), null, 1)}\n`;
+    return { triggers_replace: { value: stringToHclTerraform(multiLine), isBlock: false, type: 'simple', storageClassType: 'string' } };
   }
 
   /** `count` and `forEach` would make copies of one grant, and destroying any copy would revoke it for all. */

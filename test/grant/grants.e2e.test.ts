@@ -4,12 +4,13 @@
  * google-auth-library client.
  */
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
-import type { TerraformStack } from 'cdktf';
+import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
 import { AuthorizationPolicyIamMember, MigrationJobIamBinding, type IamCondition } from '../../lib';
 import { GoogleApiEmulator } from '../emulator';
 import { grantEnv, membersOf } from '../support/grant-env';
-import { TerraformWorkspace } from '../support/terraform';
+import { runCommand, TerraformWorkspace } from '../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -161,4 +162,27 @@ test('shell metacharacters and Terraform template sequences in a condition are s
   expect((await ws.destroy(env)).code).toBe(0);
   expect(emulator.policy(resource).bindings ?? []).toEqual([]);
   expect(fs.existsSync(canary)).toBe(false);
+});
+
+test.each(['JSON', 'HCL'])('Terraform reads back exactly the spec that was synthesized (%s output)', async (format) => {
+  const nasty = `quote " backslash \\ \\" newline \n template \${path.root} %{ if true }x%{ endif } $\${} EOF`;
+  const condition: IamCondition = { title: nasty, description: nasty, expression: `request.path == ${JSON.stringify(nasty)}` };
+  const stack = new TerraformStack(Testing.app(), 'spec');
+  new AuthorizationPolicyIamMember(stack, 'Nasty', { name: AP, role: VIEWER, member: 'user:alice@example.com', condition });
+  new TerraformOutput(stack, 'spec', { value: '${terraform_data.Nasty.triggers_replace}' });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-format-'));
+  try {
+    fs.writeFileSync(path.join(dir, format === 'HCL' ? 'main.tf' : 'main.tf.json'), format === 'HCL' ? Testing.synthHcl(stack) : Testing.synth(stack));
+    for (const args of [['init', '-input=false', '-no-color'], ['plan', '-input=false', '-no-color', '-out=plan']]) {
+      const result = await runCommand('terraform', args, dir, {});
+      expect({ args, code: result.code, output: result.code === 0 ? '' : result.output }).toEqual({ args, code: 0, output: '' });
+    }
+    const plan = JSON.parse((await runCommand('terraform', ['show', '-json', 'plan'], dir, {})).stdout);
+    expect(JSON.parse(plan.planned_values.outputs.spec.value)).toEqual({
+      type: 'networksecurity.authorizationPolicies', mode: 'member', resource: AP, role: VIEWER,
+      members: ['user:alice@example.com'], condition, label: 'AuthorizationPolicyIamMember spec/Nasty',
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
