@@ -39,6 +39,6 @@ export function grantTrigger(spec: GrantSpec): GrantTrigger {
  * literal `${` or `%{` (a CEL string literal, a condition title) is escaped
  * as `$${` / `%%{`; Terraform turns them back when it evaluates the value.
  */
-export function escapeTemplate(text: string): string {
+function escapeTemplate(text: string): string {
   return text.replace(/\$\{/g, '$$${').replace(/%\{/g, '%%{');
 }
