@@ -3,11 +3,12 @@
  * process talking to the emulator over HTTP, and the V8 code cache it keeps
  * in the state directory.
  */
-import { spawn } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { GoogleApiEmulator } from '../emulator';
 import { grantEnv, membersOf } from '../support/grant-env';
+import { runCommand, type CommandResult } from '../support/terraform';
 
 jest.setTimeout(60_000);
 
@@ -21,15 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => emulator.close());
 
-function runRunner(action: string, spec: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [RUNNER, action], { env: { ...process.env, ...env, CDKTF_GOOGLE_IAM_GRANT: spec } });
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => { output += d; });
-    child.stderr.on('data', (d: Buffer) => { output += d; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
+function runRunner(action: string, spec: string, env: Record<string, string>): Promise<CommandResult> {
+  return runCommand(process.execPath, [RUNNER, action], os.tmpdir(), { ...env, CDKTF_GOOGLE_IAM_GRANT: spec });
 }
 
 const memberSpec = (member: string) =>
