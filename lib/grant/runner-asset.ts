@@ -20,8 +20,9 @@ export function runnerAssetPath(scope: Construct): string {
   const stack = TerraformStack.of(scope);
   let runner = runnerPaths.get(stack);
   if (runner === undefined) {
-    if (!fs.existsSync(path.join(RUNNER_DIR, RUNNER_ENTRY))) {
-      throw new Error(`cdktf-google-iam: the grant runner ${path.join(RUNNER_DIR, RUNNER_ENTRY)} is missing; build the package first (npm run build)`);
+    const entry = path.join(RUNNER_DIR, RUNNER_ENTRY);
+    if (!fs.existsSync(entry)) {
+      throw new Error(`cdktf-google-iam: the grant runner ${entry} is missing; build the package first (npm run build)`);
     }
     runner = `${new TerraformAsset(stack, ASSET_ID, { path: RUNNER_DIR, type: AssetType.DIRECTORY }).path}/${RUNNER_ENTRY}`;
     runnerPaths.set(stack, runner);

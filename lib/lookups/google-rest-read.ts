@@ -90,8 +90,8 @@ export class GoogleRestRead extends Construct {
     return Token.asNumber(this.lookup(path, 0));
   }
 
-  /** A list or object field of the JSON body, by dotted path; `fallback` (default `null`) when absent. */
-  public anyField(path: string, fallback: unknown = null): IResolvable {
+  /** A list or object field of the JSON body, by dotted path; `fallback` when absent. */
+  public anyField(path: string, fallback: unknown): IResolvable {
     return this.lookup(path, fallback);
   }
 
