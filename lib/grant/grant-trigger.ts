@@ -5,8 +5,11 @@ import type { GrantSpec } from './grant-spec';
 export interface GrantTrigger {
   /** The `triggers_replace` value: any change to the spec revokes the old grant and grants the new one. */
   readonly triggersReplace: string | object;
-  /** The runner's `CDKTF_GOOGLE_IAM_GRANT`: the spec's JSON, read from `self` (all a destroy provisioner may read). */
-  readonly specFromSelf: string;
+  /**
+   * The Terraform expression (no `${}` around it) that yields the spec's JSON for the
+   * runner's `CDKTF_GOOGLE_IAM_GRANT`, read from `self`: all a destroy provisioner may read.
+   */
+  readonly specExpression: string;
 }
 
 /**
@@ -30,8 +33,8 @@ export function grantTrigger(spec: GrantSpec): GrantTrigger {
   };
   const escaped = escape(spec) as object;
   return hasTokens
-    ? { triggersReplace: escaped, specFromSelf: '${jsonencode(self.triggers_replace)}' }
-    : { triggersReplace: JSON.stringify(escaped), specFromSelf: '${self.triggers_replace}' };
+    ? { triggersReplace: escaped, specExpression: 'jsonencode(self.triggers_replace)' }
+    : { triggersReplace: JSON.stringify(escaped), specExpression: 'self.triggers_replace' };
 }
 
 /**

@@ -13,8 +13,8 @@ import { grantId, type GrantSpec } from './grant-spec';
 import { grantTrigger } from './grant-trigger';
 import type { IamCondition } from './iam-condition';
 import type { GrantResourceType } from './resource-type';
-import { RUNNER_ENV } from './runner-env';
 import { runnerAssetPath } from './runner-asset';
+import { RunnerProvisioners } from './runner-provisioners';
 
 /** What a concrete grant construct hands to the shared base. */
 export interface IamGrantOptions {
@@ -64,6 +64,7 @@ export abstract class IamGrant extends TerraformResource {
 
   private readonly policyType: GrantResourceType;
   private readonly triggersReplace: string | object;
+  private readonly runner: RunnerProvisioners;
   private etagRead?: GoogleRestRead;
 
   protected constructor(scope: Construct, id: string, options: IamGrantOptions) {
@@ -81,14 +82,9 @@ export abstract class IamGrant extends TerraformResource {
 
     GrantRegistry.of(this).register({ construct: this, typeName: options.typeName, mode, resource: name, role, members, condition });
 
-    const runner = runnerAssetPath(this);
-    const { triggersReplace, specFromSelf } = grantTrigger({ ...spec, label: `${options.typeName} ${this.node.path}` });
-    const environment = { [RUNNER_ENV.spec]: specFromSelf };
+    const { triggersReplace, specExpression } = grantTrigger({ ...spec, label: `${options.typeName} ${this.node.path}` });
     this.triggersReplace = triggersReplace;
-    this.provisioners = [
-      { type: 'local-exec', interpreter: ['node', runner], command: 'apply', environment },
-      { type: 'local-exec', when: 'destroy', interpreter: ['node', runner], command: 'remove', environment },
-    ];
+    this.runner = new RunnerProvisioners(runnerAssetPath(this), specExpression);
     this.node.addValidation({ validate: () => this.checkSingleInstance() });
   }
 
@@ -108,6 +104,18 @@ export abstract class IamGrant extends TerraformResource {
     return this.etagRead.field('etag');
   }
 
+  /**
+   * Adds the runner's provisioners (see runner-provisioners.ts) to cdktf's
+   * rendering; `provisioners` set on the grant run after them.
+   */
+  public toTerraform(): any {
+    return this.withRunner(super.toTerraform(), (userProvisioners) => this.runner.toJson(userProvisioners));
+  }
+
+  public toHclTerraform(): any {
+    return this.withRunner(super.toHclTerraform(), (userProvisioners) => this.runner.toHcl(userProvisioners));
+  }
+
   protected synthesizeAttributes(): { [name: string]: unknown } {
     return { triggers_replace: anyToTerraform(this.triggersReplace) };
   }
@@ -118,6 +126,13 @@ export abstract class IamGrant extends TerraformResource {
     // corrupt the JSON; a multi-line string becomes a heredoc, where both are literal.
     const multiLine = `${JSON.stringify(JSON.parse(this.triggersReplace), null, 1)}\n`;
     return { triggers_replace: { value: stringToHclTerraform(multiLine), isBlock: false, type: 'simple', storageClassType: 'string' } };
+  }
+
+  private withRunner(rendered: any, provisioner: (userProvisioners: unknown) => unknown): any {
+    // Absent when the resource has moved (cdktf then renders only the `moved` block).
+    const attributes = rendered.resource?.[this.terraformResourceType]?.[this.friendlyUniqueId];
+    if (attributes) attributes.provisioner = provisioner(attributes.provisioner);
+    return rendered;
   }
 
   /** `count` and `forEach` would make copies of one grant, and destroying any copy would revoke it for all. */

@@ -5,6 +5,7 @@ import { AuthorizationPolicyIamMember, MigrationJobIamBinding } from '../../lib'
 import { IamGrant } from '../../lib/grant/iam-grant';
 import { MIGRATION_JOB_TYPE } from '../../lib/grant/resource-type';
 import { resolveIn } from '../support/resolve';
+import { localExecs } from '../support/runner-provisioners';
 
 /** A third grant type is a descriptor and a few lines; this one exists only to test member/binding fights. */
 class MigrationJobIamMember extends IamGrant {
@@ -38,11 +39,47 @@ describe('synthesized terraform_data', () => {
     expect(Testing.synth(stack)).toHaveResourceWithProperties({ tfResourceType: 'terraform_data' }, { triggers_replace: JSON.stringify(spec) });
     const [resource] = terraformData(stack);
     expect(resource.input).toBeUndefined();
-    const [create, destroy] = resource.provisioner.map((p: any) => p['local-exec']);
+    const [create, destroy, ...more] = localExecs(resource);
+    expect(more).toEqual([]);
     expect(create).toMatchObject({ command: 'apply', interpreter: ['node', expect.stringMatching(/^assets\/CdktfGoogleIamRunner\/.+\/runner\.js$/)] });
+    expect(create.when).toBeUndefined();
     expect(destroy).toMatchObject({ command: 'remove', when: 'destroy', interpreter: create.interpreter });
     expect(create.environment).toEqual({ CDKTF_GOOGLE_IAM_GRANT: '${self.triggers_replace}' });
     expect(destroy.environment).toEqual(create.environment);
+  });
+
+  test('JSON output writes both provisioners under one local-exec label, interpreter and environment as single expressions', () => {
+    const stack = newStack();
+    new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    const [resource] = terraformData(stack);
+    const [create, destroy] = resource.provisioner['local-exec'];
+    expect(create.interpreter).toMatch(/^\$\{\["node","assets\/CdktfGoogleIamRunner\/[0-9A-F]+\/runner\.js"\]\}$/);
+    expect(create.environment).toBe('${{CDKTF_GOOGLE_IAM_GRANT = self.triggers_replace}}');
+    expect(destroy).toEqual({ ...create, command: 'remove', when: 'destroy' });
+  });
+
+  test('HCL output writes the provisioners as plain blocks', () => {
+    const stack = newStack();
+    new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    const hcl = Testing.synthHcl(stack);
+    const blocks = hcl.split('provisioner "local-exec" {').slice(1);
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0]).toMatch(/command\s*=\s*"apply"/);
+    expect(blocks[0]).toMatch(/interpreter\s*=\s*\[\s*"node",\s*"assets\/CdktfGoogleIamRunner\/[0-9A-F]+\/runner\.js",?\s*\]/);
+    expect(blocks[0]).toMatch(/CDKTF_GOOGLE_IAM_GRANT\s*=\s*"\$\{self\.triggers_replace\}"/);
+    expect(blocks[0]).not.toMatch(/when/);
+    expect(blocks[1]).toMatch(/command\s*=\s*"remove"/);
+    expect(blocks[1]).toMatch(/when\s*=\s*"destroy"/);
+  });
+
+  test('provisioners a user adds to a grant run after the grant\'s own, in JSON and HCL', () => {
+    const stack = newStack();
+    const grant = new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    grant.provisioners = [{ type: 'local-exec', command: 'echo granted' }];
+    const [resource] = terraformData(stack);
+    expect(localExecs(resource).map((p) => p.command)).toEqual(['apply', 'remove', 'echo granted']);
+    const hcl = Testing.synthHcl(stack);
+    expect([...hcl.matchAll(/command\s*=\s*"([^"]+)"/g)].map((m) => m[1])).toEqual(['apply', 'remove', 'echo granted']);
   });
 
   test('a conditional binding keeps the condition in its spec; one runner asset serves the whole stack', () => {
@@ -76,7 +113,7 @@ describe('synthesized terraform_data', () => {
     new AuthorizationPolicyIamMember(stack, 'T', { name: AP, role: ROLE, member, condition: { title: '${literal}', expression: 'true' } });
     const [resource] = terraformData(stack);
     expect(resource.triggers_replace).toMatchObject({ members: ['${var.member}'], condition: { title: '$${literal}' }, label: 'AuthorizationPolicyIamMember stack/T' });
-    expect(resource.provisioner[0]['local-exec'].environment).toEqual({ CDKTF_GOOGLE_IAM_GRANT: '${jsonencode(self.triggers_replace)}' });
+    expect(localExecs(resource)[0].environment).toEqual({ CDKTF_GOOGLE_IAM_GRANT: '${jsonencode(self.triggers_replace)}' });
 
     const listStack = newStack();
     const members = new TerraformVariable(listStack, 'members', { type: 'list(string)' }).listValue;

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { TerraformOutput, TerraformStack, Testing } from 'cdktf';
+import { TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AuthorizationPolicyIamMember, MigrationJobIamBinding, type IamCondition } from '../../lib';
 import { GoogleApiEmulator } from '../emulator';
 import { grantEnv, membersOf } from '../support/grant-env';
@@ -111,6 +111,28 @@ test('50 member grants on one policy in one apply with -parallelism=20 all land 
   const destroyed = await ws.destroy(env, ['-parallelism=20']);
   expect(destroyed.code).toBe(0);
   expect(emulator.policy(resource).bindings).toEqual([{ role: ADMIN, members: ['user:owner@example.com'] }]);
+});
+
+test('values known only to Terraform (a variable) reach the runner at apply and at destroy', async () => {
+  const resource = 'projects/demo-project/locations/global/authorizationPolicies/from-variable';
+  emulator.addResource(resource);
+  const ws = await workspace((s) => {
+    const member = new TerraformVariable(s, 'member', { type: 'string', default: 'user:from-variable@example.com' });
+    const members = new TerraformVariable(s, 'members', { type: 'list(string)', default: ['user:a@example.com', 'group:g@example.com'] });
+    new AuthorizationPolicyIamMember(s, 'FromVariable', { name: resource, role: VIEWER, member: member.stringValue });
+    new MigrationJobIamBinding(s, 'ListFromVariable', { name: MJ.replace('/mj', '/from-variable'), role: DMS_VIEWER, members: members.listValue });
+  });
+  emulator.addResource(MJ.replace('/mj', '/from-variable'));
+  const env = grantEnv(emulator);
+
+  const applied = await ws.apply(env);
+  expect(applied.code).toBe(0);
+  expect(membersOf(emulator, resource, VIEWER)).toEqual(['user:from-variable@example.com']);
+  expect(membersOf(emulator, MJ.replace('/mj', '/from-variable'), DMS_VIEWER)).toEqual(['group:g@example.com', 'user:a@example.com']);
+
+  expect((await ws.destroy(env)).code).toBe(0);
+  expect(emulator.policy(resource).bindings ?? []).toEqual([]);
+  expect(emulator.policy(MJ.replace('/mj', '/from-variable')).bindings ?? []).toEqual([]);
 });
 
 test('a missing resource fails the apply with NOT_FOUND and changes nothing', async () => {
