@@ -11,13 +11,13 @@ export const PROJECT_VARIABLES = ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_PROJECT', 'GCL
  * wins; otherwise Application Default Credentials.
  */
 export async function authClient(accessToken: string | undefined, env: NodeJS.ProcessEnv): Promise<AuthClient> {
-  const { OAuth2Client, GoogleAuth } = googleAuthModule();
   const token = accessToken ?? env.GOOGLE_OAUTH_ACCESS_TOKEN;
   if (token) {
-    const client = new OAuth2Client();
+    const client = new (googleAuthModule().OAuth2Client)();
     client.setCredentials({ access_token: token });
     return client;
   }
+  const GoogleAuth = googleAuthModule().googleAuthClass();
   return new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE], keyFilename: env.GOOGLE_APPLICATION_CREDENTIALS }).getClient();
 }
 
@@ -31,7 +31,7 @@ export async function defaultProject(env: NodeJS.ProcessEnv): Promise<string | u
     if (value) return value;
   }
   if (!env.GOOGLE_APPLICATION_CREDENTIALS) return undefined;
-  const { GoogleAuth } = googleAuthModule();
+  const GoogleAuth = googleAuthModule().googleAuthClass();
   try {
     return (await new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE], keyFilename: env.GOOGLE_APPLICATION_CREDENTIALS }).getProjectId()) || undefined;
   } catch {

@@ -28,9 +28,10 @@ export interface AuthClient {
   request(options: AuthRequestOptions): Promise<AuthResponse>;
 }
 
+/** What lib/api/google-auth-vendor.ts, the bundle's entry, exports. */
 interface GoogleAuthModule {
   OAuth2Client: new () => AuthClient & { setCredentials(credentials: { access_token: string }): void };
-  GoogleAuth: new (options: { scopes: string[]; keyFilename?: string }) => {
+  googleAuthClass(): new (options: { scopes: string[]; keyFilename?: string }) => {
     getClient(): Promise<AuthClient>;
     getProjectId(): Promise<string>;
   };
