@@ -43,10 +43,15 @@ export class GoogleRestClient {
     this.accessToken = options.accessToken;
   }
 
+  /** Loads google-auth-library and sets up the credentials ahead of the first request. */
+  public async authenticate(): Promise<void> {
+    await this.authClient();
+  }
+
   public async request<T>(request: RestRequest): Promise<T> {
     const url = serviceRootUrl(request.service, this.env) + request.path.replace(/^\//, '');
     const context = `${request.method ?? 'GET'} ${request.path}`;
-    const client = await (this.auth ??= authClient(this.accessToken, this.env));
+    const client = await this.authClient();
     let response;
     try {
       response = await client.request({
@@ -69,6 +74,10 @@ export class GoogleRestClient {
     const body = parseJson(response.data);
     if (response.status < 200 || response.status >= 300) throw GoogleApiError.fromResponse(response.status, body, context);
     return body as T;
+  }
+
+  private authClient(): Promise<AuthClient> {
+    return (this.auth ??= authClient(this.accessToken, this.env));
   }
 }
 

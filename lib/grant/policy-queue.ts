@@ -44,8 +44,13 @@ export class PolicyQueue<P, R> {
     for (const sub of ['queue', 'results']) fs.mkdirSync(path.join(this.dir, sub), { recursive: true });
   }
 
-  /** Queues `payload` and resolves with its result, draining the queue with `drain` when this process holds the lock. */
-  public async submit(payload: P, drain: (batch: QueuedItem<P>[]) => Promise<Map<string, R>>): Promise<R> {
+  /**
+   * Queues `payload` and resolves with its result, draining the queue with
+   * `drain` when this process holds the lock. A lock holder first runs
+   * `prepare` (e.g. loading and authenticating its client) and only then takes
+   * the batch, so that whatever is queued in the meantime joins it.
+   */
+  public async submit(payload: P, drain: (batch: QueuedItem<P>[]) => Promise<Map<string, R>>, prepare?: () => Promise<void>): Promise<R> {
     const id = `${Date.now().toString(36)}-${process.pid}-${randomBytes(6).toString('hex')}`;
     writeAtomically(this.file('queue', id), JSON.stringify(payload));
     const deadline = Date.now() + this.timeoutMs;
@@ -54,6 +59,8 @@ export class PolicyQueue<P, R> {
       if (result !== undefined) return result;
       if (this.tryLock()) {
         try {
+          // Our request may have been in the previous holder's batch: then there is nothing to prepare for.
+          if (prepare && fs.existsSync(this.file('queue', id))) await prepare();
           await this.drainQueue(drain);
         } finally {
           this.unlock();

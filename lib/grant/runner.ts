@@ -29,7 +29,8 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
   const spec = parseGrantSpec(env[RUNNER_ENV.spec]);
   const type = resourceTypeByKey(spec.type);
   const label = spec.label ?? type.nameFormat.label;
-  const api = new IamPolicyApi(new GoogleRestClient({ env }), type);
+  const client = new GoogleRestClient({ env });
+  const api = new IamPolicyApi(client, type);
   const queue = new PolicyQueue<EditRequest['edits'], EditOutcome>(stateDir(env), policyKey(spec, serviceRootUrl(type.service, env), env));
 
   const outcome = await queue.submit([grantEdit(spec, action)], (batch) => {
@@ -40,7 +41,7 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
       onRetry: (error, attempt, delayMs) =>
         log(`${PREFIX} ${label} ${describeGrant(spec)}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
     }).then((outcomes) => new Map(outcomes.map((o) => [o.id, o])));
-  });
+  }, () => client.authenticate());
 
   const what = describeChange(spec, action, outcome.ok && outcome.changed);
   const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}, batch of ${outcome.batchSize}`;

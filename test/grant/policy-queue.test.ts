@@ -31,6 +31,28 @@ test('concurrent submitters are served in batches, one drain at a time, each get
   expect(batchSizes.length).toBeLessThan(20);
 });
 
+test('a lock holder prepares before it takes the batch, so requests queued meanwhile join it', async () => {
+  const root = tempRoot();
+  const batches: number[][] = [];
+  let prepared = 0;
+  const drain = async (batch: QueuedItem<number>[]) => {
+    batches.push(batch.map((item) => item.payload));
+    return new Map(batch.map((item) => [item.id, item.payload]));
+  };
+  const prepare = async () => {
+    prepared++;
+    await new Promise((r) => setTimeout(r, 100));
+  };
+  const submit = (n: number) => new PolicyQueue<number, number>(root, 'policy-p').submit(n, drain, prepare);
+
+  const first = submit(1); // takes the lock, then prepares for 100 ms
+  const later = [submit(2), submit(3)]; // queued while it prepares
+
+  expect(await Promise.all([first, ...later])).toEqual([1, 2, 3]);
+  expect(batches.map((b) => [...b].sort())).toEqual([[1, 2, 3]]);
+  expect(prepared).toBe(1);
+});
+
 test('different policies do not share a queue', async () => {
   const root = tempRoot();
   const seen: string[][] = [];
