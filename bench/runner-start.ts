@@ -1,6 +1,9 @@
 /**
  * Runner cold start: one complete grant (read, edit, write) by a fresh
- * `node dist/runner/runner.js apply` against the emulator, next to `node -e 0`.
+ * `node dist/runner/runner.js apply` against the emulator, next to `node -e 0`,
+ * and next to the floor under it: the same two calls in a fresh process with
+ * nothing else, through google-auth-library (which the runner must use) and
+ * through bare node:http.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -8,29 +11,41 @@ import * as path from 'path';
 import { AUTHORIZATION_POLICY_TYPE } from '../lib/grant/resource-type';
 import { GoogleApiEmulator } from '../test/emulator';
 import { timeProcess } from './processes';
-import { compare, type Comparison } from './stats';
+import { compareAll } from './stats';
 
 const RUNNER = path.join(__dirname, '..', 'dist', 'runner', 'runner.js');
+const ROUNDTRIP = path.join(__dirname, 'workers', 'iam-roundtrip.js');
+const VENDOR = path.join(__dirname, '..', 'dist', 'vendor', 'google-auth.js');
 const POLICY = 'projects/bench-project/locations/global/authorizationPolicies/runner';
 
-export async function benchRunnerStart(runs: number): Promise<Comparison> {
+export interface RunnerTimes {
+  readonly node: number[];
+  readonly runner: number[];
+  readonly googleAuth: number[];
+  readonly nodeHttp: number[];
+}
+
+export async function benchRunnerStart(runs: number): Promise<RunnerTimes> {
   const emulator = await GoogleApiEmulator.start();
   emulator.addResource(POLICY);
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-bench-runner-'));
   let n = 0;
+  // Every grant adds a new member, so each run reads and writes.
+  const grantEnv = () => ({
+    ...emulator.env(),
+    CDKTF_GOOGLE_IAM_STATE_DIR: stateDir,
+    CDKTF_GOOGLE_IAM_GRANT: JSON.stringify({
+      type: AUTHORIZATION_POLICY_TYPE.key, mode: 'member', resource: POLICY,
+      role: 'roles/networksecurity.authorizationPolicyViewer', members: [`user:runner-${n++}@example.com`],
+    }),
+  });
   try {
-    return await compare(
-      runs,
-      () => timeProcess(process.execPath, [RUNNER, 'apply'], {
-        ...emulator.env(),
-        CDKTF_GOOGLE_IAM_STATE_DIR: stateDir,
-        CDKTF_GOOGLE_IAM_GRANT: JSON.stringify({
-          type: AUTHORIZATION_POLICY_TYPE.key, mode: 'member', resource: POLICY,
-          role: 'roles/networksecurity.authorizationPolicyViewer', members: [`user:runner-${n++}@example.com`],
-        }),
-      }),
-      () => timeProcess(process.execPath, ['-e', '0']),
-    );
+    return await compareAll(runs, {
+      node: () => timeProcess(process.execPath, ['-e', '0']),
+      runner: () => timeProcess(process.execPath, [RUNNER, 'apply'], grantEnv()),
+      googleAuth: () => timeProcess(process.execPath, [ROUNDTRIP, 'google-auth', VENDOR], grantEnv()),
+      nodeHttp: () => timeProcess(process.execPath, [ROUNDTRIP, 'node-http'], grantEnv()),
+    });
   } finally {
     fs.rmSync(stateDir, { recursive: true, force: true });
     await emulator.close();

@@ -12,18 +12,22 @@ export interface Comparison {
 }
 
 /**
- * Runs subject and baseline alternately `runs` times (after one warm-up
- * each) so that machine noise hits both alike.
+ * Runs each measurement in turn, `runs` rounds (after one warm-up round), so
+ * that machine noise hits them all alike. Returns every sample by name.
  */
-export async function compare(runs: number, subject: () => Promise<number>, baseline: () => Promise<number>): Promise<Comparison> {
-  await subject();
-  await baseline();
-  const result: Comparison = { subject: [], baseline: [] };
+export async function compareAll<K extends string>(runs: number, measurements: Record<K, () => Promise<number>>): Promise<Record<K, number[]>> {
+  const names = Object.keys(measurements) as K[];
+  for (const name of names) await measurements[name]();
+  const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
   for (let i = 0; i < runs; i++) {
-    result.baseline.push(await baseline());
-    result.subject.push(await subject());
+    for (const name of names) samples[name].push(await measurements[name]());
   }
-  return result;
+  return samples;
+}
+
+/** `compareAll` of one subject against its baseline. */
+export async function compare(runs: number, subject: () => Promise<number>, baseline: () => Promise<number>): Promise<Comparison> {
+  return compareAll(runs, { baseline, subject });
 }
 
 export function ratio(c: Comparison): number {
