@@ -112,6 +112,7 @@ export abstract class IamGrant extends TerraformResource {
     return this.withRunner(super.toTerraform(), (userProvisioners) => this.runner.toJson(userProvisioners));
   }
 
+  /** The same for `synthHcl` output. */
   public toHclTerraform(): any {
     return this.withRunner(super.toHclTerraform(), (userProvisioners) => this.runner.toHcl(userProvisioners));
   }

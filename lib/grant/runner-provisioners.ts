@@ -18,8 +18,8 @@ interface LocalExecBody {
  * label, `interpreter` and `environment` each a single expression. cdktf
  * resolves every key and value of every resource three times during synth,
  * so synth time grows with their count: the compact form has 31 per grant
- * instead of 41, a quarter less time for a stack of many grants. HCL output
- * keeps the plain blocks, which cost nothing extra there.
+ * instead of 41 (1,000 grants: 1.6× → 1.4× the synth time of as many native
+ * IAM members, which have 19). HCL output keeps the plain blocks.
  */
 export class RunnerProvisioners {
   /**
