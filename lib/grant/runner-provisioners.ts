@@ -22,6 +22,9 @@ interface LocalExecBody {
  * IAM members, which have 19). HCL output keeps the plain blocks.
  */
 export class RunnerProvisioners {
+  private readonly jsonInterpreter: string;
+  private readonly jsonEnvironment: string;
+
   /**
    * @param runnerPath the runner's path as Terraform sees it (a plain string)
    * @param specExpression Terraform expression, without `${}`, that yields the spec's JSON
@@ -30,9 +33,6 @@ export class RunnerProvisioners {
     this.jsonInterpreter = `\${${JSON.stringify(['node', runnerPath])}}`;
     this.jsonEnvironment = `\${{${RUNNER_ENV.spec} = ${specExpression}}}`;
   }
-
-  private readonly jsonInterpreter: string;
-  private readonly jsonEnvironment: string;
 
   /**
    * The `provisioner` value of the resource's JSON. Provisioners a user added
