@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { DataResource, type TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember } from '../lib';
-import { GoogleApiEmulator } from '../test/emulator';
+import { GoogleApiEmulator } from '../lib/testing';
 import { TerraformWorkspace } from '../test/support/terraform';
 import { timeProcess } from './processes';
 import { median } from './stats';

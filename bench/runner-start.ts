@@ -9,7 +9,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { AUTHORIZATION_POLICY_TYPE } from '../lib/grant/resource-type';
-import { GoogleApiEmulator } from '../test/emulator';
+import { GoogleApiEmulator } from '../lib/testing';
 import { timeProcess } from './processes';
 import { compareAll } from './stats';
 

@@ -3,7 +3,7 @@
  * example app refers to, so the demo and `npx cdktf synth` work with no
  * Google account.
  */
-import { GoogleApiEmulator } from '../test/emulator';
+import { GoogleApiEmulator } from '../lib/testing';
 import { ADDRESS_GROUP, AUTHORIZATION_POLICY, IMPORT_JOB, MIGRATION_JOB } from './app';
 
 export async function startSeededEmulator(log?: (line: string) => void): Promise<GoogleApiEmulator> {

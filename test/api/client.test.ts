@@ -6,7 +6,7 @@ import { GoogleRestClient } from '../../lib/api/client';
 import { GoogleApiError } from '../../lib/api/errors';
 import { IamPolicyApi, wirePolicy } from '../../lib/api/iam-policy';
 import { ImportJobsApi } from '../../lib/api/import-jobs';
-import { GoogleApiEmulator } from '../emulator';
+import { GoogleApiEmulator } from '../../lib/testing';
 
 const AP = 'projects/p/locations/global/authorizationPolicies/client';
 const CONDITION = { title: 't', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };

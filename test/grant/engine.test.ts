@@ -6,7 +6,7 @@ import { GoogleRestClient } from '../../lib/api/client';
 import { IamPolicyApi } from '../../lib/api/iam-policy';
 import { applyEditBatch, samePolicy, type EditRequest } from '../../lib/grant/engine';
 import { AUTHORIZATION_POLICY_TYPE } from '../../lib/grant/resource-type';
-import { GoogleApiEmulator } from '../emulator';
+import { GoogleApiEmulator } from '../../lib/testing';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 let emulator: GoogleApiEmulator;

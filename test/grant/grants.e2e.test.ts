@@ -8,7 +8,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AuthorizationPolicyIamMember, MigrationJobIamBinding, type IamCondition } from '../../lib';
-import { GoogleApiEmulator } from '../emulator';
+import { GoogleApiEmulator } from '../../lib/testing';
 import { grantEnv, membersOf } from '../support/grant-env';
 import { runCommand, TerraformWorkspace } from '../support/terraform';
 

@@ -5,7 +5,7 @@
  */
 import { GoogleApiError } from '../../lib/api/errors';
 import { GoogleLookups } from '../../lib';
-import { GoogleApiEmulator } from '../emulator';
+import { GoogleApiEmulator } from '../../lib/testing';
 
 const PROJECT = 'lookup-project';
 const AG = `projects/${PROJECT}/locations/global/addressGroups/office`;

@@ -7,7 +7,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { Testing, TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember, DataAddressGroupIamPolicy, MigrationJobIamBinding } from '../../lib';
-import { GoogleApiEmulator } from '../emulator';
+import { GoogleApiEmulator } from '../../lib/testing';
 import { grantEnv, membersOf } from '../support/grant-env';
 import { TerraformWorkspace } from '../support/terraform';
 

@@ -5,7 +5,7 @@
  */
 import type { TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember } from '../../lib';
-import { GoogleApiEmulator } from '../emulator';
+import { GoogleApiEmulator } from '../../lib/testing';
 import { grantEnv, membersOf } from '../support/grant-env';
 import { TerraformWorkspace } from '../support/terraform';
 

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { GoogleApiEmulator } from '../emulator';
+import { GoogleApiEmulator } from '../../lib/testing';
 
 /**
  * Environment for `terraform apply` against the emulator: endpoint overrides,

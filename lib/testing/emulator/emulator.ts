@@ -1,9 +1,9 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
-import type { Policy } from '../../lib/iam/types';
-import { ApiError, invalidArgument, notFound } from './api-error';
+import type { Policy } from '../../iam/types';
+import { ApiError, invalidArgument, notFound, rejectUnknownFields } from './api-error';
 import { FaultInjector, type EmulatedMethod, type FaultOptions } from './faults';
-import { IamPolicyStore } from './iam-store';
+import { IamPolicyStore, type PolicyWrite } from './iam-store';
 import { ImportJobStore } from './import-job-store';
 
 export interface EmulatorOptions {
@@ -19,6 +19,13 @@ export interface EmulatorOptions {
   readonly latencyMs?: number;
   /** One line per API request. @default - silent */
   readonly log?: (line: string) => void;
+  /**
+   * Services whose `getIamPolicy` is a POST with `{"options": {"requestedPolicyVersion": N}}` in the
+   * body (as Cloud Resource Manager's); every other service answers a GET with
+   * `options.requestedPolicyVersion` in the query, and the other verb is a 404, as on Google.
+   * @default GoogleApiEmulator.POST_GET_IAM_POLICY_SERVICES
+   */
+  readonly postGetIamPolicyServices?: readonly string[];
 }
 
 export interface EmulatorStats {
@@ -34,8 +41,12 @@ export interface EmulatorStats {
   rejected: number;
 }
 
-const IAM_PATH = /^\/v1\/(projects\/[^/]+\/locations\/[^/]+\/(?:authorizationPolicies|addressGroups|migrationJobs)\/[^/:]+):(getIamPolicy|setIamPolicy)$/;
-const IMPORT_JOB_PATH = /^\/v1alpha1\/(projects\/[^/]+\/locations\/[^/]+\/importJobs\/[^/:]+)$/;
+/**
+ * `/{service}/{version}/{resource}:getIamPolicy|setIamPolicy`. The service prefix is what `env()` and
+ * `endpoint()` put in front (so one emulator serves any service); without it the path is as on Google.
+ */
+const IAM_PATH = /^\/(?:([a-z][a-z0-9]*)\/)?(v\d[a-z0-9]*)\/([^:]+\/[^/:]+):(getIamPolicy|setIamPolicy)$/;
+const IMPORT_JOB_PATH = /^\/(?:migrationcenter\/)?v1alpha1\/(projects\/[^/]+\/locations\/[^/]+\/importJobs\/[^/:]+)$/;
 const ADMIN_PREFIX = '/__emulator/';
 
 /**
@@ -48,6 +59,10 @@ export class GoogleApiEmulator {
   /** The token `env()` hands out; any bearer token not denied is accepted. */
   public static readonly ACCESS_TOKEN = 'emulator-access-token';
   public static readonly DENIED_TOKEN = 'emulator-denied-token';
+  /** Services whose `getIamPolicy` is a POST on Google (Resource Manager, BigQuery, Spanner, ...). */
+  public static readonly POST_GET_IAM_POLICY_SERVICES: readonly string[] = ['cloudresourcemanager', 'bigquery', 'spanner', 'bigtableadmin'];
+  /** The services `env()` points here. */
+  public static readonly SERVICES: readonly string[] = ['networksecurity', 'datamigration', 'migrationcenter'];
 
   public static async start(options: EmulatorOptions = {}): Promise<GoogleApiEmulator> {
     const emulator = new GoogleApiEmulator(options);
@@ -62,10 +77,12 @@ export class GoogleApiEmulator {
   private readonly policies = new IamPolicyStore();
   private readonly importJobs = new ImportJobStore();
   private readonly deniedTokens: ReadonlySet<string>;
+  private readonly postGetIamPolicyServices: ReadonlySet<string>;
   private faults?: FaultInjector;
   private counters: EmulatorStats = emptyStats();
 
   private constructor(private readonly options: EmulatorOptions) {
+    this.postGetIamPolicyServices = new Set(options.postGetIamPolicyServices ?? GoogleApiEmulator.POST_GET_IAM_POLICY_SERVICES);
     this.deniedTokens = new Set(options.deniedTokens ?? [GoogleApiEmulator.DENIED_TOKEN]);
     this.setFaults(options.faults);
     this.server = http.createServer((req, res) => void this.handle(req, res));
@@ -77,13 +94,19 @@ export class GoogleApiEmulator {
     return `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   }
 
-  /** Endpoint overrides and credentials that point the runner and the lookups here. */
-  public env(token: string = GoogleApiEmulator.ACCESS_TOKEN): Record<string, string> {
-    const root = `${this.url}/`;
+  /** The root URL that stands in for `https://{service}.googleapis.com/` (ends in `/`). */
+  public endpoint(service: string): string {
+    return `${this.url}/${service}/`;
+  }
+
+  /**
+   * Endpoint overrides (gcloud's `CLOUDSDK_API_ENDPOINT_OVERRIDES_{SERVICE}`) and an access token that
+   * point the runner and the lookups here: for the three services of this library, plus `services`.
+   */
+  public env(token: string = GoogleApiEmulator.ACCESS_TOKEN, services: readonly string[] = []): Record<string, string> {
+    const overrides = [...GoogleApiEmulator.SERVICES, ...services].map((service) => [`CLOUDSDK_API_ENDPOINT_OVERRIDES_${service.toUpperCase()}`, this.endpoint(service)]);
     return {
-      CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: root,
-      CLOUDSDK_API_ENDPOINT_OVERRIDES_DATAMIGRATION: root,
-      CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER: root,
+      ...Object.fromEntries(overrides),
       GOOGLE_OAUTH_ACCESS_TOKEN: token,
       METADATA_SERVER_DETECTION: 'none',
     };
@@ -102,6 +125,18 @@ export class GoogleApiEmulator {
   /** The resource's current policy, as a version 3 read returns it. */
   public policy(name: string): Policy {
     return this.policies.current(name);
+  }
+
+  /**
+   * Every accepted setIamPolicy since the start (or `clearWrites()`), oldest first: the policy each
+   * write left behind, as a version 3 read returns it. Restrict to one resource with `name`.
+   */
+  public writes(name?: string): PolicyWrite[] {
+    return this.policies.writes(name);
+  }
+
+  public clearWrites(): void {
+    this.policies.clearWrites();
   }
 
   public setFaults(faults: FaultOptions | undefined): void {
@@ -145,6 +180,13 @@ export class GoogleApiEmulator {
         return;
       }
       if (fault.kind === 'error') throw fault.error;
+      if (fault.kind === 'malformed') {
+        // A 200 that is not Google's JSON (a captive portal page, a broken proxy): the request is not served.
+        res.writeHead(200, { 'Content-Type': fault.contentType, 'Content-Length': Buffer.byteLength(fault.body) });
+        res.end(fault.body);
+        this.log(req, path, '200 malformed (injected)');
+        return;
+      }
       send(res, 200, route.answer(url.searchParams, parseJson(body)));
     } catch (error) {
       const apiError = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL', String((error as Error)?.message ?? error));
@@ -158,11 +200,18 @@ export class GoogleApiEmulator {
 
   private route(method: string, path: string): { method: EmulatedMethod; answer: (query: URLSearchParams, body: unknown) => unknown } {
     const iam = IAM_PATH.exec(path);
-    if (iam && iam[2] === 'getIamPolicy' && method === 'GET') {
-      return { method: 'getIamPolicy', answer: (query) => this.policies.get(iam[1], requestedVersion(query)) };
-    }
-    if (iam && iam[2] === 'setIamPolicy' && method === 'POST') {
-      return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(iam[1], body) };
+    if (iam) {
+      const [, service, , resource, verb] = iam;
+      const getVerb = service && this.postGetIamPolicyServices.has(service) ? 'POST' : 'GET';
+      if (verb === 'getIamPolicy' && method === getVerb) {
+        return {
+          method: 'getIamPolicy',
+          answer: (query, body) => this.policies.get(resource, getVerb === 'GET' ? requestedVersion(query) : requestedVersionInBody(body)),
+        };
+      }
+      if (verb === 'setIamPolicy' && method === 'POST') {
+        return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(resource, body) };
+      }
     }
     const job = IMPORT_JOB_PATH.exec(path);
     if (job && method === 'GET') {
@@ -189,6 +238,7 @@ export class GoogleApiEmulator {
       else if (action === 'import-jobs' && method === 'POST' && input.job) this.addImportJob(input.job);
       else if (action === 'faults' && method === 'POST') this.setFaults(input.faults);
       else if (action === 'stats' && method === 'GET') return send(res, 200, this.stats());
+      else if (action === 'writes' && method === 'GET') return send(res, 200, this.writes());
       else if (action.startsWith('policies/') && method === 'GET') return send(res, 200, this.policy(action.slice('policies/'.length)));
       else throw notFound(`unknown emulator admin call ${method} ${ADMIN_PREFIX}${action}`);
       send(res, 200, {});
@@ -212,6 +262,18 @@ function requestedVersion(query: URLSearchParams): number {
   if (raw === null || raw === '') return 0;
   if (!/^-?\d+$/.test(raw)) throw invalidArgument(`Invalid value at 'options.requested_policy_version' (TYPE_INT32), "${raw}"`);
   return Number(raw);
+}
+
+function requestedVersionInBody(body: unknown): number {
+  rejectUnknownFields(body, ['options'], 'request');
+  const options = (body as { options?: unknown } | undefined)?.options;
+  rejectUnknownFields(options, ['requestedPolicyVersion'], 'request.options');
+  const version = (options as { requestedPolicyVersion?: unknown } | undefined)?.requestedPolicyVersion;
+  if (version === undefined) return 0;
+  if (typeof version !== 'number' || !Number.isInteger(version)) {
+    throw invalidArgument(`Invalid value at 'options.requested_policy_version' (TYPE_INT32), ${JSON.stringify(version)}`);
+  }
+  return version;
 }
 
 function readBody(req: http.IncomingMessage): Promise<string> {

@@ -1,5 +1,5 @@
 /** The emulator enforces Google's rules, so tests against it mean something. */
-import { GoogleApiEmulator } from '.';
+import { GoogleApiEmulator } from '../lib/testing';
 
 const AP = 'projects/p/locations/global/authorizationPolicies/rules';
 let emulator: GoogleApiEmulator;

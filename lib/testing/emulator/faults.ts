@@ -1,6 +1,10 @@
 import { ApiError } from './api-error';
 
-export type FaultKind = '429' | '500' | '503' | '409' | 'reset';
+/**
+ * `html` and `empty` answer 200 with a body that is not Google's JSON (a captive portal page, an
+ * empty body) and serve nothing; they are never picked unless listed in `kinds`.
+ */
+export type FaultKind = '429' | '500' | '503' | '409' | 'reset' | 'html' | 'empty';
 export type EmulatedMethod = 'getIamPolicy' | 'setIamPolicy' | 'getImportJob';
 
 export interface FaultOptions {
@@ -15,11 +19,20 @@ export interface FaultOptions {
 }
 
 /** What to do with one request: nothing, answer with an error, or drop the connection. */
-export type FaultDecision = { readonly kind: 'none' } | { readonly kind: 'error'; readonly error: ApiError } | { readonly kind: 'reset' };
+export type FaultDecision =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'error'; readonly error: ApiError }
+  | { readonly kind: 'reset' }
+  | { readonly kind: 'malformed'; readonly contentType: string; readonly body: string };
 
 const ALL_KINDS: readonly FaultKind[] = ['429', '500', '503', '409', 'reset'];
 
-const ERRORS: Record<Exclude<FaultKind, 'reset'>, () => ApiError> = {
+const MALFORMED: Record<'html' | 'empty', { contentType: string; body: string }> = {
+  html: { contentType: 'text/html; charset=UTF-8', body: '<!DOCTYPE html><html><body><h1>Sign in to the network</h1></body></html>' },
+  empty: { contentType: 'application/json', body: '' },
+};
+
+const ERRORS: Record<Exclude<FaultKind, 'reset' | 'html' | 'empty'>, () => ApiError> = {
   '429': () => new ApiError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric \'Read requests\' (injected fault).'),
   '500': () => new ApiError(500, 'INTERNAL', 'Internal error encountered (injected fault).'),
   '503': () => new ApiError(503, 'UNAVAILABLE', 'The service is currently unavailable (injected fault).'),
@@ -40,7 +53,9 @@ export class FaultInjector {
     if (this.next() >= this.options.rate) return { kind: 'none' };
     const kinds = this.options.kinds?.length ? this.options.kinds : ALL_KINDS;
     const kind = kinds[Math.floor(this.next() * kinds.length)];
-    return kind === 'reset' ? { kind: 'reset' } : { kind: 'error', error: ERRORS[kind]() };
+    if (kind === 'reset') return { kind: 'reset' };
+    if (kind === 'html' || kind === 'empty') return { kind: 'malformed', ...MALFORMED[kind] };
+    return { kind: 'error', error: ERRORS[kind]() };
   }
 
   private next(): number {

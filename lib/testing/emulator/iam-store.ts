@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'crypto';
-import type { AuditConfig, Binding, Policy } from '../../lib/iam/types';
+import type { AuditConfig, Binding, Policy } from '../../iam/types';
 import { ApiError, invalidArgument, notFound, rejectUnknownFields } from './api-error';
 
 /** Google's etag of a resource that never had a policy. */
@@ -18,9 +18,12 @@ interface StoredPolicy {
   auditConfigs: readonly AuditConfig[];
 }
 
-export interface SetPolicyResult {
+/** One accepted setIamPolicy: the policy it left behind (as a version 3 read returns it). */
+export interface PolicyWrite {
+  /** 1, 2, 3, ... across all resources, in the order the writes were accepted. */
+  readonly seq: number;
+  readonly resource: string;
   readonly policy: Policy;
-  readonly conflict: boolean;
 }
 
 /**
@@ -30,6 +33,8 @@ export interface SetPolicyResult {
 export class IamPolicyStore {
   private readonly policies = new Map<string, StoredPolicy | undefined>();
   private etagCounter = 0;
+  private writeLog: PolicyWrite[] = [];
+  private writeSeq = 0;
 
   /** Creates (or resets) a resource; without a policy it has none, as a new resource does. */
   public add(name: string, policy?: Policy): void {
@@ -92,7 +97,17 @@ export class IamPolicyStore {
     };
     validateRules(next);
     this.policies.set(name, next);
-    return this.current(name);
+    const written = this.current(name);
+    this.writeLog.push({ seq: ++this.writeSeq, resource: name, policy: clone(written) });
+    return written;
+  }
+
+  public writes(name?: string): PolicyWrite[] {
+    return clone(this.writeLog.filter((write) => name === undefined || write.resource === name));
+  }
+
+  public clearWrites(): void {
+    this.writeLog = [];
   }
 
   private lookup(name: string): StoredPolicy | undefined {

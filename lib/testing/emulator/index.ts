@@ -1,3 +1,3 @@
 export * from './emulator';
 export type { EmulatedMethod, FaultKind, FaultOptions } from './faults';
-export { EMPTY_POLICY_ETAG } from './iam-store';
+export { EMPTY_POLICY_ETAG, type PolicyWrite } from './iam-store';
