@@ -1,7 +1,7 @@
 import type { Construct } from 'constructs';
+import { IamBindingGrant } from '../grant/iam-binding-grant';
 import type { IamCondition } from '../grant/iam-condition';
-import { IamGrant } from '../grant/iam-grant';
-import { MIGRATION_JOB_TYPE } from '../grant/resource-type';
+import { MIGRATION_JOB_TYPE, resourceOfType } from '../grant/resource-type';
 
 /**
  * Properties of a {@link MigrationJobIamBinding}.
@@ -30,23 +30,15 @@ export interface MigrationJobIamBindingProps {
 /**
  * Owns the full member list of one role (and condition) on a Database
  * Migration Service migration job. Other roles' bindings are left alone;
- * destroying it removes the binding.
+ * changing `members` rewrites the list in one write (nobody who stays loses
+ * access in between); deleting it removes the binding.
  */
-export class MigrationJobIamBinding extends IamGrant {
-  /** The identities granted the role. */
-  public readonly members: string[];
-
+export class MigrationJobIamBinding extends IamBindingGrant {
   constructor(scope: Construct, id: string, props: MigrationJobIamBindingProps) {
     super(scope, id, {
       typeName: 'MigrationJobIamBinding',
-      type: MIGRATION_JOB_TYPE,
-      mode: 'binding',
-      name: props.name,
-      role: props.role,
-      members: props.members,
-      membersField: 'members',
-      condition: props.condition,
-    });
-    this.members = props.members;
+      resource: resourceOfType(MIGRATION_JOB_TYPE, props.name),
+      nameFormat: MIGRATION_JOB_TYPE.nameFormat,
+    }, props);
   }
 }

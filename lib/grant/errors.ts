@@ -2,29 +2,38 @@ import type { IConstruct } from 'constructs';
 import { IamValidationError } from '../iam/errors';
 
 /**
- * Every synth-time error of a grant names the construct path, the field and
- * the offending value; this is the one place that words them.
+ * A synth-time error of a construct or lookup: the construct path (or the
+ * method), the field and the offending value, and why. Every construct and
+ * lookup throws this type, so tests and callers can tell a validation error
+ * from any other; the message is worded in one place.
+ *
+ * @internal
  */
-export function validationMessage(scope: IConstruct, field: string, value: unknown, reason: string): string {
-  return `${scope.node.path}: ${field}: ${reason} (got ${show(value)})`;
+export class ConstructValidationError extends Error {
+  constructor(
+    /** Construct path, or `GoogleLookups.<method>` for the Direct-form lookups. */
+    public readonly where: string,
+    public readonly field: string,
+    public readonly value: unknown,
+    public readonly reason: string,
+  ) {
+    super(validationMessage(where, field, value, reason));
+    this.name = 'ConstructValidationError';
+  }
 }
 
-/** Runs `check`; an IamValidationError becomes an Error that names the construct path. */
-export function checkAt<T>(scope: IConstruct, fieldPrefix: string | undefined, check: () => T): T {
+/** `stack/Grant: member: <reason> (got "value")`: the text of every validation error and warning. */
+export function validationMessage(where: string | IConstruct, field: string, value: unknown, reason: string): string {
+  const place = typeof where === 'string' ? where : where.node.path;
+  return `${place}: ${field}: ${reason} (got ${IamValidationError.show(value)})`;
+}
+
+/** Runs `check`; an IamValidationError from the IAM domain becomes a ConstructValidationError at `where`. */
+export function checkAt<T>(where: string | IConstruct, check: () => T): T {
   try {
     return check();
   } catch (error) {
     if (!(error instanceof IamValidationError)) throw error;
-    const field = fieldPrefix && !error.field.startsWith(fieldPrefix) ? `${fieldPrefix}.${error.field}` : error.field;
-    throw new Error(validationMessage(scope, field, error.value, error.reason));
-  }
-}
-
-function show(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
+    throw new ConstructValidationError(typeof where === 'string' ? where : where.node.path, error.field, error.value, error.reason);
   }
 }

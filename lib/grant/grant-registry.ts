@@ -1,24 +1,20 @@
-import { Annotations } from 'cdktf';
+import { Annotations, TerraformStack } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import { conditionKey } from '../iam/condition';
+import { grantKey, grantMembers, policyKey, type Grant } from '../iam/grant';
 import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
 import { parsePrincipal } from '../iam/principal';
-import type { ConditionInput } from '../iam/types';
 import { validationMessage } from './errors';
-import { isKnown } from './known-values';
+import { holdsTokens } from './terraform-expression';
 
 /** What the app-wide checks need to know about one grant. */
 export interface RegisteredGrant {
   readonly construct: IConstruct;
   readonly typeName: string;
-  readonly mode: 'member' | 'binding';
-  readonly resource: string;
-  readonly role: string;
-  readonly members: readonly string[];
-  readonly condition?: ConditionInput;
+  readonly grant: Grant;
 }
 
-interface ResourceTally {
+interface PolicyTally {
   principals: number;
   groups: number;
   principalsCrossedBy?: RegisteredGrant;
@@ -28,10 +24,15 @@ interface ResourceTally {
 const registries = new WeakMap<IConstruct, GrantRegistry>();
 
 /**
- * All grants of one app, for the checks no single grant can make: one binding
- * per resource + role + condition, the principal limits summed over the app,
- * and a warning when a member grant and a binding fight over the same role.
- * Values that are still tokens at synth are left out of every check.
+ * All grants of one app, for the checks no single grant can make:
+ * - one owner per binding (resource + role + condition) and per policy;
+ * - no member grant on a binding that a binding or policy construct owns,
+ *   and no policy construct beside member or binding grants on its resource:
+ *   each apply of one would undo the other;
+ * - the principal limits per policy, summed over the app;
+ * - a warning when two stacks grant the same member: deleting it from either
+ *   stack revokes it for both.
+ * Grants holding values that are still tokens at synth are left out.
  */
 export class GrantRegistry {
   public static of(scope: IConstruct): GrantRegistry {
@@ -45,96 +46,112 @@ export class GrantRegistry {
   }
 
   private readonly grants: RegisteredGrant[] = [];
-  /** The first binding registered per resource + role + condition: who owns it. */
-  private readonly bindingOwners = new Map<string, RegisteredGrant>();
-  private readonly warned = new WeakSet<IConstruct>();
-  private tallies?: Map<string, ResourceTally>;
+  /** The first grant that owns each binding identity (policy + role + condition), or a whole policy. */
+  private readonly owners = new Map<string, RegisteredGrant>();
+  private readonly policyOwners = new Map<string, RegisteredGrant>();
+  private readonly firstByKey = new Map<string, RegisteredGrant>();
+  private tallies?: Map<string, PolicyTally>;
 
   private constructor() {}
 
   /** Registers `grant` and attaches its app-wide checks to its construct. */
-  public register(grant: RegisteredGrant): void {
-    this.grants.push(grant);
+  public register(entry: RegisteredGrant): void {
+    this.grants.push(entry);
     this.tallies = undefined;
-    const key = bindingKey(grant);
-    if (grant.mode === 'binding' && key !== undefined && !this.bindingOwners.has(key)) this.bindingOwners.set(key, grant);
-    grant.construct.node.addValidation({ validate: () => this.validate(grant) });
-  }
-
-  private validate(grant: RegisteredGrant): string[] {
-    if (![grant.resource, grant.role].every(isKnown)) return [];
-    this.warnAboutFights(grant);
-    return [...this.duplicateBinding(grant), ...this.limits(grant)];
-  }
-
-  private duplicateBinding(grant: RegisteredGrant): string[] {
-    if (grant.mode !== 'binding') return [];
-    const owner = this.bindingOwnerOf(grant);
-    if (!owner || owner === grant) return [];
-    return [
-      validationMessage(grant.construct, 'role', grant.role,
-        `only one ${grant.typeName} may own a role on a resource (with the same condition); ${owner.construct.node.path} already owns it on ${grant.resource}`),
-    ];
-  }
-
-  /** Reported once per resource, on the grant that crosses the limit. */
-  private limits(grant: RegisteredGrant): string[] {
-    const tally = this.tallyOf(grant.resource);
-    const field = grant.mode === 'member' ? 'member' : 'members';
-    const errors: string[] = [];
-    if (tally.principalsCrossedBy === grant) {
-      errors.push(validationMessage(grant.construct, field, grant.members,
-        `the grants in this app would put ${tally.principals.toLocaleString('en-US')} principals on ${grant.resource}; Google allows at most ${MAX_PRINCIPALS.toLocaleString('en-US')}`));
+    if (holdsTokens(entry.grant)) return;
+    const { grant } = entry;
+    if (!this.firstByKey.has(grantKey(grant))) this.firstByKey.set(grantKey(grant), entry);
+    if (grant.mode === 'policy') {
+      if (!this.policyOwners.has(policyKey(grant.resource))) this.policyOwners.set(policyKey(grant.resource), entry);
+      for (const binding of grant.bindings) this.claim(bindingIdentity(grant, binding.role, binding.condition), entry);
+    } else if (grant.mode === 'binding') {
+      this.claim(bindingIdentity(grant, grant.role, grant.condition), entry);
     }
-    if (tally.groupsCrossedBy === grant) {
-      errors.push(validationMessage(grant.construct, field, grant.members,
-        `the grants in this app would put ${tally.groups} groups and domains on ${grant.resource}; Google allows at most ${MAX_GROUP_PRINCIPALS}`));
+    entry.construct.node.addValidation({ validate: () => this.validate(entry) });
+  }
+
+  private claim(identity: string, entry: RegisteredGrant): void {
+    if (!this.owners.has(identity)) this.owners.set(identity, entry);
+  }
+
+  private validate(entry: RegisteredGrant): string[] {
+    this.warnAboutDuplicates(entry);
+    return [...this.conflicts(entry), ...this.limits(entry)];
+  }
+
+  private conflicts(entry: RegisteredGrant): string[] {
+    const { grant, construct } = entry;
+    const policy = this.policyOwners.get(policyKey(grant.resource));
+    if (grant.mode === 'policy') {
+      return policy && policy !== entry
+        ? [validationMessage(construct, 'name', grant.resource.name, `only one IAM policy construct may own a resource's policy; ${policy.construct.node.path} already owns it`)]
+        : [];
+    }
+    if (policy) {
+      return [validationMessage(construct, 'name', grant.resource.name,
+        `${policy.construct.node.path} (${policy.typeName}) owns the whole policy of this resource, so each apply of one would undo the other; declare the binding in the policy instead`)];
+    }
+    const owner = this.owners.get(bindingIdentity(grant, grant.role, grant.condition));
+    if (!owner || owner === entry) return [];
+    if (grant.mode === 'binding') {
+      return [validationMessage(construct, 'role', grant.role,
+        `only one binding construct may own a role on a resource (with the same condition); ${owner.construct.node.path} already owns it on ${grant.resource.name}`)];
+    }
+    return [validationMessage(construct, 'role', grant.role,
+      `${owner.construct.node.path} (${owner.typeName}) owns this role's whole member list on ${grant.resource.name}, so each apply of one would undo the other; add the member to the binding instead`)];
+  }
+
+  /** The same member grant in two stacks: allowed (each stack holds it), but deleting it in either revokes it. */
+  private warnAboutDuplicates(entry: RegisteredGrant): void {
+    if (entry.grant.mode !== 'member') return;
+    const first = this.firstByKey.get(grantKey(entry.grant));
+    if (!first || first === entry || TerraformStack.of(first.construct) === TerraformStack.of(entry.construct)) return;
+    Annotations.of(entry.construct).addWarning(
+      `${first.construct.node.path} grants the same member, role and condition in another stack; ` +
+      'deleting the grant from either stack revokes it for both. Declare it in one stack.');
+  }
+
+  /** Reported once per policy, on the grant that crosses the limit. */
+  private limits(entry: RegisteredGrant): string[] {
+    const tally = this.tallyOf(policyKey(entry.grant.resource));
+    const field = entry.grant.mode === 'member' ? 'member' : entry.grant.mode === 'binding' ? 'members' : 'bindings';
+    const errors: string[] = [];
+    if (tally.principalsCrossedBy === entry) {
+      errors.push(validationMessage(entry.construct, field, grantMembers(entry.grant),
+        `the grants in this app would put ${tally.principals.toLocaleString('en-US')} principals on ${entry.grant.resource.name}; Google allows at most ${MAX_PRINCIPALS.toLocaleString('en-US')}`));
+    }
+    if (tally.groupsCrossedBy === entry) {
+      errors.push(validationMessage(entry.construct, field, grantMembers(entry.grant),
+        `the grants in this app would put ${tally.groups} groups and domains on ${entry.grant.resource.name}; Google allows at most ${MAX_GROUP_PRINCIPALS}`));
     }
     return errors;
   }
 
-  /** Principal counts per resource, computed once per validation pass (validation runs per grant). */
-  private tallyOf(resource: string): ResourceTally {
+  /** Principal counts per policy, computed once per validation pass (validation runs per grant); one grant declared twice counts once. */
+  private tallyOf(policy: string): PolicyTally {
     if (!this.tallies) {
       this.tallies = new Map();
-      for (const g of this.grants) {
-        const tally = this.tallies.get(g.resource) ?? { principals: 0, groups: 0 };
-        const known = g.members.filter(isKnown);
-        tally.principals += known.length;
-        tally.groups += known.filter(countsAsGroup).length;
-        if (tally.principals > MAX_PRINCIPALS) tally.principalsCrossedBy ??= g;
-        if (tally.groups > MAX_GROUP_PRINCIPALS) tally.groupsCrossedBy ??= g;
-        this.tallies.set(g.resource, tally);
+      const counted = new Set<string>();
+      for (const entry of this.grants) {
+        if (holdsTokens(entry.grant)) continue;
+        const key = grantKey(entry.grant);
+        if (counted.has(key)) continue;
+        counted.add(key);
+        const tally = this.tallies.get(policyKey(entry.grant.resource)) ?? { principals: 0, groups: 0 };
+        const members = grantMembers(entry.grant);
+        tally.principals += members.length;
+        tally.groups += members.filter(countsAsGroup).length;
+        if (tally.principals > MAX_PRINCIPALS) tally.principalsCrossedBy ??= entry;
+        if (tally.groups > MAX_GROUP_PRINCIPALS) tally.groupsCrossedBy ??= entry;
+        this.tallies.set(policyKey(entry.grant.resource), tally);
       }
     }
-    return this.tallies.get(resource) ?? { principals: 0, groups: 0 };
-  }
-
-  private bindingOwnerOf(grant: RegisteredGrant): RegisteredGrant | undefined {
-    const key = bindingKey(grant);
-    return key === undefined ? undefined : this.bindingOwners.get(key);
-  }
-
-  private warnAboutFights(grant: RegisteredGrant): void {
-    if (grant.mode !== 'member' || this.warned.has(grant.construct)) return;
-    const binding = this.bindingOwnerOf(grant);
-    if (!binding) return;
-    this.warned.add(grant.construct);
-    Annotations.of(grant.construct).addWarning(
-      `${grant.typeName} grants ${grant.role} on ${grant.resource}, which ${binding.construct.node.path} owns as a whole binding: ` +
-      'each apply of one undoes the other. Add the member to the binding instead.',
-    );
+    return this.tallies.get(policy) ?? { principals: 0, groups: 0 };
   }
 }
 
-/** A binding's identity (resource, role, condition), or undefined while any part is a token. */
-function bindingKey(grant: RegisteredGrant): string | undefined {
-  if (![grant.resource, grant.role].every(isKnown) || !conditionIsKnown(grant.condition)) return undefined;
-  return JSON.stringify([grant.resource, grant.role, conditionKey(grant.condition)]);
-}
-
-function conditionIsKnown(condition: ConditionInput | undefined): boolean {
-  return !condition || [condition.expression, condition.title, condition.description].every(isKnown);
+function bindingIdentity(grant: Grant, role: string, condition: Parameters<typeof conditionKey>[0]): string {
+  return JSON.stringify([policyKey(grant.resource), role, conditionKey(condition)]);
 }
 
 function countsAsGroup(member: string): boolean {

@@ -1,31 +1,25 @@
-import type { GoogleService } from '../api/services';
-import { AUTHORIZATION_POLICY, MIGRATION_JOB, type ResourceNameFormat } from '../iam/resource-name';
+import type { IamResource } from '../iam/grant';
+import { ADDRESS_GROUP, AUTHORIZATION_POLICY, MIGRATION_JOB, type ResourceNameFormat } from '../iam/resource-name';
 
 /**
- * What the grant engine needs to know about one kind of IAM-enabled resource.
- * Adding a resource type is one more entry here (and a thin construct).
+ * What the grant constructs need to know about one kind of IAM-enabled
+ * resource: which API serves its policy and what its names look like.
+ * Adding a resource type is one more descriptor here and three thin
+ * constructs (member, binding, policy) that pass it on.
  */
-export interface GrantResourceType {
-  /** Stable key written into the grant spec, e.g. `networksecurity.authorizationPolicies`. */
-  readonly key: string;
-  readonly service: GoogleService;
+export interface IamResourceType {
+  readonly service: string;
   readonly apiVersion: string;
   readonly nameFormat: ResourceNameFormat;
+  /** @default 'GET' */
+  readonly getIamPolicyMethod?: 'GET' | 'POST';
 }
 
-function resourceType(service: GoogleService, apiVersion: string, nameFormat: ResourceNameFormat): GrantResourceType {
-  return { key: `${service}.${nameFormat.collection}`, service, apiVersion, nameFormat };
-}
+export const AUTHORIZATION_POLICY_TYPE: IamResourceType = { service: 'networksecurity', apiVersion: 'v1', nameFormat: AUTHORIZATION_POLICY };
+export const MIGRATION_JOB_TYPE: IamResourceType = { service: 'datamigration', apiVersion: 'v1', nameFormat: MIGRATION_JOB };
+export const ADDRESS_GROUP_TYPE: IamResourceType = { service: 'networksecurity', apiVersion: 'v1', nameFormat: ADDRESS_GROUP };
 
-export const AUTHORIZATION_POLICY_TYPE = resourceType('networksecurity', 'v1', AUTHORIZATION_POLICY);
-export const MIGRATION_JOB_TYPE = resourceType('datamigration', 'v1', MIGRATION_JOB);
-
-const ALL_TYPES: readonly GrantResourceType[] = [AUTHORIZATION_POLICY_TYPE, MIGRATION_JOB_TYPE];
-
-export function resourceTypeByKey(key: string): GrantResourceType {
-  const type = ALL_TYPES.find((t) => t.key === key);
-  if (!type) {
-    throw new Error(`unknown resource type ${JSON.stringify(key)}; known: ${ALL_TYPES.map((t) => t.key).join(', ')}`);
-  }
-  return type;
+/** The resource a grant of this type names. */
+export function resourceOfType(type: IamResourceType, name: string): IamResource {
+  return { service: type.service, apiVersion: type.apiVersion, name, ...(type.getIamPolicyMethod ? { getIamPolicyMethod: type.getIamPolicyMethod } : {}) };
 }

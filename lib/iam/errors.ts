@@ -16,12 +16,8 @@ export class IamValidationError extends Error {
     this.reason = reason;
   }
 
-  /** The same error with a field path prefix, e.g. `members[2]`. */
-  public withField(field: string): IamValidationError {
-    return new IamValidationError(field, this.value, this.reason);
-  }
-
-  private static show(value: unknown): string {
+  /** A value as messages quote it: strings in JSON quotes, anything else as JSON where possible. */
+  public static show(value: unknown): string {
     if (typeof value === 'string') return JSON.stringify(value);
     try {
       return JSON.stringify(value) ?? String(value);

@@ -8,3 +8,4 @@ export * from './condition';
 export * from './limits';
 export * from './policy-edit';
 export { describePosition, positionAt, type SourcePosition } from './source-excerpt';
+export * from './grant';

@@ -2,7 +2,7 @@ import { conditionKey } from './condition';
 import { checkPolicyLimits } from './limits';
 import { parseGrantPrincipal, samePrincipal } from './principal';
 import { validateRole } from './role';
-import type { Binding, ConditionInput, Expr, Policy } from './types';
+import type { AuditConfig, Binding, ConditionInput, Expr, Policy } from './types';
 
 /** A condition as the user wrote it or as Google returned it. */
 export type EditCondition = ConditionInput | Expr;
@@ -15,7 +15,16 @@ export type PolicyEdit =
   | { readonly kind: 'addMember'; readonly role: string; readonly member: string; readonly condition?: EditCondition }
   | { readonly kind: 'removeMember'; readonly role: string; readonly member: string; readonly condition?: EditCondition }
   | { readonly kind: 'setBinding'; readonly role: string; readonly members: readonly string[]; readonly condition?: EditCondition }
-  | { readonly kind: 'removeBinding'; readonly role: string; readonly condition?: EditCondition };
+  | { readonly kind: 'removeBinding'; readonly role: string; readonly condition?: EditCondition }
+  | { readonly kind: 'replaceBindings'; readonly bindings: readonly EditBinding[] }
+  | { readonly kind: 'replaceAuditConfigs'; readonly auditConfigs: readonly AuditConfig[] };
+
+/** A binding as a `replaceBindings` edit declares it. */
+export interface EditBinding {
+  readonly role: string;
+  readonly members: readonly string[];
+  readonly condition?: EditCondition;
+}
 
 /** The policy version that can carry conditional bindings. */
 export const CONDITIONAL_POLICY_VERSION = 3;
@@ -38,6 +47,13 @@ export const CONDITIONAL_POLICY_VERSION = 3;
  */
 export function applyEdit(policy: Policy, edit: PolicyEdit): Policy {
   const bindings = policy.bindings ?? [];
+  switch (edit.kind) {
+    case 'replaceBindings':
+      return withBindings(policy, replaceBindings(bindings, edit.bindings));
+    case 'replaceAuditConfigs':
+      return { ...policy, auditConfigs: edit.auditConfigs.map((config) => ({ ...config })) };
+    default:
+  }
   const key = bindingKey(edit.role, edit.condition);
   const matches = (binding: Binding): boolean => bindingKey(binding.role, binding.condition) === key;
   validateRole(edit.role, 'role');
@@ -54,25 +70,21 @@ export function applyEdit(policy: Policy, edit: PolicyEdit): Policy {
       return withBindings(policy, bindings
         .map((b) => (matches(b) ? { ...b, members: (b.members ?? []).filter((m) => !samePrincipal(m, edit.member)) } : b))
         .filter((b) => !matches(b) || hasMembers(b)));
-    case 'setBinding': {
-      const members = distinctMembers(edit.members);
-      const first = bindings.findIndex(matches);
-      const kept = bindings.filter((b, i) => !matches(b) || i === first);
-      if (members.length === 0) return withBindings(policy, kept.filter((b) => !matches(b)));
-      if (first < 0) return withBindings(policy, [...kept, newBinding(edit.role, members, edit.condition)]);
-      return withBindings(policy, kept.map((b) => (matches(b) ? { ...b, members } : b)));
-    }
+    case 'setBinding':
+      return withBindings(policy, setBinding(bindings, edit.role, edit.members, edit.condition));
     case 'removeBinding':
       return withBindings(policy, bindings.filter((b) => !matches(b)));
   }
 }
 
 /**
- * Applies the edits in order, then checks Google's per-policy limits once on
- * the result, so nothing over the limits is ever written.
+ * Applies the edits in order, then drops every binding left without members
+ * (Google requires at least one principal per binding) and checks Google's
+ * per-policy limits once on the result, so nothing over the limits is ever written.
  */
 export function applyEdits(policy: Policy, edits: readonly PolicyEdit[]): Policy {
-  const result = edits.reduce(applyEdit, policy);
+  const edited = edits.reduce(applyEdit, policy);
+  const result = (edited.bindings ?? []).some((b) => !hasMembers(b)) ? withBindings(edited, edited.bindings!.filter(hasMembers)) : edited;
   checkPolicyLimits(result);
   return result;
 }
@@ -108,6 +120,33 @@ function withBindings(policy: Policy, bindings: readonly Binding[]): Policy {
   return { ...policy, ...(version === undefined ? {} : { version }), ...(keepAbsent ? {} : { bindings }) };
 }
 
+/** The members of role + condition become exactly `members` (in the first matching binding; other matches are dropped). */
+function setBinding(bindings: readonly Binding[], role: string, members: readonly string[], condition: EditCondition | undefined, field = 'members'): Binding[] {
+  const key = bindingKey(role, condition);
+  const matches = (binding: Binding): boolean => bindingKey(binding.role, binding.condition) === key;
+  const distinct = distinctMembers(members, field);
+  const first = bindings.findIndex(matches);
+  const kept = bindings.filter((b, i) => !matches(b) || i === first);
+  if (distinct.length === 0) return kept.filter((b) => !matches(b));
+  if (first < 0) return [...kept, newBinding(role, distinct, condition)];
+  return kept.map((b) => (matches(b) ? { ...b, members: distinct } : b));
+}
+
+/**
+ * The bindings become exactly `declared`: a declared binding that exists keeps
+ * its place (and fields this library does not know) with the declared members;
+ * a new one is appended; every other binding is dropped.
+ */
+function replaceBindings(bindings: readonly Binding[], declared: readonly EditBinding[]): Binding[] {
+  const declaredKeys = new Set(declared.map((b, i) => {
+    validateRole(b.role, `bindings[${i}].role`);
+    return bindingKey(b.role, b.condition);
+  }));
+  let result: Binding[] = bindings.filter((b) => declaredKeys.has(bindingKey(b.role, b.condition)));
+  declared.forEach((b, i) => { result = setBinding(result, b.role, b.members, b.condition, `bindings[${i}].members`); });
+  return result;
+}
+
 function newBinding(role: string, members: readonly string[], condition?: EditCondition): Binding {
   return condition === undefined ? { role, members } : { role, members, condition: { ...condition } };
 }
@@ -125,10 +164,10 @@ function hasMembers(binding: Binding): boolean {
 }
 
 /** Validates the members to write and drops repeats (first spelling wins). */
-function distinctMembers(members: readonly string[]): readonly string[] {
+function distinctMembers(members: readonly string[], field = 'members'): readonly string[] {
   const seen = new Set<string>();
   return members.filter((member, i) => {
-    const key = parseGrantPrincipal(member, `members[${i}]`).key;
+    const key = parseGrantPrincipal(member, `${field}[${i}]`).key;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

@@ -2,6 +2,7 @@ import { GoogleRestClient } from '../api/client';
 import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
+import { checkAt } from '../grant/errors';
 import { IamValidationError } from '../iam/errors';
 import { ADDRESS_GROUP, IMPORT_JOB, validateProjectId } from '../iam/resource-name';
 import type { ImportJob } from '../migrationcenter/import-job';
@@ -89,18 +90,19 @@ export class GoogleLookups {
    * returns [project, location, id]. Argument errors name the method.
    */
   private async resolveName(method: string, where: LocatedResource, validateOptions: () => void): Promise<[string, string, string]> {
-    try {
+    const at = `GoogleLookups.${method}`;
+    checkAt(at, () => {
       validateLocatedResource(where);
       validateOptions();
-      const project = where.project ?? this.props.project ?? (await defaultProject(process.env));
+    });
+    const project = where.project ?? this.props.project ?? (await defaultProject(process.env));
+    return checkAt(at, () => {
       if (!project) {
         throw new IamValidationError('project', project,
           `no project given and none configured; pass project, set it in GoogleLookupsProps, or set one of ${PROJECT_VARIABLES.join(', ')}`);
       }
       return [validateProjectId(project, 'project'), where.location, where.id];
-    } catch (error) {
-      throw error instanceof IamValidationError ? new Error(`GoogleLookups.${method}: ${error.message}`) : error;
-    }
+    });
   }
 
   private client(): GoogleRestClient {

@@ -60,7 +60,7 @@ export class DataImportJob extends Construct {
 
   constructor(scope: Construct, id: string, props: DataImportJobProps) {
     super(scope, id);
-    checkAt(this, undefined, () => {
+    checkAt(this, () => {
       validateLocatedResource({ ...props, id: props.importJobId, idField: 'importJobId' }, isKnown);
       validateImportJobView(props.view, isKnown);
     });

@@ -1,7 +1,7 @@
 import type { Construct } from 'constructs';
 import type { IamCondition } from '../grant/iam-condition';
-import { IamGrant } from '../grant/iam-grant';
-import { AUTHORIZATION_POLICY_TYPE } from '../grant/resource-type';
+import { IamMemberGrant } from '../grant/iam-member-grant';
+import { AUTHORIZATION_POLICY_TYPE, resourceOfType } from '../grant/resource-type';
 
 /**
  * Properties of an {@link AuthorizationPolicyIamMember}.
@@ -28,27 +28,19 @@ export interface AuthorizationPolicyIamMemberProps {
 
 /**
  * Grants one principal a role on a network-security authorization policy,
- * leaving every other grant on the policy alone. Destroying it removes only
- * that principal from that role (and condition).
+ * leaving every other grant on the policy alone. Deleting it (from the code,
+ * or with `terraform destroy`) removes only that principal from that role
+ * and condition.
  *
  * The grant is made at `terraform apply` by a read-modify-write of the
  * policy (etag, retries, per-policy lock); no Terraform provider is needed.
  */
-export class AuthorizationPolicyIamMember extends IamGrant {
-  /** The principal that is granted the role. */
-  public readonly member: string;
-
+export class AuthorizationPolicyIamMember extends IamMemberGrant {
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamMemberProps) {
     super(scope, id, {
       typeName: 'AuthorizationPolicyIamMember',
-      type: AUTHORIZATION_POLICY_TYPE,
-      mode: 'member',
-      name: props.name,
-      role: props.role,
-      members: [props.member],
-      membersField: 'member',
-      condition: props.condition,
-    });
-    this.member = props.member;
+      resource: resourceOfType(AUTHORIZATION_POLICY_TYPE, props.name),
+      nameFormat: AUTHORIZATION_POLICY_TYPE.nameFormat,
+    }, props);
   }
 }

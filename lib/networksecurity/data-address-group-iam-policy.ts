@@ -53,7 +53,7 @@ export class DataAddressGroupIamPolicy extends Construct {
   constructor(scope: Construct, id: string, props: DataAddressGroupIamPolicyProps) {
     super(scope, id);
     const version = props.optionsRequestedPolicyVersion ?? 3;
-    checkAt(this, undefined, () => {
+    checkAt(this, () => {
       validateLocatedResource({ ...props, id: props.addressGroupId, idField: 'addressGroupId' }, isKnown);
       validatePolicyVersion(version, isKnown);
     });

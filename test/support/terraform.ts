@@ -45,6 +45,23 @@ export class TerraformWorkspace {
     return this.run(['destroy', '-auto-approve', '-input=false', '-no-color', ...extra], env);
   }
 
+  public plan(env: Record<string, string>, extra: string[] = []): Promise<CommandResult> {
+    return this.run(['plan', '-input=false', '-no-color', '-detailed-exitcode', ...extra], env);
+  }
+
+  /** `terraform state list`: the addresses in the state. */
+  public async stateList(env: Record<string, string> = {}): Promise<string[]> {
+    const result = await this.run(['state', 'list'], env);
+    return result.stdout.split('\n').filter(Boolean);
+  }
+
+  /** The one address in the state that contains `fragment` (e.g. a member), for -target and -replace. */
+  public async address(fragment: string, env: Record<string, string> = {}): Promise<string> {
+    const matches = (await this.stateList(env)).filter((a) => a.includes(fragment));
+    if (matches.length !== 1) throw new Error(`expected one state address containing ${fragment}, got ${JSON.stringify(matches)}`);
+    return matches[0];
+  }
+
   /** Replaces this workspace's configuration with a new synth of `build`, keeping the state. */
   public resynth(build: (stack: TerraformStack) => void, stackName = 'grants'): void {
     const next = TerraformWorkspace.synth(build, stackName);

@@ -4,8 +4,9 @@
  */
 import { GoogleRestClient } from '../../lib/api/client';
 import { IamPolicyApi } from '../../lib/api/iam-policy';
-import { applyEditBatch, samePolicy, type EditRequest } from '../../lib/grant/engine';
 import { AUTHORIZATION_POLICY_TYPE } from '../../lib/grant/resource-type';
+import { applyEditBatch, samePolicy, type EditRequest, type IamPolicyEndpoint } from '../../lib/runner/engine';
+import { policyEndpoint } from '../../lib/runner/policy-endpoint';
 import { GoogleApiEmulator } from '../../lib/testing';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
@@ -31,7 +32,7 @@ const fast = { initialDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 5_000 };
 test('a batch of requests costs one read and one write', async () => {
   const resource = newResource({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] });
   emulator.resetStats();
-  const outcomes = await applyEditBatch(api, resource, [add('a', 'user:a@example.com'), add('b', 'user:b@example.com'), add('c', 'user:a@example.com')], fast);
+  const outcomes = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com'), add('b', 'user:b@example.com'), add('c', 'user:a@example.com')], fast);
 
   expect(outcomes.map((o) => o.ok && o.changed)).toEqual([true, true, false]);
   expect(emulator.stats()).toMatchObject({ getIamPolicy: 1, setIamPolicy: 1 });
@@ -46,7 +47,7 @@ test('a batch of requests costs one read and one write', async () => {
 test('nothing to change means no write', async () => {
   const resource = newResource({ bindings: [{ role: ROLE, members: ['user:a@example.com'] }] });
   emulator.resetStats();
-  const [outcome] = await applyEditBatch(api, resource, [add('a', 'user:A@Example.com')], fast);
+  const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:A@Example.com')], fast);
   expect(outcome).toMatchObject({ ok: true, changed: false });
   expect(emulator.stats()).toMatchObject({ getIamPolicy: 1, setIamPolicy: 0 });
 });
@@ -54,7 +55,7 @@ test('nothing to change means no write', async () => {
 test('a request that would break the principal limit is rejected alone', async () => {
   const members = Array.from({ length: 1_500 }, (_, i) => `user:u${i}@example.com`);
   const resource = newResource({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: members.slice(0, 1_499) }] });
-  const outcomes = await applyEditBatch(api, resource, [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com')], fast);
+  const outcomes = await applyEditBatch(policyEndpoint(api, resource), [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com')], fast);
   expect(outcomes[0]).toMatchObject({ ok: true, changed: true });
   expect(outcomes[1]).toMatchObject({ ok: false, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/1,501 principals/) });
   expect(emulator.policy(resource).bindings?.find((b) => b.role === ROLE)?.members).toEqual(['user:last@example.com']);
@@ -65,7 +66,7 @@ test('conflicts and transient faults are retried until the write lands', async (
   emulator.setFaults({ rate: 0.5, kinds: ['409', '503', 'reset'], seed: 7 });
   const retries: string[] = [];
   try {
-    const [outcome] = await applyEditBatch(api, resource, [add('a', 'user:a@example.com')], { ...fast, onRetry: (e) => retries.push(String(e)) });
+    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], { ...fast, onRetry: (e) => retries.push(String(e)) });
     expect(outcome).toMatchObject({ ok: true, changed: true });
     expect(outcome.attempts).toBe(retries.length + 1);
   } finally {
@@ -77,18 +78,18 @@ test('conflicts and transient faults are retried until the write lands', async (
 test('a real etag conflict from a concurrent writer is redone on the fresh policy', async () => {
   const resource = newResource();
   let interfered = false;
-  const racing = {
-    getIamPolicy: (name: string) => api.getIamPolicy(name),
-    setIamPolicy: async (name: string, policy: Parameters<IamPolicyApi['setIamPolicy']>[1]) => {
+  const racing: IamPolicyEndpoint = {
+    getIamPolicy: () => api.getIamPolicy(resource),
+    setIamPolicy: async (policy) => {
       if (!interfered) {
         interfered = true; // someone else writes between our read and our write
-        const theirs = await api.getIamPolicy(name);
-        await api.setIamPolicy(name, { ...theirs, bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }] });
+        const theirs = await api.getIamPolicy(resource);
+        await api.setIamPolicy(resource, { ...theirs, bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }] });
       }
-      return api.setIamPolicy(name, policy);
+      return api.setIamPolicy(resource, policy);
     },
   };
-  const [outcome] = await applyEditBatch(racing, resource, [add('a', 'user:a@example.com')], fast);
+  const [outcome] = await applyEditBatch(racing, [add('a', 'user:a@example.com')], fast);
   expect(outcome).toMatchObject({ ok: true, attempts: 2 });
   expect(emulator.stats().conflicts).toBeGreaterThanOrEqual(1);
   expect(emulator.policy(resource).bindings).toEqual([
@@ -98,7 +99,7 @@ test('a real etag conflict from a concurrent writer is redone on the fresh polic
 });
 
 test('NOT_FOUND fails every request at once, without retrying', async () => {
-  const outcomes = await applyEditBatch(api, 'projects/p-123456/locations/global/authorizationPolicies/missing', [add('a', 'user:a@example.com'), add('b', 'user:b@example.com')], fast);
+  const outcomes = await applyEditBatch(policyEndpoint(api, 'projects/p-123456/locations/global/authorizationPolicies/missing'), [add('a', 'user:a@example.com'), add('b', 'user:b@example.com')], fast);
   expect(outcomes).toEqual([
     expect.objectContaining({ id: 'a', ok: false, status: 'NOT_FOUND', attempts: 1 }),
     expect.objectContaining({ id: 'b', ok: false, status: 'NOT_FOUND', attempts: 1 }),
@@ -108,4 +109,31 @@ test('NOT_FOUND fails every request at once, without retrying', async () => {
 test('samePolicy ignores key order', () => {
   expect(samePolicy({ version: 1, etag: 'x', bindings: [{ role: 'r', members: ['a'] }] }, { bindings: [{ members: ['a'], role: 'r' }], etag: 'x', version: 1 })).toBe(true);
   expect(samePolicy({ bindings: [{ role: 'r', members: ['a', 'b'] }] }, { bindings: [{ role: 'r', members: ['b', 'a'] }] })).toBe(false);
+});
+
+test('a policy read without an etag is never written: a write without one would replace the policy blindly', async () => {
+  const writes: unknown[] = [];
+  const blind: IamPolicyEndpoint = {
+    getIamPolicy: async () => ({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] }),
+    setIamPolicy: async (policy) => { writes.push(policy); return policy; },
+  };
+  const [outcome] = await applyEditBatch(blind, [add('a', 'user:a@example.com')], fast);
+  expect(outcome).toMatchObject({ ok: false, attempts: 1, message: expect.stringMatching(/no etag.*nothing was written/) });
+  expect(writes).toEqual([]);
+});
+
+test('the write carries the etag that was read, and asks to replace audit configs only for a policy grant that declares them', async () => {
+  const writes: Array<{ policy: unknown; updateAuditConfigs?: boolean }> = [];
+  const recording: IamPolicyEndpoint = {
+    getIamPolicy: async () => ({ etag: 'BwX1', version: 1, bindings: [{ role: 'roles/a.b', members: [] }] }),
+    setIamPolicy: async (policy, options) => { writes.push({ policy, updateAuditConfigs: options.updateAuditConfigs }); return { ...policy, etag: 'BwX2' }; },
+  };
+  await applyEditBatch(recording, [add('a', 'user:a@example.com')], fast);
+  const audit = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
+  await applyEditBatch(recording, [{ id: 'p', edits: [{ kind: 'replaceBindings', bindings: [{ role: ROLE, members: ['user:p@example.com'] }] }, { kind: 'replaceAuditConfigs', auditConfigs: audit }] }], fast);
+  expect(writes).toEqual([
+    // The member-less binding that was read is dropped: Google requires a principal per binding.
+    { policy: { etag: 'BwX1', version: 1, bindings: [{ role: ROLE, members: ['user:a@example.com'] }] }, updateAuditConfigs: false },
+    { policy: { etag: 'BwX1', version: 1, bindings: [{ role: ROLE, members: ['user:p@example.com'] }], auditConfigs: audit }, updateAuditConfigs: true },
+  ]);
 });

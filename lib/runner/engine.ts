@@ -4,10 +4,16 @@ import { IamValidationError } from '../iam/errors';
 import { applyEdits, type PolicyEdit } from '../iam/policy-edit';
 import type { Policy } from '../iam/types';
 
-/** The two calls the engine makes; `IamPolicyApi` satisfies it. */
+/** What a write must replace besides bindings, etag and version. */
+export interface SetPolicyOptions {
+  /** Also replace the audit configs (a policy grant that declares them). */
+  readonly updateAuditConfigs?: boolean;
+}
+
+/** The two calls the engine makes on one resource's policy. */
 export interface IamPolicyEndpoint {
-  getIamPolicy(resourceName: string): Promise<Policy>;
-  setIamPolicy(resourceName: string, policy: Policy): Promise<Policy>;
+  getIamPolicy(): Promise<Policy>;
+  setIamPolicy(policy: Policy, options: SetPolicyOptions): Promise<Policy>;
 }
 
 /** One caller's edits; all requests of a batch target the same policy. */
@@ -44,7 +50,6 @@ interface CycleResult {
  */
 export async function applyEditBatch(
   api: IamPolicyEndpoint,
-  resource: string,
   requests: readonly EditRequest[],
   options: EngineOptions = {},
 ): Promise<EditOutcome[]> {
@@ -53,7 +58,7 @@ export async function applyEditBatch(
   try {
     const { value, attempts: used } = await retrying((n) => {
       attempts = n;
-      return readModifyWrite(api, resource, requests);
+      return readModifyWrite(api, requests);
     }, options);
     return requests.map((r) => {
       const rejection = value.rejected.get(r.id);
@@ -64,7 +69,7 @@ export async function applyEditBatch(
   } catch (error) {
     if (batchSize > 1 && error instanceof GoogleApiError && error.status === 'INVALID_ARGUMENT') {
       const singles: EditOutcome[] = [];
-      for (const request of requests) singles.push(...(await applyEditBatch(api, resource, [request], options)));
+      for (const request of requests) singles.push(...(await applyEditBatch(api, [request], options)));
       return singles;
     }
     const status = error instanceof GoogleApiError ? error.status : 'INTERNAL';
@@ -73,8 +78,12 @@ export async function applyEditBatch(
   }
 }
 
-async function readModifyWrite(api: IamPolicyEndpoint, resource: string, requests: readonly EditRequest[]): Promise<CycleResult> {
-  const current = await api.getIamPolicy(resource);
+async function readModifyWrite(api: IamPolicyEndpoint, requests: readonly EditRequest[]): Promise<CycleResult> {
+  const current = await api.getIamPolicy();
+  if (typeof current.etag !== 'string' || current.etag === '') {
+    // Without the etag that was read, a write replaces the policy blindly.
+    throw new Error('the policy that was read has no etag, and a write without one would replace the policy blindly; nothing was written');
+  }
   let next: Policy = current;
   const changed = new Set<string>();
   const rejected = new Map<string, IamValidationError>();
@@ -89,9 +98,10 @@ async function readModifyWrite(api: IamPolicyEndpoint, resource: string, request
     }
   }
   if (changed.size === 0) {
-    return { etag: current.etag ?? '', changed, rejected };
+    return { etag: current.etag, changed, rejected };
   }
-  const written = await api.setIamPolicy(resource, next);
+  const updateAuditConfigs = requests.some((r) => !rejected.has(r.id) && r.edits.some((e) => e.kind === 'replaceAuditConfigs'));
+  const written = await api.setIamPolicy({ ...next, etag: current.etag }, { updateAuditConfigs });
   return { etag: written.etag ?? '', changed, rejected };
 }
 

@@ -1,0 +1,189 @@
+import { createHash } from 'crypto';
+import { DefaultTokenResolver, Lazy, StringConcat, TerraformResource, TerraformStack, Tokenization, type TerraformResourceLifecycle } from 'cdktf';
+import type { Construct, IConstruct } from 'constructs';
+import { grantKey, type Grant } from '../iam/grant';
+import { RUNNER_ENV } from '../runner/env';
+import { runnerAssetPath } from './runner-asset';
+import { escapeTemplate, holdsTokens, terraformExpression } from './terraform-expression';
+
+
+/** The Terraform name of every stack's grants resource: `terraform_data.google_iam_grants`. */
+export const GRANTS_RESOURCE_NAME = 'google_iam_grants';
+const CONSTRUCT_ID = 'GoogleIamGrants';
+
+interface Declared {
+  readonly grant: Grant;
+  readonly label: string;
+}
+
+interface Entry {
+  readonly grant: Grant;
+  readonly holdsTokens: boolean;
+  readonly labels: string[];
+}
+
+/**
+ * The one Terraform resource that holds every grant of a stack:
+ * `terraform_data.google_iam_grants`, with one instance per grant
+ * (`for_each`, keyed by what the grant is). Its provisioners run the bundled
+ * runner: `apply` when an instance is created, `remove` when it is destroyed.
+ *
+ * Why one resource and not one per grant: Terraform runs a destroy-time
+ * provisioner only from configuration that still contains it. A grant deleted
+ * from the code removes its key from this map while the resource block stays,
+ * so Terraform destroys that instance *with* its provisioner and the grant is
+ * revoked. (A resource block deleted from the code is destroyed without one.)
+ *
+ * The key is the grant's identity (policy, role, condition and, for a member
+ * grant, the principal), not the construct path: renaming or moving a
+ * construct changes nothing in Terraform, and two constructs that grant the
+ * same thing share one instance (revoked only when neither declares it). A
+ * grant holding values only Terraform knows is keyed by the text of the
+ * expressions that stand for them (`for_each` keys must be known when
+ * planning, and e.g. a service account's email may not be).
+ *
+ * A change that keeps the key (a binding's members, a spelling) replaces the
+ * instance with create_before_destroy: the new object's `apply` writes the new
+ * state in one write, and Terraform destroys the replaced object without its
+ * destroy provisioner, so nothing is revoked in between. The same holds for
+ * `terraform apply -replace` and `terraform taint`: they re-apply the grant.
+ *
+ * When the last grant of a stack is deleted, this resource goes with it and
+ * nothing can revoke the grants (see the README, "Lifecycle"): keep
+ * `GoogleIamGrants.of(stack)` in the stack for that apply.
+ */
+export class GoogleIamGrants extends TerraformResource {
+  /**
+   * The stack's grants resource, created on first use. Call it yourself to
+   * keep the (then empty) resource in a stack whose last grant you delete,
+   * so that the next apply revokes what the deleted grants had granted.
+   */
+  public static of(scope: IConstruct): GoogleIamGrants {
+    const stack = TerraformStack.of(scope);
+    return (stack.node.tryFindChild(CONSTRUCT_ID) as GoogleIamGrants | undefined) ?? new GoogleIamGrants(stack, CONSTRUCT_ID);
+  }
+
+  private readonly declared: Declared[] = [];
+  private entriesByKey?: Map<string, Entry>;
+  private readonly runnerPath: string;
+
+  private constructor(scope: Construct, id: string) {
+    super(scope, id, { terraformResourceType: 'terraform_data', terraformGeneratorMetadata: { providerName: 'terraform' } });
+    this.overrideLogicalId(GRANTS_RESOURCE_NAME);
+    this.runnerPath = runnerAssetPath(this);
+    this.lifecycle = { createBeforeDestroy: true } satisfies TerraformResourceLifecycle;
+    const environment = {
+      [RUNNER_ENV.grant]: '${self.triggers_replace}',
+      [RUNNER_ENV.label]: '${self.input}',
+      [RUNNER_ENV.run]: '${plantimestamp()}',
+    };
+    const interpreter = ['node', this.runnerPath];
+    this.provisioners = [
+      { type: 'local-exec', command: 'apply', interpreter, environment },
+      { type: 'local-exec', command: 'remove', interpreter, environment, when: 'destroy' },
+    ];
+  }
+
+  /**
+   * Adds `grant`, declared by the construct `label` names, and returns its
+   * Terraform address (`terraform_data.google_iam_grants["<key>"]`), a
+   * token: keys of grants holding tokens are only known at synth.
+   */
+  public addGrant(grant: Grant, label: string): string {
+    this.declared.push({ grant, label });
+    this.entriesByKey = undefined;
+    const index = this.declared.length - 1;
+    return Lazy.stringValue({ produce: () => `terraform_data.${GRANTS_RESOURCE_NAME}[${JSON.stringify(this.keyOf(this.declared[index].grant))}]` });
+  }
+
+  /** How many distinct grants the stack holds. */
+  public get grantCount(): number {
+    return this.entries().size;
+  }
+
+  /**
+   * Adds `for_each` to cdktf's rendering (cdktf renders its own `forEach`
+   * meta-argument, left unset here, over any attribute of that name).
+   */
+  public toTerraform(): any {
+    return this.withForEach(super.toTerraform(), this.forEachJson());
+  }
+
+  /** The same for `synthHcl` output. */
+  public toHclTerraform(): any {
+    return this.withForEach(super.toHclTerraform(), { value: this.forEachHcl(), isBlock: false, type: 'simple', storageClassType: 'string' });
+  }
+
+  protected synthesizeAttributes(): { [name: string]: unknown } {
+    return { triggers_replace: '${each.value.grant}', input: '${each.value.label}' };
+  }
+
+  protected synthesizeHclAttributes(): { [name: string]: unknown } {
+    const simple = (value: string) => ({ value, isBlock: false, type: 'simple', storageClassType: 'string' });
+    return { triggers_replace: simple('${each.value.grant}'), input: simple('${each.value.label}') };
+  }
+
+  private withForEach(rendered: any, forEach: unknown): any {
+    const attributes = rendered.resource?.[this.terraformResourceType]?.[this.friendlyUniqueId];
+    if (attributes) attributes.for_each = forEach;
+    return rendered;
+  }
+
+  /** `{ "<key>": { grant: "<JSON>", label: "<constructs>" } }`; a grant holding tokens is `${jsonencode({...})}`. */
+  private forEachJson(): Record<string, { grant: string; label: string }> {
+    return Object.fromEntries([...this.entries()].map(([key, entry]) => [key, {
+      grant: entry.holdsTokens ? `\${jsonencode(${terraformExpression(entry.grant, this)})}` : escapeTemplate(JSON.stringify(entry.grant)),
+      label: escapeTemplate(entry.labels.join(', ')),
+    }]));
+  }
+
+  /**
+   * cdktf's HCL renderer does not escape backslashes (nor quotes in strings
+   * that hold `${`), so for HCL the map is one expression whose literal
+   * strings travel base64-encoded: Terraform decodes them to the very same
+   * values as the JSON output's.
+   */
+  private forEachHcl(): string {
+    const items = [...this.entries()].map(([key, entry]) => {
+      const grant = entry.holdsTokens ? `jsonencode(${terraformExpression(entry.grant, this)})` : base64Literal(JSON.stringify(entry.grant));
+      return `${JSON.stringify(key)} = { grant = ${grant}, label = ${base64Literal(entry.labels.join(', '))} }`;
+    });
+    return `\${{ ${items.join(', ')} }}`;
+  }
+
+  /** Grants by key, in declaration order; two constructs that declare the same grant share an entry. */
+  private entries(): Map<string, Entry> {
+    if (!this.entriesByKey) {
+      this.entriesByKey = new Map();
+      for (const { grant, label } of this.declared) {
+        const key = this.keyOf(grant);
+        const entry = this.entriesByKey.get(key);
+        if (entry) entry.labels.push(label);
+        else this.entriesByKey.set(key, { grant, holdsTokens: holdsTokens(grant), labels: [label] });
+      }
+    }
+    return this.entriesByKey;
+  }
+
+  /** The grant's identity; for a grant holding tokens, over the expressions they stand for. */
+  private keyOf(grant: Grant): string {
+    return safeKey(grantKey(holdsTokens(grant) ? resolvedText(grant, this) : grant));
+  }
+}
+
+/** Terraform map keys become part of addresses users type (`-target`, `-replace`): keep them readable and quote-free. */
+function safeKey(identity: string): string {
+  if (/^[A-Za-z0-9/_.:@|+=,~*-]+$/.test(identity) && identity.length <= 400) return identity;
+  const readable = identity.replace(/[^A-Za-z0-9/_.:@|+=,~*-]+/g, '_').slice(0, 200);
+  return `${readable}#${createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
+}
+
+/** A copy of `value` with every token replaced by the text of its expression, e.g. `${var.member}`. */
+function resolvedText<T>(value: T, scope: IConstruct): T {
+  return Tokenization.resolve(value, { scope, preparing: false, resolver: new DefaultTokenResolver(new StringConcat()) }) as T;
+}
+
+function base64Literal(text: string): string {
+  return `base64decode("${Buffer.from(text, 'utf8').toString('base64')}")`;
+}
+

@@ -1,0 +1,37 @@
+import type { Construct } from 'constructs';
+import type { IamCondition } from './iam-condition';
+import { conditionOf, IamGrant, type GrantTarget } from './iam-grant';
+
+/** The props every `*IamBinding` construct shares. @internal */
+export interface IamBindingFields {
+  readonly role: string;
+  readonly members: string[];
+  readonly condition?: IamCondition;
+}
+
+/**
+ * The whole member list of one role (and condition): the binding's members
+ * become exactly `members`; other roles' bindings are left alone; destroying
+ * it removes the binding. Only one binding construct may own a role and
+ * condition on a resource.
+ *
+ * @internal jsii erases this base class: its public members appear on each `*IamBinding` construct.
+ */
+export abstract class IamBindingGrant extends IamGrant {
+  /** The role that is granted. */
+  public readonly role: string;
+  /** The principals granted the role. */
+  public readonly members: string[];
+  /**
+   * The IAM condition of the binding.
+   * @default - unconditional
+   */
+  public readonly condition?: IamCondition;
+
+  protected constructor(scope: Construct, id: string, target: GrantTarget, props: IamBindingFields) {
+    super(scope, id, target, { mode: 'binding', resource: target.resource, role: props.role, members: props.members, condition: conditionOf(props.condition) });
+    this.role = props.role;
+    this.members = props.members;
+    this.condition = props.condition;
+  }
+}

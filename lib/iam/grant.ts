@@ -1,0 +1,141 @@
+import { createHash } from 'crypto';
+import { conditionKey } from './condition';
+import { comparisonKey } from './principal';
+import type { PolicyEdit } from './policy-edit';
+import type { AuditConfig, ConditionInput } from './types';
+
+/**
+ * Where an IAM policy lives: a resource of a Google REST API that has
+ * `:getIamPolicy` and `:setIamPolicy` methods, e.g.
+ * `{ service: 'networksecurity', apiVersion: 'v1', name: 'projects/p/locations/global/authorizationPolicies/ap' }`.
+ */
+export interface IamResource {
+  /** The API's host name without `.googleapis.com`, e.g. `secretmanager`. */
+  readonly service: string;
+  /** e.g. `v1`, `v1beta1`. */
+  readonly apiVersion: string;
+  /** The resource's full name, the path segment before `:getIamPolicy`. */
+  readonly name: string;
+  /** How the API exposes getIamPolicy: `GET` with the version in the query, or `POST` with it in the body. */
+  readonly getIamPolicyMethod?: 'GET' | 'POST';
+}
+
+/** One binding as a policy grant declares it. */
+export interface GrantBinding {
+  readonly role: string;
+  readonly members: readonly string[];
+  readonly condition?: ConditionInput;
+}
+
+/** One principal granted a role (non-authoritative: other members of the role are left alone). */
+export interface MemberGrant {
+  readonly mode: 'member';
+  readonly resource: IamResource;
+  readonly role: string;
+  readonly member: string;
+  readonly condition?: ConditionInput;
+}
+
+/** The whole member list of one role + condition (authoritative for that binding). */
+export interface BindingGrant {
+  readonly mode: 'binding';
+  readonly resource: IamResource;
+  readonly role: string;
+  readonly members: readonly string[];
+  readonly condition?: ConditionInput;
+}
+
+/** Every binding of a policy (authoritative for the policy's bindings; audit configs only when given). */
+export interface PolicyGrant {
+  readonly mode: 'policy';
+  readonly resource: IamResource;
+  readonly bindings: readonly GrantBinding[];
+  readonly auditConfigs?: readonly AuditConfig[];
+}
+
+/** A grant: what one grant construct declares and the runner carries out. */
+export type Grant = MemberGrant | BindingGrant | PolicyGrant;
+
+export type GrantMode = Grant['mode'];
+
+/** `apply` makes the grant hold; `remove` revokes it. */
+export type GrantAction = 'apply' | 'remove';
+
+/** The policy edits that carry out `action` for `grant`. */
+export function grantEdits(grant: Grant, action: GrantAction): PolicyEdit[] {
+  switch (grant.mode) {
+    case 'member':
+      return [{ kind: action === 'apply' ? 'addMember' : 'removeMember', role: grant.role, member: grant.member, condition: grant.condition }];
+    case 'binding':
+      return [action === 'apply'
+        ? { kind: 'setBinding', role: grant.role, members: grant.members, condition: grant.condition }
+        : { kind: 'removeBinding', role: grant.role, condition: grant.condition }];
+    case 'policy':
+      if (action === 'remove') return grant.bindings.map((b) => ({ kind: 'removeBinding', role: b.role, condition: b.condition }));
+      return [
+        { kind: 'replaceBindings', bindings: grant.bindings },
+        ...(grant.auditConfigs === undefined ? [] : [{ kind: 'replaceAuditConfigs' as const, auditConfigs: grant.auditConfigs }]),
+      ];
+  }
+}
+
+/** The policy a grant edits: one per service and resource name. */
+export function policyKey(resource: IamResource): string {
+  return `${resource.service}:${resource.name}`;
+}
+
+/**
+ * What a grant is, independent of where it is declared: the policy, the role,
+ * the condition and (for a member grant) the principal, with emails compared
+ * case-insensitively as Google does. Two grants with the same key hold the
+ * same thing; a binding's key leaves its members out, so changing them keeps
+ * the key. Only safe characters are used (it becomes a Terraform map key):
+ * a condition is written as its title, cleaned, plus a digest of its three fields.
+ */
+export function grantKey(grant: Grant): string {
+  const policy = policyKey(grant.resource);
+  switch (grant.mode) {
+    case 'member':
+      return `${policy}|${grant.role}|${comparisonKey(grant.member)}${conditionSuffix(grant.condition)}`;
+    case 'binding':
+      return `${policy}|${grant.role}${conditionSuffix(grant.condition)}`;
+    case 'policy':
+      return `${policy}|policy`;
+  }
+}
+
+/**
+ * Terraform-style id, as terraform-provider-google builds it:
+ * member `{resource}/{role}/{member}`, binding `{resource}/{role}`, policy `{resource}`,
+ * member and binding followed by `/{title}/{description}/{expression}` when conditional.
+ */
+export function grantId(grant: Grant): string {
+  if (grant.mode === 'policy') return grant.resource.name;
+  const parts = [grant.resource.name, grant.role];
+  if (grant.mode === 'member') parts.push(grant.member);
+  if (grant.condition) parts.push(grant.condition.title, grant.condition.description ?? '', grant.condition.expression);
+  return parts.join('/');
+}
+
+/** One line for logs and errors: `roles/x (condition "title") on projects/.../ap`. */
+export function describeGrant(grant: Grant): string {
+  if (grant.mode === 'policy') return `the IAM policy of ${grant.resource.name}`;
+  const condition = grant.condition ? ` (condition ${JSON.stringify(grant.condition.title)})` : '';
+  return `${grant.role}${condition} on ${grant.resource.name}`;
+}
+
+/** The principals a grant names, for messages. */
+export function grantMembers(grant: Grant): readonly string[] {
+  switch (grant.mode) {
+    case 'member': return [grant.member];
+    case 'binding': return grant.members;
+    case 'policy': return grant.bindings.flatMap((b) => b.members);
+  }
+}
+
+function conditionSuffix(condition: ConditionInput | undefined): string {
+  if (condition === undefined) return '';
+  const title = (condition.title ?? '').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40);
+  const digest = createHash('sha256').update(conditionKey(condition)).digest('hex').slice(0, 12);
+  return `|if:${title}:${digest}`;
+}

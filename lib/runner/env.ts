@@ -1,0 +1,13 @@
+/** Environment variables the runner reads (besides Google's credentials and endpoint overrides). */
+export const RUNNER_ENV = {
+  /** The grant as JSON (the grants resource's `triggers_replace`). */
+  grant: 'CDKTF_GOOGLE_IAM_GRANT',
+  /** Which constructs declare the grant, for progress lines (the grants resource's `input`). */
+  label: 'CDKTF_GOOGLE_IAM_LABEL',
+  /** Terraform's `plantimestamp()`: the same for every provisioner of one `terraform apply`. */
+  run: 'CDKTF_GOOGLE_IAM_RUN',
+  /** Where the locks, queues, run markers and the code cache live. */
+  stateDir: 'CDKTF_GOOGLE_IAM_STATE_DIR',
+  retryMaxMs: 'CDKTF_GOOGLE_IAM_RETRY_MAX_MS',
+  retryInitialMs: 'CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS',
+} as const;

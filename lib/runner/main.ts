@@ -1,0 +1,143 @@
+/**
+ * The deploy-time runner. Terraform's local-exec provisioners of the stack's
+ * grants resource call `node runner.js apply|remove` with the grant in
+ * CDKTF_GOOGLE_IAM_GRANT. esbuild bundles this file and everything it imports
+ * into dist/runner/main.js, which dist/runner/runner.js (loader.ts) loads;
+ * TerraformAsset copies the directory into cdktf.out, so no node_modules are needed.
+ */
+import { GoogleRestClient } from '../api/client';
+import { IamPolicyApi } from '../api/iam-policy';
+import { serviceRootUrl } from '../api/services';
+import { describeGrant, grantEdits, grantKey, grantMembers, type Grant, type GrantAction } from '../iam/grant';
+import type { PolicyEdit } from '../iam/policy-edit';
+import { applyEditBatch, type EditOutcome } from './engine';
+import { RUNNER_ENV } from './env';
+import { parseGrant } from './grant-input';
+import { policyEndpoint } from './policy-endpoint';
+import { PolicyQueue } from './policy-queue';
+import { RunMarkers } from './run-markers';
+import { StateDir } from './state-dir';
+
+const PREFIX = 'cdktf-google-iam:';
+
+let googleCalled = false;
+
+/** Whether this process called Google (held the policy lock): loader.ts caches compiled code only from such a run. */
+export function calledGoogle(): boolean {
+  return googleCalled;
+}
+
+export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
+  const grant = parseGrant(env[RUNNER_ENV.grant]);
+  const label = env[RUNNER_ENV.label]?.trim() || grant.mode;
+  const what = `${PREFIX} ${label} ${describeGrant(grant)}`;
+  const state = StateDir.open(env);
+  const rootUrl = serviceRootUrl(grant.resource.service, env);
+  const markers = new RunMarkers(state, env[RUNNER_ENV.run]);
+  const markerKey = JSON.stringify([rootUrl, grantKey(grant)]);
+
+  if (action === 'remove' && markers.wasApplied(markerKey)) {
+    log(`${what}: kept (this apply has just applied it again, under another address)`);
+    return true;
+  }
+
+  const client = new GoogleRestClient({ env });
+  const api = new IamPolicyApi(client, grant.resource);
+  const endpoint = policyEndpoint(api, grant.resource.name);
+  const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, batchKey(grant, rootUrl, env), editsOrUndefined, outcomeOrUndefined);
+
+  const outcome = await queue.submit(grantEdits(grant, action), (batch) => {
+    googleCalled = true;
+    return applyEditBatch(endpoint, batch.map((item) => ({ id: item.id, edits: item.payload })), {
+      maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs),
+      initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs),
+      onRetry: (error, attempt, delayMs) =>
+        log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
+    }).then((outcomes) => new Map(outcomes.map((o) => [o.id, o])));
+  }, () => client.authenticate());
+
+  const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}, batch of ${outcome.batchSize}`;
+  if (outcome.ok) {
+    if (action === 'apply') markers.markApplied(markerKey);
+    log(`${what}: ${describeOutcome(grant, action, outcome.changed)} (${attempts}); etag ${outcome.etag || '-'}`);
+    return true;
+  }
+  log(`${what}: failed to ${verb(grant, action)}: ${outcome.status}: ${outcome.message} (${attempts}); the policy was left as it was`);
+  return false;
+}
+
+function verb(grant: Grant, action: GrantAction): string {
+  const members = grantMembers(grant).join(', ');
+  switch (grant.mode) {
+    case 'member': return action === 'apply' ? `add ${members}` : `remove ${members}`;
+    case 'binding': return action === 'apply' ? `set the members to [${members}]` : 'remove the binding';
+    case 'policy': return action === 'apply' ? `set the policy's ${grant.bindings.length} bindings` : 'remove the declared bindings';
+  }
+}
+
+function describeOutcome(grant: Grant, action: GrantAction, changed: boolean): string {
+  const members = grantMembers(grant).join(', ');
+  switch (grant.mode) {
+    case 'member':
+      if (action === 'apply') return changed ? `added ${members}` : `${members} was already granted`;
+      return changed ? `removed ${members}` : `${members} was already absent`;
+    case 'binding':
+      if (action === 'apply') return changed ? `members set to [${members}]` : `members already [${members}]`;
+      return changed ? 'binding removed' : 'binding was already absent';
+    case 'policy':
+      if (action === 'apply') return changed ? `bindings set (${grant.bindings.length})` : `bindings already as declared (${grant.bindings.length})`;
+      return changed ? 'declared bindings removed' : 'declared bindings were already absent';
+  }
+}
+
+/**
+ * Requests batch together only when they target the same policy at the same
+ * endpoint with the same credentials: one stack's runner must never write
+ * another stack's grant with its own identity. (The queue hashes this key.)
+ */
+function batchKey(grant: Grant, rootUrl: string, env: NodeJS.ProcessEnv): string {
+  const identity = env.GOOGLE_OAUTH_ACCESS_TOKEN ?? env.GOOGLE_APPLICATION_CREDENTIALS ?? 'adc';
+  return JSON.stringify([rootUrl, grant.resource.apiVersion, grant.resource.name, identity]);
+}
+
+const EDIT_KINDS = new Set<string>(['addMember', 'removeMember', 'setBinding', 'removeBinding', 'replaceBindings', 'replaceAuditConfigs']);
+
+/** A queued request: a list of policy edits (their content is checked again when they are applied). */
+function editsOrUndefined(value: unknown): PolicyEdit[] | undefined {
+  const ok = Array.isArray(value) && value.every((e) => typeof e === 'object' && e !== null && EDIT_KINDS.has((e as PolicyEdit).kind));
+  return ok ? (value as PolicyEdit[]) : undefined;
+}
+
+function outcomeOrUndefined(value: unknown): EditOutcome | undefined {
+  const o = value as Partial<Record<'id' | 'status' | 'message' | 'etag', unknown> & Record<'ok' | 'changed', unknown> & Record<'attempts' | 'batchSize', unknown>> | null;
+  const ok = typeof o === 'object' && o !== null && typeof o.id === 'string' && typeof o.ok === 'boolean' &&
+    typeof o.attempts === 'number' && typeof o.batchSize === 'number' &&
+    (o.ok ? typeof o.changed === 'boolean' && typeof o.etag === 'string' : typeof o.status === 'string' && typeof o.message === 'string');
+  return ok ? (o as EditOutcome) : undefined;
+}
+
+function numberFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number of milliseconds (got ${JSON.stringify(raw)})`);
+  return value;
+}
+
+function parseAction(arg: string | undefined): GrantAction {
+  if (arg === 'apply' || arg === 'remove') return arg;
+  throw new Error(`usage: runner.js apply|remove (got ${JSON.stringify(arg)})`);
+}
+
+if (require.main === module) {
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  Promise.resolve()
+    .then(() => runGrant(parseAction(process.argv[2]), process.env, log))
+    .then(
+      (ok) => process.exit(ok ? 0 : 1),
+      (error: Error) => {
+        process.stderr.write(`${PREFIX} ${error.message}\n`);
+        process.exit(1);
+      },
+    );
+}

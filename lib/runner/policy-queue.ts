@@ -1,0 +1,266 @@
+import { createHash, randomBytes } from 'crypto';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import type { StateDir } from './state-dir';
+
+/** A queued piece of work, as the lock holder sees it. */
+export interface QueuedItem<P> {
+  readonly id: string;
+  readonly payload: P;
+}
+
+/** Checks what is read back from the queue folder: a value of the expected shape, or undefined. */
+export type Validator<T> = (value: unknown) => T | undefined;
+
+export interface PolicyQueueOptions {
+  /** How often a waiting process looks for its result or a free lock. @default 15 */
+  readonly pollMs?: number;
+  /** A lock older than this is taken over even if its owner seems alive. @default 15 minutes */
+  readonly staleMs?: number;
+  /** Give up waiting after this long. @default 30 minutes */
+  readonly timeoutMs?: number;
+  /** Warnings (an entry set aside, a stale lock taken over). @default - stderr */
+  readonly warn?: (line: string) => void;
+}
+
+/** The on-disk envelope of a queue entry or result: tied to the queue and the request id. */
+interface Envelope {
+  readonly v: 1;
+  readonly queue: string;
+  readonly id: string;
+  readonly pid: number;
+  readonly host: string;
+  readonly body: unknown;
+}
+
+interface LockOwner {
+  readonly pid: number;
+  readonly host: string;
+  readonly since: number;
+}
+
+/**
+ * Serializes the read-modify-writes of one policy across processes on this
+ * machine and folds whatever is queued into one batch.
+ *
+ * Terraform runs each provisioner as its own process. Each one drops its
+ * request into `queue/`; whoever takes the lock (an atomic `mkdir`) drains
+ * the whole queue in one batch and leaves one file per request in
+ * `results/`. The lock is an optimisation (fewer calls, fewer conflicts);
+ * correctness across machines rests on the etag, so taking over a stale lock
+ * needs no stronger guarantee than "its owner is gone".
+ *
+ * Nothing read back is trusted blindly: entries and results carry the queue
+ * they belong to and their request id and are checked against both, and
+ * their bodies against the caller's validators; an entry left by a process
+ * that has died is discarded, never replayed; anything unreadable is set
+ * aside in `rejected/` with a warning.
+ */
+export class PolicyQueue<P, R> {
+  private readonly name: string;
+  private readonly queueDir: string;
+  private readonly resultsDir: string;
+  private readonly lockDir: string;
+  private readonly pollMs: number;
+  private readonly staleMs: number;
+  private readonly timeoutMs: number;
+  private readonly warn: (line: string) => void;
+
+  constructor(
+    private readonly state: StateDir,
+    policyKey: string,
+    private readonly validatePayload: Validator<P>,
+    private readonly validateResult: Validator<R>,
+    options: PolicyQueueOptions = {},
+  ) {
+    this.name = createHash('sha256').update(policyKey).digest('hex').slice(0, 32);
+    this.queueDir = state.dir('queues', this.name, 'queue');
+    this.resultsDir = state.dir('queues', this.name, 'results');
+    this.lockDir = path.join(state.dir('queues', this.name), 'lock');
+    this.pollMs = options.pollMs ?? 15;
+    this.staleMs = options.staleMs ?? 15 * 60_000;
+    this.timeoutMs = options.timeoutMs ?? 30 * 60_000;
+    this.warn = options.warn ?? ((line) => process.stderr.write(`${line}\n`));
+  }
+
+  /**
+   * Queues `payload` and resolves with its result, draining the queue with
+   * `drain` when this process holds the lock. A lock holder first runs
+   * `prepare` (e.g. loading and authenticating its client) and only then takes
+   * the batch, so that whatever is queued in the meantime joins it.
+   */
+  public async submit(payload: P, drain: (batch: QueuedItem<P>[]) => Promise<Map<string, R>>, prepare?: () => Promise<void>): Promise<R> {
+    const id = `${Date.now().toString(36)}-${process.pid}-${randomBytes(6).toString('hex')}`;
+    this.state.writeFile(this.file(this.queueDir, id), JSON.stringify(this.envelope(id, payload)));
+    const deadline = Date.now() + this.timeoutMs;
+    try {
+      for (;;) {
+        const result = this.takeResult(id);
+        if (result !== undefined) return result;
+        if (this.tryLock()) {
+          try {
+            // Our request may have been in the previous holder's batch: then there is nothing to prepare for.
+            if (prepare && fs.existsSync(this.file(this.queueDir, id))) await prepare();
+            await this.drainQueue(drain);
+          } finally {
+            this.unlock();
+          }
+          continue;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`gave up after ${Math.round(this.timeoutMs / 1000)} s waiting for the policy lock ${this.lockDir}`);
+        }
+        await sleep(this.pollMs + Math.random() * this.pollMs);
+      }
+    } finally {
+      // Never leave a request behind for a later lock holder to carry out.
+      fs.rmSync(this.file(this.queueDir, id), { force: true });
+    }
+  }
+
+  private async drainQueue(drain: (batch: QueuedItem<P>[]) => Promise<Map<string, R>>): Promise<void> {
+    const batch: QueuedItem<P>[] = [];
+    for (const id of this.entryIds(this.queueDir)) {
+      const envelope = this.readEnvelope(this.queueDir, id);
+      if (envelope === undefined) continue;
+      if (!this.isAlive(envelope)) {
+        fs.rmSync(this.file(this.queueDir, id), { force: true });
+        continue;
+      }
+      const payload = this.validatePayload(envelope.body);
+      if (payload === undefined) {
+        this.setAside(this.queueDir, id, 'its request is not of the expected shape');
+        continue;
+      }
+      batch.push({ id, payload });
+    }
+    if (batch.length === 0) return;
+    const results = await drain(batch);
+    for (const { id } of batch) {
+      const result = results.get(id);
+      if (result === undefined) continue;
+      this.state.writeFile(this.file(this.resultsDir, id), JSON.stringify(this.envelope(id, result)));
+      fs.rmSync(this.file(this.queueDir, id), { force: true });
+    }
+  }
+
+  private takeResult(id: string): R | undefined {
+    const envelope = this.readEnvelope(this.resultsDir, id);
+    if (envelope === undefined) return undefined;
+    fs.rmSync(this.file(this.resultsDir, id), { force: true });
+    const result = this.validateResult(envelope.body);
+    if (result === undefined) throw new Error(`the result for request ${id} in ${this.resultsDir} is not of the expected shape`);
+    return result;
+  }
+
+  private envelope(id: string, body: unknown): Envelope {
+    return { v: 1, queue: this.name, id, pid: process.pid, host: os.hostname(), body };
+  }
+
+  /** The entry's envelope if it belongs here; sets aside what does not parse or belongs elsewhere. */
+  private readEnvelope(dir: string, id: string): Envelope | undefined {
+    let text: Buffer | undefined;
+    try {
+      text = this.state.readFile(this.file(dir, id));
+    } catch (error) {
+      this.setAside(dir, id, (error as Error).message);
+      return undefined;
+    }
+    if (text === undefined) return undefined;
+    let value: Partial<Envelope>;
+    try {
+      value = JSON.parse(text.toString('utf8')) as Partial<Envelope>;
+    } catch {
+      this.setAside(dir, id, 'it is not JSON');
+      return undefined;
+    }
+    if (value?.v !== 1 || value.queue !== this.name || value.id !== id || typeof value.pid !== 'number' || typeof value.host !== 'string') {
+      this.setAside(dir, id, 'it does not belong to this request');
+      return undefined;
+    }
+    return value as Envelope;
+  }
+
+  /** A request whose process is gone (killed, timed out) is dropped: nobody waits for it any more. */
+  private isAlive(envelope: Envelope): boolean {
+    return envelope.host !== os.hostname() || processIsAlive(envelope.pid);
+  }
+
+  private setAside(dir: string, id: string, reason: string): void {
+    const rejected = this.state.dir('queues', this.name, 'rejected');
+    try {
+      fs.renameSync(this.file(dir, id), path.join(rejected, `${path.basename(dir)}-${id}.json`));
+    } catch {
+      fs.rmSync(this.file(dir, id), { force: true });
+    }
+    this.warn(`cdktf-google-iam: warning: set aside ${path.join(dir, `${id}.json`)}: ${reason}`);
+  }
+
+  private entryIds(dir: string): string[] {
+    return fs.readdirSync(dir).filter((f) => /^[0-9a-z]+-\d+-[0-9a-f]{12}\.json$/.test(f)).map((f) => f.slice(0, -5)).sort();
+  }
+
+  private tryLock(): boolean {
+    try {
+      fs.mkdirSync(this.lockDir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      if (!this.lockIsStale()) return false;
+      this.warn(`cdktf-google-iam: warning: taking over the stale policy lock ${this.lockDir}`);
+      fs.rmSync(this.lockDir, { recursive: true, force: true });
+      return this.tryLock();
+    }
+    const owner: LockOwner = { pid: process.pid, host: os.hostname(), since: Date.now() };
+    this.state.createFile(path.join(this.lockDir, 'owner'), JSON.stringify(owner));
+    return true;
+  }
+
+  private lockIsStale(): boolean {
+    let owner: Partial<LockOwner> | undefined;
+    try {
+      const text = this.state.readFile(path.join(this.lockDir, 'owner'));
+      owner = text === undefined ? undefined : (JSON.parse(text.toString('utf8')) as Partial<LockOwner>);
+    } catch {
+      owner = undefined;
+    }
+    if (typeof owner?.since !== 'number' || typeof owner.pid !== 'number' || typeof owner.host !== 'string') {
+      // Owner file not written yet (the holder is between mkdir and write), or unreadable.
+      const age = ageMs(this.lockDir);
+      return age !== undefined && age > 5_000;
+    }
+    const age = Date.now() - owner.since;
+    // A `since` in the future cannot be trusted to ever expire.
+    if (age < -60_000 || age > this.staleMs) return true;
+    return owner.host === os.hostname() && !processIsAlive(owner.pid);
+  }
+
+  private unlock(): void {
+    fs.rmSync(this.lockDir, { recursive: true, force: true });
+  }
+
+  private file(dir: string, id: string): string {
+    return path.join(dir, `${id}.json`);
+  }
+}
+
+function ageMs(file: string): number | undefined {
+  try {
+    return Date.now() - fs.lstatSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,163 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { PolicyQueue, type PolicyQueueOptions, type QueuedItem } from '../../lib/runner/policy-queue';
+import { StateDir } from '../../lib/runner/state-dir';
+
+function tempRoot(): StateDir {
+  return StateDir.open({ CDKTF_GOOGLE_IAM_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'policy-queue-')) });
+}
+
+const anyNumber = (v: unknown) => (typeof v === 'number' ? v : undefined);
+const anyString = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const numbers = (root: StateDir, key: string, options?: PolicyQueueOptions) => new PolicyQueue<number, number>(root, key, anyNumber, anyNumber, options);
+const strings = (root: StateDir, key: string, options?: PolicyQueueOptions) => new PolicyQueue<string, string>(root, key, anyString, anyString, options);
+
+/** The folder of the one queue in `root`. */
+function queueDir(root: StateDir): string {
+  const [hash] = fs.readdirSync(path.join(root.root, 'queues'));
+  return path.join(root.root, 'queues', hash);
+}
+
+test('concurrent submitters are served in batches, one drain at a time, each getting its own result', async () => {
+  const root = tempRoot();
+  let running = 0;
+  let maxRunning = 0;
+  const batchSizes: number[] = [];
+  const drain = async (batch: QueuedItem<number>[]) => {
+    running++;
+    maxRunning = Math.max(maxRunning, running);
+    batchSizes.push(batch.length);
+    await new Promise((r) => setTimeout(r, 30));
+    running--;
+    return new Map(batch.map((item) => [item.id, item.payload * 10]));
+  };
+
+  const results = await Promise.all(
+    Array.from({ length: 20 }, (_, i) => numbers(root, 'policy-a').submit(i, drain)),
+  );
+
+  expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i * 10));
+  expect(maxRunning).toBe(1);
+  expect(batchSizes.reduce((a, b) => a + b, 0)).toBe(20);
+  expect(batchSizes.length).toBeLessThan(20);
+});
+
+test('a lock holder prepares before it takes the batch, so requests queued meanwhile join it', async () => {
+  const root = tempRoot();
+  const batches: number[][] = [];
+  let prepared = 0;
+  const drain = async (batch: QueuedItem<number>[]) => {
+    batches.push(batch.map((item) => item.payload));
+    return new Map(batch.map((item) => [item.id, item.payload]));
+  };
+  const prepare = async () => {
+    prepared++;
+    await new Promise((r) => setTimeout(r, 100));
+  };
+  const submit = (n: number) => numbers(root, 'policy-p').submit(n, drain, prepare);
+
+  const first = submit(1); // takes the lock, then prepares for 100 ms
+  const later = [submit(2), submit(3)]; // queued while it prepares
+
+  expect(await Promise.all([first, ...later])).toEqual([1, 2, 3]);
+  expect(batches.map((b) => [...b].sort())).toEqual([[1, 2, 3]]);
+  expect(prepared).toBe(1);
+});
+
+test('different policies do not share a queue', async () => {
+  const root = tempRoot();
+  const seen: string[][] = [];
+  const drainFor = (label: string) => async (batch: QueuedItem<string>[]) => {
+    seen.push(batch.map((b) => `${label}:${b.payload}`));
+    return new Map(batch.map((b) => [b.id, b.payload]));
+  };
+  await Promise.all([
+    strings(root, 'one').submit('x', drainFor('one')),
+    strings(root, 'two').submit('y', drainFor('two')),
+  ]);
+  expect(seen.flat().sort()).toEqual(['one:x', 'two:y']);
+  expect(seen.every((batch) => new Set(batch.map((b) => b.split(':')[0])).size === 1)).toBe(true);
+});
+
+test('a lock left behind by a dead process is taken over', async () => {
+  const root = tempRoot();
+  const queue = strings(root, 'stale', { warn: () => undefined });
+  const lock = path.join(queueDir(root), 'lock');
+  fs.mkdirSync(lock);
+  fs.writeFileSync(path.join(lock, 'owner'), JSON.stringify({ pid: 2 ** 22 + 12345, host: os.hostname(), since: Date.now() }));
+
+  await expect(queue.submit('payload', async (batch) => new Map(batch.map((b) => [b.id, `done ${b.payload}`])))).resolves.toBe('done payload');
+});
+
+test('a live lock holder is waited for, up to the timeout', async () => {
+  const root = tempRoot();
+  const queue = strings(root, 'busy', { timeoutMs: 200 });
+  const lock = path.join(queueDir(root), 'lock');
+  fs.mkdirSync(lock);
+  fs.writeFileSync(path.join(lock, 'owner'), JSON.stringify({ pid: process.pid, host: os.hostname(), since: Date.now() }));
+
+  await expect(queue.submit('payload', async () => new Map())).rejects.toThrow(/gave up after 0 s waiting for the policy lock/);
+  // The request it gave up on is withdrawn: no later lock holder carries it out.
+  expect(fs.readdirSync(path.join(queueDir(root), 'queue'))).toEqual([]);
+});
+
+test('a lock whose start lies in the future is stale, not held for 15 minutes', async () => {
+  const root = tempRoot();
+  const warnings: string[] = [];
+  const queue = strings(root, 'future', { warn: (w) => warnings.push(w) });
+  const lock = path.join(queueDir(root), 'lock');
+  fs.mkdirSync(lock);
+  fs.writeFileSync(path.join(lock, 'owner'), JSON.stringify({ pid: process.pid, host: os.hostname(), since: Date.now() + 3_600_000 }));
+
+  await expect(queue.submit('p', async (batch) => new Map(batch.map((b) => [b.id, 'done'])))).resolves.toBe('done');
+  expect(warnings).toEqual([expect.stringContaining('taking over the stale policy lock')]);
+});
+
+describe('what is read back from the queue folder is not trusted blindly', () => {
+  const entryName = (pid: number) => `${Date.now().toString(36)}-${pid}-0123456789ab.json`;
+  const envelope = (root: StateDir, id: string, body: unknown, pid = process.pid) => JSON.stringify({
+    v: 1, queue: path.basename(queueDir(root)), id, pid, host: os.hostname(), body,
+  });
+
+  test('a request left by a process that died is discarded, never replayed', async () => {
+    const root = tempRoot();
+    const queue = strings(root, 'leftover');
+    const dead = entryName(2 ** 22 + 4242);
+    fs.writeFileSync(path.join(queueDir(root), 'queue', dead), envelope(root, dead.slice(0, -5), 'addMember attacker', 2 ** 22 + 4242));
+    const seen: string[] = [];
+    await queue.submit('mine', async (batch) => {
+      seen.push(...batch.map((b) => b.payload));
+      return new Map(batch.map((b) => [b.id, 'ok']));
+    });
+    expect(seen).toEqual(['mine']);
+    expect(fs.readdirSync(path.join(queueDir(root), 'queue'))).toEqual([]);
+  });
+
+  test.each([
+    ['not JSON', () => '{', /it is not JSON/],
+    ['another queue\'s entry', (root: StateDir, id: string) => envelope(root, id, 'x').replace(/"queue":"[0-9a-f]+"/, '"queue":"elsewhere"'), /does not belong to this request/],
+    ['another request id', (root: StateDir) => envelope(root, 'zz-1-000000000000', 'x'), /does not belong to this request/],
+    ['a body of the wrong shape', (root: StateDir, id: string) => envelope(root, id, { kind: 'addMember' }), /not of the expected shape/],
+  ] as const)('an entry that is %s is set aside with a warning, and the queue keeps draining', async (_label, content, reason) => {
+    const root = tempRoot();
+    const warnings: string[] = [];
+    const queue = strings(root, 'bad-entry', { warn: (w) => warnings.push(w) });
+    const name = entryName(process.pid);
+    fs.writeFileSync(path.join(queueDir(root), 'queue', name), content(root, name.slice(0, -5)));
+    const seen: string[] = [];
+    await expect(queue.submit('mine', async (batch) => {
+      seen.push(...batch.map((b) => b.payload));
+      return new Map(batch.map((b) => [b.id, 'ok']));
+    })).resolves.toBe('ok');
+    expect(seen).toEqual(['mine']);
+    expect(warnings).toEqual([expect.stringMatching(reason)]);
+    expect(fs.readdirSync(path.join(queueDir(root), 'rejected'))).toEqual([`queue-${name}`]);
+  });
+
+  test('a result of the wrong shape is refused, not reported as done', async () => {
+    const root = tempRoot();
+    const queue = strings(root, 'forged');
+    await expect(queue.submit('mine', async (batch) => new Map(batch.map((b) => [b.id, { forged: true } as unknown as string])))).rejects.toThrow(/not of the expected shape/);
+  });
+});
