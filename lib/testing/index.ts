@@ -4,3 +4,4 @@
  * TypeScript/JavaScript only (see the README, "Testing your stacks").
  */
 export * from './emulator';
+export * from './terraform-provider-external';

@@ -1,0 +1,38 @@
+/**
+ * The gRPC services of the plugin, from the .proto files beside this one.
+ * The bundle embeds them as strings (esbuild's text loader, see the
+ * `bundle:testing` script), so nothing but the one .js file is needed at run
+ * time; protobufjs parses them and proto-loader turns them into grpc-js
+ * service definitions.
+ */
+import { fromJSON } from '@grpc/proto-loader';
+import type { ServiceDefinition } from '@grpc/grpc-js';
+import { Root, parse } from 'protobufjs';
+
+const PROTO_SOURCES: readonly string[] = [
+  require('./tfplugin6.proto') as string,
+  require('./go-plugin.proto') as string,
+  require('./health.proto') as string,
+];
+
+export interface PluginServices {
+  /** tfplugin6.Provider: Terraform's provider protocol, version 6. */
+  readonly provider: ServiceDefinition;
+  /** plugin.GRPCController: go-plugin's Shutdown. */
+  readonly controller: ServiceDefinition;
+  /** grpc.health.v1.Health: go-plugin's ping. */
+  readonly health: ServiceDefinition;
+}
+
+export function loadServices(): PluginServices {
+  const root = new Root();
+  for (const source of PROTO_SOURCES) parse(source, root, { keepCase: true });
+  // Plain objects with snake_case fields, enums as their names, int64 as strings, and defaults filled in.
+  const definitions = fromJSON(root.toJSON(), { keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+  const service = (name: string): ServiceDefinition => definitions[name] as unknown as ServiceDefinition;
+  return {
+    provider: service('tfplugin6.Provider'),
+    controller: service('plugin.GRPCController'),
+    health: service('grpc.health.v1.Health'),
+  };
+}
