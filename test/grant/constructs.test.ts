@@ -1,98 +1,81 @@
-import { App, Fn, TerraformIterator, TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { App, Fn, TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AnnotationMetadataEntryType } from 'cdktf/lib/annotations';
 import type { Construct } from 'constructs';
-import { AuthorizationPolicyIamMember, MigrationJobIamBinding } from '../../lib';
-import { IamGrant } from '../../lib/grant/iam-grant';
-import { MIGRATION_JOB_TYPE } from '../../lib/grant/resource-type';
+import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding } from '../../lib';
+import { IamMemberGrant, type IamMemberFields } from '../../lib/grant/iam-member-grant';
+import { MIGRATION_JOB_TYPE, resourceOfType } from '../../lib/grant/resource-type';
+import { grantsResource, parsedGrant } from '../support/grants-json';
 import { resolveIn } from '../support/resolve';
-import { localExecs } from '../support/runner-provisioners';
 
 /** A third grant type is a descriptor and a few lines; this one exists only to test member/binding fights. */
-class MigrationJobIamMember extends IamGrant {
-  constructor(scope: Construct, id: string, props: { name: string; role: string; member: string }) {
-    super(scope, id, { typeName: 'MigrationJobIamMember', type: MIGRATION_JOB_TYPE, mode: 'member', membersField: 'member', members: [props.member], ...props });
+class MigrationJobIamMember extends IamMemberGrant {
+  constructor(scope: Construct, id: string, props: IamMemberFields & { name: string }) {
+    super(scope, id, { typeName: 'MigrationJobIamMember', resource: resourceOfType(MIGRATION_JOB_TYPE, props.name), nameFormat: MIGRATION_JOB_TYPE.nameFormat }, props);
   }
 }
 
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const MJ = 'projects/p-123456/locations/us-central1/migrationJobs/mj';
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const AP_RESOURCE = { service: 'networksecurity', apiVersion: 'v1', name: AP };
+const MJ_RESOURCE = { service: 'datamigration', apiVersion: 'v1', name: MJ };
+const ALICE_KEY = `networksecurity:${AP}|${ROLE}|user:alice@example.com`;
 
 function newStack(): TerraformStack {
   return new TerraformStack(Testing.app(), 'stack');
 }
 
-function terraformData(stack: TerraformStack): Record<string, any>[] {
-  const json = JSON.parse(Testing.synth(stack));
-  return Object.values(json.resource?.terraform_data ?? {});
-}
-
-describe('synthesized terraform_data', () => {
-  test('a member grant stores its spec as JSON in triggers_replace, with create and destroy provisioners and no shell', () => {
+describe('the stack\'s grants resource', () => {
+  test('every grant is one instance of terraform_data.google_iam_grants, keyed by what it grants, with the grant as JSON', () => {
     const stack = newStack();
     new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-    const spec = {
-      type: 'networksecurity.authorizationPolicies', mode: 'member', resource: AP, role: ROLE, members: ['user:alice@example.com'],
-      label: 'AuthorizationPolicyIamMember stack/Alice',
-    };
+    new MigrationJobIamBinding(stack, 'Viewers', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com', 'group:g@example.com'] });
+    const { instances, raw, json } = grantsResource(stack);
 
-    expect(Testing.synth(stack)).toHaveResourceWithProperties({ tfResourceType: 'terraform_data' }, { triggers_replace: JSON.stringify(spec) });
-    const [resource] = terraformData(stack);
-    expect(resource.input).toBeUndefined();
-    const [create, destroy, ...more] = localExecs(resource);
+    expect(Object.keys(json.resource)).toEqual(['terraform_data']);
+    expect(Object.keys(json.resource.terraform_data)).toEqual(['google_iam_grants']);
+    expect(Object.keys(instances).sort()).toEqual([`datamigration:${MJ}|roles/datamigration.viewer`, ALICE_KEY]);
+    expect(parsedGrant(instances[ALICE_KEY])).toEqual({ mode: 'member', resource: AP_RESOURCE, role: ROLE, member: 'user:alice@example.com' });
+    expect(instances[ALICE_KEY].label).toBe('AuthorizationPolicyIamMember stack/Alice');
+    expect(parsedGrant(instances[`datamigration:${MJ}|roles/datamigration.viewer`])).toEqual({
+      mode: 'binding', resource: MJ_RESOURCE, role: 'roles/datamigration.viewer', members: ['user:a@example.com', 'group:g@example.com'],
+    });
+    // The grant triggers replacement (create_before_destroy: re-applied before the old object goes); the label is updated in place.
+    expect(raw).toMatchObject({ triggers_replace: '${each.value.grant}', input: '${each.value.label}', lifecycle: { create_before_destroy: true } });
+  });
+
+  test('the runner runs at create and at destroy, with no shell: node and its path, the grant in the environment', () => {
+    const stack = newStack();
+    new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    const [create, destroy, ...more] = grantsResource(stack).provisioners;
     expect(more).toEqual([]);
-    expect(create).toMatchObject({ command: 'apply', interpreter: ['node', expect.stringMatching(/^assets\/CdktfGoogleIamRunner\/.+\/runner\.js$/)] });
+    expect(create).toMatchObject({ command: 'apply', interpreter: ['node', expect.stringMatching(/^assets\/CdktfGoogleIamRunner\/[0-9A-F]+\/runner\.js$/)] });
     expect(create.when).toBeUndefined();
-    expect(destroy).toMatchObject({ command: 'remove', when: 'destroy', interpreter: create.interpreter });
-    expect(create.environment).toEqual({ CDKTF_GOOGLE_IAM_GRANT: '${self.triggers_replace}' });
-    expect(destroy.environment).toEqual(create.environment);
-  });
-
-  test('JSON output writes both provisioners under one local-exec label, interpreter and environment as single expressions', () => {
-    const stack = newStack();
-    new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-    const [resource] = terraformData(stack);
-    const [create, destroy] = resource.provisioner['local-exec'];
-    expect(create.interpreter).toMatch(/^\$\{\["node","assets\/CdktfGoogleIamRunner\/[0-9A-F]+\/runner\.js"\]\}$/);
-    expect(create.environment).toBe('${{CDKTF_GOOGLE_IAM_GRANT = self.triggers_replace}}');
     expect(destroy).toEqual({ ...create, command: 'remove', when: 'destroy' });
+    expect(create.environment).toEqual({
+      CDKTF_GOOGLE_IAM_GRANT: '${self.triggers_replace}',
+      CDKTF_GOOGLE_IAM_LABEL: '${self.input}',
+      CDKTF_GOOGLE_IAM_RUN: '${plantimestamp()}',
+    });
   });
 
-  test('HCL output writes the provisioners as plain blocks', () => {
+  test('two constructs that grant the same thing share one instance; both are named in its label', () => {
     const stack = newStack();
-    new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-    const hcl = Testing.synthHcl(stack);
-    const blocks = hcl.split('provisioner "local-exec" {').slice(1);
-    expect(blocks).toHaveLength(2);
-    expect(blocks[0]).toMatch(/command\s*=\s*"apply"/);
-    expect(blocks[0]).toMatch(/interpreter\s*=\s*\[\s*"node",\s*"assets\/CdktfGoogleIamRunner\/[0-9A-F]+\/runner\.js",?\s*\]/);
-    expect(blocks[0]).toMatch(/CDKTF_GOOGLE_IAM_GRANT\s*=\s*"\$\{self\.triggers_replace\}"/);
-    expect(blocks[0]).not.toMatch(/when/);
-    expect(blocks[1]).toMatch(/command\s*=\s*"remove"/);
-    expect(blocks[1]).toMatch(/when\s*=\s*"destroy"/);
+    new AuthorizationPolicyIamMember(stack, 'A', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    new AuthorizationPolicyIamMember(stack, 'B', { name: AP, role: ROLE, member: 'user:Alice@Example.com' });
+    const { instances } = grantsResource(stack);
+    expect(Object.keys(instances)).toEqual([ALICE_KEY]);
+    expect(instances[ALICE_KEY].label).toBe('AuthorizationPolicyIamMember stack/A, AuthorizationPolicyIamMember stack/B');
   });
 
-  test('provisioners a user adds to a grant run after the grant\'s own, in JSON and HCL', () => {
-    const stack = newStack();
-    const grant = new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-    grant.provisioners = [{ type: 'local-exec', command: 'echo granted' }];
-    const [resource] = terraformData(stack);
-    expect(localExecs(resource).map((p) => p.command)).toEqual(['apply', 'remove', 'echo granted']);
-    const hcl = Testing.synthHcl(stack);
-    expect([...hcl.matchAll(/command\s*=\s*"([^"]+)"/g)].map((m) => m[1])).toEqual(['apply', 'remove', 'echo granted']);
-  });
-
-  test('a conditional binding keeps the condition in its spec; one runner asset serves the whole stack', () => {
+  test('a conditional grant keys on the condition; one runner asset serves the whole stack', () => {
     const stack = newStack();
     const condition = { title: 't', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")', description: 'd' };
-    new MigrationJobIamBinding(stack, 'B1', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com', 'group:g@example.com'], condition });
-    new MigrationJobIamBinding(stack, 'B2', { name: MJ, role: 'roles/datamigration.admin', members: ['domain:example.com'] });
-
-    const [first] = terraformData(stack);
-    expect(JSON.parse(first.triggers_replace)).toEqual({
-      type: 'datamigration.migrationJobs', mode: 'binding', resource: MJ, role: 'roles/datamigration.viewer',
-      members: ['user:a@example.com', 'group:g@example.com'], condition, label: 'MigrationJobIamBinding stack/B1',
-    });
+    new MigrationJobIamBinding(stack, 'B1', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'], condition });
+    new MigrationJobIamBinding(stack, 'B2', { name: MJ, role: 'roles/datamigration.viewer', members: ['domain:example.com'] });
+    const keys = Object.keys(grantsResource(stack).instances).sort();
+    expect(keys).toEqual([`datamigration:${MJ}|roles/datamigration.viewer`, expect.stringMatching(/\|roles\/datamigration\.viewer\|if:t:[0-9a-f]{12}$/)]);
+    expect(parsedGrant(grantsResource(stack).instances[keys[1]])).toMatchObject({ condition });
     expect(stack.node.findAll().filter((c) => c.node.id === 'CdktfGoogleIamRunner')).toHaveLength(1);
   });
 
@@ -100,29 +83,31 @@ describe('synthesized terraform_data', () => {
     const stack = newStack();
     const condition = { title: 'costs ${x} and %{y}', expression: 'resource.name.endsWith("${id}")' };
     new AuthorizationPolicyIamMember(stack, 'M', { name: AP, role: ROLE, member: 'user:alice@example.com', condition });
-    const [resource] = terraformData(stack);
-    expect(resource.triggers_replace).toContain('"title":"costs $${x} and %%{y}"');
-    expect(resource.triggers_replace).toContain('endsWith(\\"$${id}\\")');
-    // Terraform undoes the escapes when it evaluates the template:
-    expect(JSON.parse(resource.triggers_replace.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{')).condition).toEqual(condition);
+    const [instance] = Object.values(grantsResource(stack).instances);
+    expect(instance.grant).toContain('"title":"costs $${x} and %%{y}"');
+    expect(instance.grant).toContain('endsWith(\\"$${id}\\")');
+    expect((parsedGrant(instance) as { condition: unknown }).condition).toEqual(condition);
   });
 
-  test('a spec with tokens stays an object, so Terraform fills in and compares the apply-time values', () => {
+  test('a grant holding tokens is a jsonencode() expression with every literal escaped, keyed by the expressions\' text', () => {
     const stack = newStack();
     const member = new TerraformVariable(stack, 'member', { type: 'string' }).stringValue;
-    new AuthorizationPolicyIamMember(stack, 'T', { name: AP, role: ROLE, member, condition: { title: '${literal}', expression: 'true' } });
-    const [resource] = terraformData(stack);
-    expect(resource.triggers_replace).toMatchObject({ members: ['${var.member}'], condition: { title: '$${literal}' }, label: 'AuthorizationPolicyIamMember stack/T' });
-    expect(localExecs(resource)[0].environment).toEqual({ CDKTF_GOOGLE_IAM_GRANT: '${jsonencode(self.triggers_replace)}' });
+    const condition = { title: 'say "${hi}" %{ if } \\ back', expression: 'true' };
+    new AuthorizationPolicyIamMember(stack, 'T', { name: AP, role: ROLE, member: `user:${member}`, condition });
+    const members = new TerraformVariable(stack, 'members', { type: 'list(string)' }).listValue;
+    new MigrationJobIamBinding(stack, 'L', { name: MJ, role: 'roles/datamigration.viewer', members });
+    const { instances } = grantsResource(stack);
 
-    const listStack = newStack();
-    const members = new TerraformVariable(listStack, 'members', { type: 'list(string)' }).listValue;
-    new MigrationJobIamBinding(listStack, 'L', { name: MJ, role: 'roles/datamigration.viewer', members });
-    const [binding] = terraformData(listStack);
-    expect(binding.triggers_replace.members).toBe('${var.members}');
+    const [bindingKey, memberKey] = Object.keys(instances).sort();
+    expect(memberKey).toMatch(/^networksecurity:.*\|user:_var\.member_\|if:say_hi_if_back:[0-9a-f]{12}#[0-9a-f]{12}$/);
+    expect(instances[memberKey].grant).toBe('${jsonencode({"mode" = "member", "resource" = {"service" = "networksecurity", "apiVersion" = "v1", ' +
+      `"name" = "${AP}"}, "role" = "${ROLE}", "member" = "user:\${var.member}", ` +
+      '"condition" = {"expression" = "true", "title" = "say \\"$${hi}\\" %%{ if } \\\\ back"}})}');
+    expect(bindingKey).toBe(`datamigration:${MJ}|roles/datamigration.viewer`);
+    expect(instances[bindingKey].grant).toContain('"members" = var.members');
   });
 
-  test('attributes: Terraform-style id and project', () => {
+  test('attributes: Terraform-style id, project, and fqn (the instance\'s address, for dependsOn, -target and -replace)', () => {
     const stack = newStack();
     const member = new AuthorizationPolicyIamMember(stack, 'M', { name: AP, role: ROLE, member: 'user:alice@example.com', condition: { title: 't', expression: 'true' } });
     const binding = new MigrationJobIamBinding(stack, 'B', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
@@ -131,6 +116,10 @@ describe('synthesized terraform_data', () => {
     expect(member.member).toBe('user:alice@example.com');
     expect(binding.id).toBe(`${MJ}/roles/datamigration.viewer`);
     expect(binding.project).toBe('p-123456');
+    expect(resolveIn(stack, binding.fqn)).toBe(`terraform_data.google_iam_grants["datamigration:${MJ}|roles/datamigration.viewer"]`);
+
+    new TerraformOutput(stack, 'after', { value: 'granted', dependsOn: [binding] });
+    expect(grantsResource(stack).json.output.after.depends_on).toEqual([`terraform_data.google_iam_grants["datamigration:${MJ}|roles/datamigration.viewer"]`]);
   });
 
   test('token inputs are passed through unvalidated and the project is derived in Terraform', () => {
@@ -138,15 +127,29 @@ describe('synthesized terraform_data', () => {
     const name = new TerraformVariable(stack, 'policy', { type: 'string' }).stringValue;
     const member = new TerraformVariable(stack, 'member', { type: 'string' }).stringValue;
     const grant = new AuthorizationPolicyIamMember(stack, 'M', { name, role: ROLE, member });
-    const [resource] = terraformData(stack);
-    expect(resource.triggers_replace).toMatchObject({ resource: '${var.policy}', members: ['${var.member}'] });
+    const [instance] = Object.values(grantsResource(stack).instances);
+    expect(instance.grant).toContain('"name" = "${var.policy}"');
+    expect(instance.grant).toContain('"member" = "${var.member}"');
     expect(resolveIn(stack, grant.project)).toBe('${element(split("/", var.policy), 1)}');
   });
 
-  test('a grant in a stack without any provider needs no provider plugin', () => {
+  test('grants need no provider plugin; GoogleIamGrants.of() alone keeps an empty grants resource (for deleting a stack\'s last grant)', () => {
     const stack = newStack();
     new AuthorizationPolicyIamMember(stack, 'M', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-    expect(JSON.parse(Testing.synth(stack)).provider).toBeUndefined();
+    expect(grantsResource(stack).json.provider).toBeUndefined();
+
+    const empty = newStack();
+    GoogleIamGrants.of(empty);
+    expect(grantsResource(empty).instances).toEqual({});
+    expect(GoogleIamGrants.of(empty).grantCount).toBe(0);
+  });
+
+  test('HCL output writes the map as one expression whose strings travel base64-encoded', () => {
+    const stack = newStack();
+    new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com', condition: { title: 'quote " backslash \\', expression: 'true' } });
+    const hcl = Testing.synthHcl(stack);
+    expect(hcl).toMatch(/for_each = "\$\{\{ "networksecurity:[^"]+" = \{ grant = base64decode\("[A-Za-z0-9+/=]+"\), label = base64decode\("[A-Za-z0-9+/=]+"\) \} \}\}"/);
+    expect(hcl.split('provisioner "local-exec" {')).toHaveLength(3);
   });
 });
 
@@ -188,24 +191,6 @@ describe('app-wide checks', () => {
     expect(message).toMatch(/stack\/Second: role: .*stack\/First already owns it/);
   });
 
-  test('a grant is one terraform_data that other resources can depend on; count and forEach are refused', () => {
-    const stack = newStack();
-    const grant = new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-    new TerraformOutput(stack, 'after', { value: 'granted', dependsOn: [grant] });
-    const json = JSON.parse(Testing.synth(stack));
-    expect(Object.keys(json.resource.terraform_data)).toEqual(['Alice']);
-    expect(json.output.after.depends_on).toEqual(['${terraform_data.Alice}']);
-
-    const message = synthErrors((s) => {
-      const repeated = new AuthorizationPolicyIamMember(s, 'Copies', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-      repeated.count = 2;
-      const iterated = new MigrationJobIamBinding(s, 'Each', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
-      iterated.forEach = TerraformIterator.fromList(['a', 'b']);
-    });
-    expect(message).toContain('stack/Copies: count: a grant cannot be repeated; create one grant per principal instead (got 2)');
-    expect(message).toContain('stack/Each: forEach: a grant cannot be repeated');
-  });
-
   test('the same role with different conditions is two bindings and allowed', () => {
     expect(synthErrors((s) => {
       new MigrationJobIamBinding(s, 'A', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
@@ -231,15 +216,25 @@ describe('app-wide checks', () => {
     expect(message).toMatch(/stack\/G250: member: .*251 groups/);
   });
 
-  test('a member grant on a role that a binding owns is a warning on the member grant', () => {
-    const stack = newStack();
-    new MigrationJobIamBinding(stack, 'Owner', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
-    new MigrationJobIamMember(stack, 'Member', { name: MJ, role: 'roles/datamigration.viewer', member: 'user:b@example.com' });
-    new MigrationJobIamMember(stack, 'OtherRole', { name: MJ, role: 'roles/datamigration.admin', member: 'user:b@example.com' });
-    Testing.synth(stack, true);
-    const warnings = stack.node.findAll().flatMap((c) =>
-      c.node.metadata.filter((m) => m.type === AnnotationMetadataEntryType.WARN).map((m) => `${c.node.path}: ${m.data}`));
-    expect(warnings).toEqual([expect.stringMatching(/^stack\/Member: .*roles\/datamigration.viewer .*stack\/Owner owns/)]);
+  test('a member grant on a role that a binding owns is refused: each apply of one would undo the other', () => {
+    const message = synthErrors((s) => {
+      new MigrationJobIamBinding(s, 'Owner', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
+      new MigrationJobIamMember(s, 'Member', { name: MJ, role: 'roles/datamigration.viewer', member: 'user:b@example.com' });
+      new MigrationJobIamMember(s, 'OtherRole', { name: MJ, role: 'roles/datamigration.admin', member: 'user:b@example.com' });
+    });
+    expect(message).toMatch(/stack\/Member: role: stack\/Owner \(MigrationJobIamBinding\) owns this role's whole member list .*add the member to the binding instead/);
+    expect(message).not.toMatch(/OtherRole/);
+  });
+
+  test('the same member grant in two stacks is a warning: deleting it from either revokes it for both', () => {
+    const app = Testing.app();
+    const one = new TerraformStack(app, 'one');
+    const two = new TerraformStack(app, 'two');
+    new AuthorizationPolicyIamMember(one, 'A', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    new AuthorizationPolicyIamMember(two, 'A', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    Testing.synth(two, true);
+    const warnings = two.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === AnnotationMetadataEntryType.WARN).map((m) => `${c.node.path}: ${m.data}`));
+    expect(warnings).toEqual([expect.stringMatching(/^two\/A: one\/A grants the same member, role and condition in another stack/)]);
   });
 
   test('grants whose names are tokens are left out of the app-wide checks', () => {

@@ -186,12 +186,13 @@ test('shell metacharacters and Terraform template sequences in a condition are s
   expect(fs.existsSync(canary)).toBe(false);
 });
 
-test.each(['JSON', 'HCL'])('Terraform reads back exactly the spec that was synthesized (%s output)', async (format) => {
+test.each(['JSON', 'HCL'])('Terraform reads back exactly the grant that was synthesized, with and without tokens (%s output)', async (format) => {
   const nasty = `quote " backslash \\ \\" newline \n template \${path.root} %{ if true }x%{ endif } $\${} EOF`;
   const condition: IamCondition = { title: nasty, description: nasty, expression: `request.path == ${JSON.stringify(nasty)}` };
   const stack = new TerraformStack(Testing.app(), 'spec');
+  const member = new TerraformVariable(stack, 'member', { type: 'string', default: 'bob@example.com' });
   new AuthorizationPolicyIamMember(stack, 'Nasty', { name: AP, role: VIEWER, member: 'user:alice@example.com', condition });
-  new TerraformOutput(stack, 'spec', { value: '${terraform_data.Nasty.triggers_replace}' });
+  new AuthorizationPolicyIamMember(stack, 'NastyToken', { name: AP, role: VIEWER, member: `user:${member.stringValue}`, condition });
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-format-'));
   try {
     fs.writeFileSync(path.join(dir, format === 'HCL' ? 'main.tf' : 'main.tf.json'), format === 'HCL' ? Testing.synthHcl(stack) : Testing.synth(stack));
@@ -200,10 +201,14 @@ test.each(['JSON', 'HCL'])('Terraform reads back exactly the spec that was synth
       expect({ args, code: result.code, output: result.code === 0 ? '' : result.output }).toEqual({ args, code: 0, output: '' });
     }
     const plan = JSON.parse((await runCommand('terraform', ['show', '-json', 'plan'], dir, {})).stdout);
-    expect(JSON.parse(plan.planned_values.outputs.spec.value)).toEqual({
-      type: 'networksecurity.authorizationPolicies', mode: 'member', resource: AP, role: VIEWER,
-      members: ['user:alice@example.com'], condition, label: 'AuthorizationPolicyIamMember spec/Nasty',
-    });
+    const planned = (plan.resource_changes as Array<{ index: string; change: { after: { triggers_replace: string; input: string } } }>)
+      .map((r) => ({ grant: JSON.parse(r.change.after.triggers_replace), label: r.change.after.input }))
+      .sort((a, b) => a.label.localeCompare(b.label));
+    const resource = { service: 'networksecurity', apiVersion: 'v1', name: AP };
+    expect(planned).toEqual([
+      { grant: { mode: 'member', resource, role: VIEWER, member: 'user:alice@example.com', condition }, label: 'AuthorizationPolicyIamMember spec/Nasty' },
+      { grant: { mode: 'member', resource, role: VIEWER, member: 'user:bob@example.com', condition }, label: 'AuthorizationPolicyIamMember spec/NastyToken' },
+    ]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -1,0 +1,29 @@
+import { Testing, type TerraformStack } from 'cdktf';
+import { localExecs, type LocalExec } from './runner-provisioners';
+
+/** One instance of a stack's grants resource, as synthesized. */
+export interface GrantInstance {
+  /** The grant as JSON text (Terraform template escapes still in), or `${jsonencode(...)}` when it holds tokens. */
+  readonly grant: string;
+  readonly label: string;
+}
+
+/** The stack's `terraform_data.google_iam_grants`, read back from its synthesized JSON. */
+export interface GrantsResource {
+  readonly instances: Record<string, GrantInstance>;
+  readonly provisioners: LocalExec[];
+  readonly raw: Record<string, any>;
+  readonly json: Record<string, any>;
+}
+
+export function grantsResource(stack: TerraformStack): GrantsResource {
+  const json = JSON.parse(Testing.synth(stack));
+  const raw = json.resource?.terraform_data?.google_iam_grants;
+  if (!raw) throw new Error(`no terraform_data.google_iam_grants in ${JSON.stringify(Object.keys(json.resource ?? {}))}`);
+  return { instances: raw.for_each, provisioners: localExecs(raw), raw, json };
+}
+
+/** A known grant's JSON as the runner will receive it (Terraform undoes `$${` and `%%{`). */
+export function parsedGrant(instance: GrantInstance): unknown {
+  return JSON.parse(instance.grant.replace(/\$\$\{/g, '${').replace(/%%\{/g, '%{'));
+}
