@@ -1,10 +1,14 @@
-import type { AuthClient } from './google-auth';
-import { authClient } from './credentials';
+import { loadCredentials, type Credentials } from './credentials';
 import { GoogleApiError } from './errors';
+import type { AuthResponse } from './google-auth';
+import { sanitize } from './redact';
 import { serviceRootUrl, type GoogleService } from './services';
 
+/** The largest answer read; a bigger one fails (an IAM policy is at most a few hundred KiB). */
+export const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
+
 export interface GoogleRestClientOptions {
-  /** @default - `GOOGLE_OAUTH_ACCESS_TOKEN`, else Application Default Credentials */
+  /** @default - `GOOGLE_OAUTH_ACCESS_TOKEN`, else `GOOGLE_CREDENTIALS`, else Application Default Credentials (see credentials.ts) */
   readonly accessToken?: string;
   /** Where credentials and endpoint overrides are read. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
@@ -12,9 +16,12 @@ export interface GoogleRestClientOptions {
   readonly timeoutMs?: number;
   /** @default 'cdktf-google-iam' */
   readonly userAgent?: string;
+  /** @default MAX_RESPONSE_BYTES */
+  readonly maxResponseBytes?: number;
 }
 
 export interface RestRequest {
+  /** The API, e.g. `networksecurity` (lowercase letters and digits). */
   readonly service: GoogleService;
   /** Relative to the service root, e.g. `v1/projects/p/...:getIamPolicy`. */
   readonly path: string;
@@ -27,58 +34,124 @@ export interface RestRequest {
 /**
  * One authenticated JSON call to a Google REST API, one attempt: retrying is
  * the caller's decision (a read-modify-write must redo the whole cycle, not
- * one request), so gaxios' own retries are off. Failures become GoogleApiError.
+ * one request), so gaxios' own retries are off. Failures become
+ * GoogleApiError (CredentialsError when no token could be had). A 2xx answer
+ * must be a JSON object: anything else (an HTML page, an empty body, a bare
+ * string or array) fails, so nothing is ever built on it.
  */
 export class GoogleRestClient {
   private readonly env: NodeJS.ProcessEnv;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
   private readonly accessToken?: string;
-  private auth?: Promise<AuthClient>;
+  private readonly maxResponseBytes: number;
+  private credentials?: Promise<Credentials>;
 
   constructor(options: GoogleRestClientOptions = {}) {
     this.env = options.env ?? process.env;
     this.timeoutMs = options.timeoutMs ?? 60_000;
     this.userAgent = options.userAgent ?? 'cdktf-google-iam';
     this.accessToken = options.accessToken;
+    this.maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   }
 
-  /** Loads google-auth-library and sets up the credentials ahead of the first request. */
+  /**
+   * Loads google-auth-library and the credentials, and fetches a token, ahead
+   * of the first request. Unusable credentials fail here; a token endpoint that
+   * does not answer is left for the request to report (and its caller to retry).
+   */
   public async authenticate(): Promise<void> {
-    await this.authClient();
+    const credentials = await this.loadCredentials();
+    await credentials.requestHeaders().catch(() => undefined);
   }
 
   public async request<T>(request: RestRequest): Promise<T> {
+    const method = request.method ?? 'GET';
+    const context = `${method} ${request.path}`;
     const url = serviceRootUrl(request.service, this.env) + request.path.replace(/^\//, '');
-    const context = `${request.method ?? 'GET'} ${request.path}`;
-    const client = await this.authClient();
-    let response;
+    const credentials = await this.loadCredentials();
+    const token = /^Bearer (.+)$/i.exec((await credentials.requestHeaders()).get('authorization') ?? '')?.[1];
+    const secrets = [token, ...credentials.secrets];
+    let response: AuthResponse;
+    let text: string;
     try {
-      response = await client.request({
+      response = await credentials.client.request({
         url,
-        method: request.method ?? 'GET',
+        method,
         params: definedOnly(request.query),
         data: request.body,
         headers: { 'User-Agent': this.userAgent },
         timeout: this.timeoutMs,
         retry: false,
-        responseType: 'text',
+        responseType: 'stream',
         validateStatus: () => true,
       });
+      text = await readCapped(response, this.maxResponseBytes);
     } catch (error) {
-      // google-auth-library throws GaxiosError for responses it would not accept.
+      if (error instanceof GoogleApiError) throw new GoogleApiError(error.httpStatus, error.status, error.apiMessage, context, error.retryable);
+      // google-auth-library throws GaxiosError for a token it could not refresh mid-request.
       const failed = (error as { response?: { status?: number; data?: unknown } }).response;
-      if (failed?.status) throw GoogleApiError.fromResponse(failed.status, parseJson(failed.data), context);
-      throw GoogleApiError.network(error, context);
+      if (failed?.status) throw GoogleApiError.fromResponse(failed.status, isStream(failed.data) ? undefined : failed.data, context, secrets);
+      throw GoogleApiError.network(error, context, secrets);
     }
-    const body = parseJson(response.data);
-    if (response.status < 200 || response.status >= 300) throw GoogleApiError.fromResponse(response.status, body, context);
+    if (response.status < 200 || response.status >= 300) throw GoogleApiError.fromResponse(response.status, parseJson(text) ?? text, context, secrets);
+    const body = parseJson(text);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) throw notGoogleJson(response, text, context, secrets);
     return body as T;
   }
 
-  private authClient(): Promise<AuthClient> {
-    return (this.auth ??= authClient(this.accessToken, this.env));
+  private loadCredentials(): Promise<Credentials> {
+    if (!this.credentials) {
+      const loading = loadCredentials(this.accessToken, this.env);
+      // A failed load is not kept: the next attempt reads the configuration again.
+      loading.catch(() => {
+        if (this.credentials === loading) this.credentials = undefined;
+      });
+      this.credentials = loading;
+    }
+    return this.credentials;
   }
+}
+
+/** The body as text, refusing (and dropping the connection of) an answer bigger than `maxBytes`. */
+async function readCapped(response: AuthResponse, maxBytes: number): Promise<string> {
+  const tooLarge = (size: string) => GoogleApiError.malformed(response.status,
+    `the endpoint answered with ${size}, more than the ${maxBytes} bytes accepted; refusing to read it`);
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  const stream = response.data as (AsyncIterable<Buffer> & { destroy?: () => void }) | null | undefined;
+  if (declared > maxBytes) {
+    stream?.destroy?.();
+    throw tooLarge(`${declared} bytes`);
+  }
+  if (!stream || typeof stream === 'string') return stream ?? '';
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    size += chunk.length;
+    if (size > maxBytes) {
+      stream.destroy?.();
+      throw tooLarge(`over ${maxBytes} bytes`);
+    }
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function notGoogleJson(response: AuthResponse, text: string, context: string, secrets: readonly (string | undefined)[]): GoogleApiError {
+  const contentType = sanitize(response.headers.get('content-type') ?? 'none', [], 100);
+  const size = Buffer.byteLength(text);
+  const parsed = parseJson(text);
+  const what = text.trim() === '' ? 'an empty body'
+    : parsed === undefined ? 'a body that is not JSON'
+      : `JSON that is not an object (${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed})`;
+  const excerpt = text.trim() === '' ? '' : `; it begins: ${JSON.stringify(sanitize(text, secrets, 120))}`;
+  return GoogleApiError.malformed(response.status,
+    `the endpoint answered HTTP ${response.status} with ${what}, not Google's JSON (content type ${contentType}, ${size} bytes)${excerpt}. `
+    + 'A proxy, captive portal or wrong endpoint override may be in the way; nothing was done with the answer', context);
+}
+
+function isStream(data: unknown): boolean {
+  return typeof (data as { pipe?: unknown } | undefined)?.pipe === 'function';
 }
 
 function definedOnly(query: RestRequest['query']): Record<string, string> | undefined {
@@ -87,12 +160,11 @@ function definedOnly(query: RestRequest['query']): Record<string, string> | unde
   return entries.length ? Object.fromEntries(entries) : undefined;
 }
 
-function parseJson(data: unknown): unknown {
-  if (typeof data !== 'string') return data;
-  if (data === '') return {};
+function parseJson(text: string): unknown {
+  if (text.trim() === '') return undefined;
   try {
-    return JSON.parse(data);
+    return JSON.parse(text) as unknown;
   } catch {
-    return data;
+    return undefined;
   }
 }

@@ -1,3 +1,5 @@
+import { sanitize } from './redact';
+
 /** HTTP statuses worth another attempt: throttling and server-side trouble. */
 const TRANSIENT_HTTP = new Set([429, 500, 502, 503, 504]);
 
@@ -20,37 +22,51 @@ const STATUS_BY_HTTP: Record<number, string> = {
 
 /**
  * A failed Google API call: Google's status (`NOT_FOUND`, `ABORTED`, …), the
- * HTTP code (0 when no response arrived) and Google's message.
+ * HTTP code (0 when no response arrived) and Google's message. Every message
+ * built from an answer or a library error is sanitized (tokens, keys and
+ * `secrets` redacted, control characters removed, at most 1,000 characters).
  */
 export class GoogleApiError extends Error {
   /** From an `{"error": {code, status, message}}` body (or whatever came back instead). */
-  public static fromResponse(httpStatus: number, body: unknown, context?: string): GoogleApiError {
+  public static fromResponse(httpStatus: number, body: unknown, context?: string, secrets: readonly (string | undefined)[] = []): GoogleApiError {
     const error = (body as { error?: { status?: unknown; message?: unknown } } | undefined)?.error;
-    const status = typeof error?.status === 'string' && error.status ? error.status : (STATUS_BY_HTTP[httpStatus] ?? 'UNKNOWN');
+    const status = typeof error?.status === 'string' && /^[A-Z_]{1,64}$/.test(error.status) ? error.status : (STATUS_BY_HTTP[httpStatus] ?? 'UNKNOWN');
     const message = typeof error?.message === 'string' && error.message
       ? error.message
-      : typeof body === 'string' && body ? body.slice(0, 500) : `HTTP ${httpStatus}`;
-    return new GoogleApiError(httpStatus, status, message, context);
+      : typeof body === 'string' && body ? body : `HTTP ${httpStatus}`;
+    return new GoogleApiError(httpStatus, status, sanitize(message, secrets), context);
   }
 
   /** No HTTP response at all: reset, refused, timed out. Always worth a retry. */
-  public static network(cause: unknown, context?: string): GoogleApiError {
+  public static network(cause: unknown, context?: string, secrets: readonly (string | undefined)[] = []): GoogleApiError {
     const code = (cause as { code?: string; cause?: { code?: string } })?.cause?.code ?? (cause as { code?: string })?.code;
-    const text = (cause as Error)?.message ?? String(cause);
-    return new GoogleApiError(0, 'UNAVAILABLE', code ? `${text} (${code})` : text, context);
+    const text = sanitize((cause as Error)?.message ?? String(cause), secrets);
+    return new GoogleApiError(0, 'UNAVAILABLE', code ? `${text} (${sanitize(String(code))})` : text, context);
+  }
+
+  /**
+   * A 2xx answer that is not Google's JSON (a captive portal's page, an empty
+   * body, a proxy's error) or not the shape the method returns. Never retried:
+   * nothing in it can be trusted, and the same endpoint will answer the same.
+   */
+  public static malformed(httpStatus: number, what: string, context?: string): GoogleApiError {
+    return new GoogleApiError(httpStatus, 'UNKNOWN', what, context, false);
   }
 
   public readonly httpStatus: number;
   public readonly status: string;
   public readonly apiMessage: string;
+  private readonly retryableOverride?: boolean;
 
-  constructor(httpStatus: number, status: string, apiMessage: string, context?: string) {
+  /** `retryable` overrides what the status would say, e.g. for errors raised before any request. */
+  constructor(httpStatus: number, status: string, apiMessage: string, context?: string, retryable?: boolean) {
     const where = httpStatus === 0 ? 'no response' : `HTTP ${httpStatus}`;
-    super(`${status} (${where}): ${apiMessage}${context ? ` [${context}]` : ''}`);
+    super(`${status} (${where}): ${apiMessage}${context ? ` [${sanitize(context)}]` : ''}`);
     this.name = 'GoogleApiError';
     this.httpStatus = httpStatus;
     this.status = status;
     this.apiMessage = apiMessage;
+    this.retryableOverride = retryable;
   }
 
   /** An etag mismatch: redo the whole read-modify-write. */
@@ -60,6 +76,20 @@ export class GoogleApiError extends Error {
 
   /** Conflicts, throttling, server errors and lost connections are retried; the rest fail at once. */
   public get retryable(): boolean {
-    return this.conflict || this.httpStatus === 0 || TRANSIENT_HTTP.has(this.httpStatus);
+    return this.retryableOverride ?? (this.conflict || this.httpStatus === 0 || TRANSIENT_HTTP.has(this.httpStatus));
+  }
+}
+
+/**
+ * Credentials missing or unusable, or no access token to be had. The message
+ * says which sources were tried, in order, and never holds a secret. Only a
+ * token endpoint that did not answer, or answered 429/5xx, is worth a retry.
+ */
+export class CredentialsError extends GoogleApiError {
+  constructor(message: string, options: { readonly httpStatus?: number; readonly retryable?: boolean } = {}) {
+    const httpStatus = options.httpStatus ?? 0;
+    super(httpStatus, 'UNAUTHENTICATED', message, undefined, options.retryable ?? false);
+    this.name = 'CredentialsError';
+    this.message = `UNAUTHENTICATED (credentials): ${message}`;
   }
 }

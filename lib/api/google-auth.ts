@@ -15,26 +15,48 @@ export interface AuthRequestOptions {
   headers?: Record<string, string>;
   timeout?: number;
   retry?: boolean;
-  responseType?: 'json' | 'text';
+  responseType?: 'json' | 'text' | 'stream';
   validateStatus?: (status: number) => boolean;
+}
+
+/** The `Headers` of a response or of the credentials' request metadata. */
+export interface AuthHeaders {
+  get(name: string): string | null;
 }
 
 export interface AuthResponse {
   status: number;
   data: unknown;
+  headers: AuthHeaders;
 }
 
 export interface AuthClient {
   request(options: AuthRequestOptions): Promise<AuthResponse>;
+  /** `authorization` (and `x-goog-user-project`), fetching or refreshing a token when needed. */
+  getRequestHeaders(url?: string): Promise<AuthHeaders>;
+  /** Sent as `x-goog-user-project` on every request. */
+  quotaProjectId?: string;
+}
+
+export interface ImpersonatedOptions {
+  sourceClient: AuthClient;
+  targetPrincipal: string;
+  delegates: string[];
+  targetScopes: string[];
+  lifetime: number;
+  endpoint: string;
 }
 
 /** What lib/api/google-auth-vendor.ts, the bundle's entry, exports. */
 interface GoogleAuthModule {
   OAuth2Client: new () => AuthClient & { setCredentials(credentials: { access_token: string }): void };
-  googleAuthClass(): new (options: { scopes: string[]; keyFilename?: string }) => {
+  googleAuthClass(): new (options: { scopes: string[]; keyFilename?: string; credentials?: object }) => {
     getClient(): Promise<AuthClient>;
     getProjectId(): Promise<string>;
   };
+  impersonatedClass(): new (options: ImpersonatedOptions) => AuthClient;
+  computeClass(): new (options: { scopes: string[] }) => AuthClient;
+  metadataServerAvailable(): Promise<boolean>;
 }
 
 let loaded: GoogleAuthModule | undefined;

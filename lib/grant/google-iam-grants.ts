@@ -3,8 +3,8 @@ import { DefaultTokenResolver, Lazy, StringConcat, TerraformResource, TerraformS
 import type { Construct, IConstruct } from 'constructs';
 import { grantKey, type Grant } from '../iam/grant';
 import { RUNNER_ENV } from '../runner/env';
-import { runnerAssetPath } from './runner-asset';
-import { escapeTemplate, holdsTokens, terraformExpression } from './terraform-expression';
+import { runnerAssetPath } from '../synth/runner-asset';
+import { escapeTemplate, holdsTokens, terraformExpression } from '../synth/terraform-expression';
 
 
 /** The Terraform name of every stack's grants resource: `terraform_data.google_iam_grants`. */
@@ -88,8 +88,9 @@ export class GoogleIamGrants extends TerraformResource {
    * Adds `grant`, declared by the construct `label` names, and returns its
    * Terraform address (`terraform_data.google_iam_grants["<key>"]`), a
    * token: keys of grants holding tokens are only known at synth.
+   * @internal
    */
-  public addGrant(grant: Grant, label: string): string {
+  public _addGrant(grant: Grant, label: string): string {
     this.declared.push({ grant, label });
     this.entriesByKey = undefined;
     const index = this.declared.length - 1;

@@ -4,8 +4,8 @@ import { conditionKey } from '../iam/condition';
 import { grantKey, grantMembers, policyKey, type Grant } from '../iam/grant';
 import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
 import { parsePrincipal } from '../iam/principal';
-import { validationMessage } from './errors';
-import { holdsTokens } from './terraform-expression';
+import { validationMessage } from '../synth/errors';
+import { holdsTokens } from '../synth/terraform-expression';
 
 /** What the app-wide checks need to know about one grant. */
 export interface RegisteredGrant {

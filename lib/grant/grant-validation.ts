@@ -5,8 +5,8 @@ import type { Grant } from '../iam/grant';
 import { parseGrantPrincipal } from '../iam/principal';
 import { validateRole } from '../iam/role';
 import type { ConditionInput } from '../iam/types';
-import { checkAt } from './errors';
-import { isKnown } from './known-values';
+import { checkAt } from '../synth/errors';
+import { isKnown } from '../synth/known-values';
 
 /**
  * Checks what is known at synth of a grant's roles, principals and

@@ -3,13 +3,13 @@ import { Construct } from 'constructs';
 import { grantId, type Grant, type IamResource } from '../iam/grant';
 import { parseResourceName, type ResourceNameFormat } from '../iam/resource-name';
 import type { ConditionInput } from '../iam/types';
-import { GoogleRestRead } from '../lookups/google-rest-read';
-import { checkAt } from './errors';
+import { checkAt } from '../synth/errors';
+import { RunnerRead } from '../synth/runner-read';
 import { GoogleIamGrants } from './google-iam-grants';
 import { GrantRegistry } from './grant-registry';
 import { validateGrant } from './grant-validation';
 import type { IamCondition } from './iam-condition';
-import { isKnown } from './known-values';
+import { isKnown } from '../synth/known-values';
 
 /** Where a grant construct's policy lives. @internal */
 export interface GrantTarget {
@@ -46,7 +46,7 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
   public readonly fqn: string;
 
   private readonly target: GrantTarget;
-  private etagRead?: GoogleRestRead;
+  private etagRead?: RunnerRead;
 
   protected constructor(scope: Construct, id: string, target: GrantTarget, grant: Grant) {
     super(scope, id);
@@ -57,21 +57,21 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     validateGrant(this, grant);
     this.id = grantId(grant);
     const label = `${target.typeName} ${this.node.path}`;
-    this.fqn = GoogleIamGrants.of(this).addGrant(grant, label);
+    this.fqn = GoogleIamGrants.of(this)._addGrant(grant, label);
     GrantRegistry.of(this).register({ construct: this, typeName: target.typeName, grant });
   }
 
   /**
    * Etag of the resource's IAM policy, read after this grant is applied.
    *
-   * Using it adds an `http` data source (and the google and http providers,
-   * if the stack lacks them) that reads the policy once the grant exists.
+   * Using it adds a plan-time read through the runner (Terraform's `external`
+   * data source, which then needs the `hashicorp/external` provider) that
+   * reads the policy once the grant exists; no credential reaches the plan or the state.
    */
   public get etag(): string {
-    this.etagRead ??= new GoogleRestRead(this, 'PolicyEtag', {
-      service: this.target.resource.service as never,
-      path: `${this.target.resource.apiVersion}/${this.name}:getIamPolicy`,
-      query: { 'options.requestedPolicyVersion': '3' },
+    const { service, apiVersion, getIamPolicyMethod } = this.target.resource;
+    this.etagRead ??= new RunnerRead(this, 'PolicyEtag', {
+      query: { kind: 'iamPolicy', service, apiVersion, getIamPolicyMethod, name: this.name, version: '3' },
       dependsOn: [this],
     });
     return this.etagRead.field('etag');

@@ -2,14 +2,14 @@ import { GoogleRestClient } from '../api/client';
 import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
-import { checkAt } from '../grant/errors';
+import { checkAt } from '../synth/errors';
 import { IamValidationError } from '../iam/errors';
 import { ADDRESS_GROUP, IMPORT_JOB, validateProjectId } from '../iam/resource-name';
 import type { ImportJob } from '../migrationcenter/import-job';
 import { importJobFromWire } from '../migrationcenter/import-job-wire';
-import type { AddressGroupIamPolicy } from './address-group-iam-policy';
+import type { IamPolicy } from './iam-policy';
 import { iamPolicyFromWire } from './iam-policy-wire';
-import { locatedName, validateImportJobView, validateLocatedResource, validatePolicyVersion, type LocatedResource } from './lookup-args';
+import { locatedName, validateImportJobView, validateLocatedResource, validatePolicyVersion, type LocatedResource } from '../iam/located-resource';
 
 /** Properties of {@link GoogleLookups}. */
 export interface GoogleLookupsProps {
@@ -79,7 +79,7 @@ export class GoogleLookups {
   }
 
   /** Reads an address group's IAM policy (SPEC.md 2.5); a resource without a policy reads as an empty policy. */
-  public async getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): Promise<AddressGroupIamPolicy> {
+  public async getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): Promise<IamPolicy> {
     const name = await this.resolveName('getAddressGroupIamPolicy', { ...args, id: args.addressGroupId, idField: 'addressGroupId' }, () => validatePolicyVersion(args.optionsRequestedPolicyVersion));
     const api = new IamPolicyApi(this.client(), { service: 'networksecurity', apiVersion: 'v1' });
     return iamPolicyFromWire(await api.getIamPolicy(locatedName(ADDRESS_GROUP, ...name), args.optionsRequestedPolicyVersion));

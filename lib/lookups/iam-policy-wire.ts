@@ -1,8 +1,8 @@
-import type { AddressGroupIamPolicy, IamAuditConfig, IamAuditLogConfig, IamPolicyBinding, IamPolicyCondition } from './address-group-iam-policy';
-import { wireList, wireNumber, wireObject, wireOptional, wireString } from './wire';
+import type { IamPolicy, IamAuditConfig, IamAuditLogConfig, IamPolicyBinding, IamPolicyCondition } from './iam-policy';
+import { wireList, wireNumber, wireObject, wireOptional, wireString } from '../api/wire';
 
-/** google.iam.v1.Policy JSON → {@link AddressGroupIamPolicy}; unknown fields are ignored. */
-export function iamPolicyFromWire(json: unknown): AddressGroupIamPolicy {
+/** google.iam.v1.Policy JSON → {@link IamPolicy}; unknown fields are ignored. */
+export function iamPolicyFromWire(json: unknown): IamPolicy {
   const policy = wireObject(json);
   return {
     auditConfigs: wireList(policy.auditConfigs, auditConfigFromWire),

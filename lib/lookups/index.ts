@@ -1,2 +1,2 @@
 export * from './google-lookups';
-export * from './address-group-iam-policy';
+export * from './iam-policy';

@@ -1,11 +1,10 @@
 import type { IResolvable } from 'cdktf';
 import { Construct } from 'constructs';
-import { checkAt } from '../grant/errors';
-import { isKnown } from '../grant/known-values';
+import { validateImportJobView, validateLocatedResource } from '../iam/located-resource';
 import { IMPORT_JOB } from '../iam/resource-name';
-import { GoogleRestRead } from '../lookups/google-rest-read';
-import { locatedName, validateImportJobView, validateLocatedResource } from '../lookups/lookup-args';
-import { executionReportFromWire, inlinePayloadFromWire, objectStoragePayloadFromWire, validationReportFromWire } from './import-job-wire';
+import { checkAt } from '../synth/errors';
+import { isKnown } from '../synth/known-values';
+import { RunnerRead } from '../synth/runner-read';
 
 /** Properties of a {@link DataImportJob} (SPEC.md 4.4). */
 export interface DataImportJobProps {
@@ -13,7 +12,10 @@ export interface DataImportJobProps {
   readonly importJobId: string;
   /** e.g. `us-central1`. */
   readonly location: string;
-  /** @default - the google provider's project */
+  /**
+   * The project of the import job.
+   * @default - the runner's default project: `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project
+   */
   readonly project?: string;
   /**
    * `IMPORT_JOB_VIEW_BASIC` leaves the reports out; `IMPORT_JOB_VIEW_FULL` includes them.
@@ -24,14 +26,16 @@ export interface DataImportJobProps {
 
 /**
  * The Output form of `getImportJob`: reads a Migration Center import job at
- * plan time. Strings are typed attributes (`''` when absent); reports, payloads
- * and labels are Terraform values (objects or lists) usable in other resources.
- * Needs the google and http providers; both are added if the stack lacks them.
+ * plan time, through the library's runner (Terraform's `external` data
+ * source; no credential reaches the plan or the state). Strings are typed
+ * attributes (`''` when absent); reports, payloads and labels are Terraform
+ * values (objects or lists) usable in other resources, with the same empty
+ * values as the Direct form where Google left them out.
  */
 export class DataImportJob extends Construct {
   public readonly importJobId: string;
   public readonly location: string;
-  /** The project that is read (a token when it defaults to the provider's). */
+  /** The project that is read: the one given, else the runner's default project (a Terraform expression then). */
   public readonly project: string;
   /** @default - not sent */
   public readonly view?: string;
@@ -66,14 +70,12 @@ export class DataImportJob extends Construct {
     });
     this.importJobId = props.importJobId;
     this.location = props.location;
-    this.project = props.project ?? GoogleRestRead.clientConfigOf(this).project;
     this.view = props.view;
 
-    const read = new GoogleRestRead(this, 'ImportJob', {
-      service: 'migrationcenter',
-      path: `v1alpha1/${locatedName(IMPORT_JOB, this.project, this.location, this.importJobId)}`,
-      query: props.view === undefined ? undefined : { view: props.view },
+    const read = new RunnerRead(this, 'ImportJob', {
+      query: { kind: 'importJob', collection: IMPORT_JOB.collection, project: props.project, location: props.location, id: props.importJobId, view: props.view },
     });
+    this.project = props.project ?? read.field('project');
     this.name = read.field('name');
     this.displayName = read.field('displayName');
     this.assetSource = read.field('assetSource');
@@ -81,12 +83,11 @@ export class DataImportJob extends Construct {
     this.updateTime = read.field('updateTime');
     this.completeTime = read.field('completeTime');
     this.state = read.field('state');
-    this.labels = read.anyField('labels', {});
-    // Absent parts fall back to the same empty values as the Direct form's.
-    this.executionReport = read.anyField('executionReport', executionReportFromWire(undefined));
-    this.validationReport = read.anyField('validationReport', validationReportFromWire(undefined));
-    this.objectStoragePayload = read.anyField('gcsPayload', objectStoragePayloadFromWire(undefined));
-    this.inlinePayload = read.anyField('inlinePayload', inlinePayloadFromWire(undefined));
-    this.body = read.body;
+    this.labels = read.jsonField('labels');
+    this.executionReport = read.jsonField('executionReport');
+    this.validationReport = read.jsonField('validationReport');
+    this.objectStoragePayload = read.jsonField('objectStoragePayload');
+    this.inlinePayload = read.jsonField('inlinePayload');
+    this.body = read.field('body');
   }
 }

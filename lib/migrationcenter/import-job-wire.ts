@@ -1,4 +1,4 @@
-import { wireBoolean, wireList, wireNumber, wireObject, wireString, wireStringMap } from '../lookups/wire';
+import { wireBoolean, wireList, wireNumber, wireObject, wireString, wireStringMap } from '../api/wire';
 import type {
   ExecutionReport, FileValidationReport, ImportError, ImportJob, ImportRowError, InlinePayloadInfo, ObjectStoragePayloadInfo, PayloadFile, ValidationReport,
 } from './import-job';

@@ -1,11 +1,15 @@
 /**
- * The deploy-time runner. Terraform's local-exec provisioners of the stack's
- * grants resource call `node runner.js apply|remove` with the grant in
- * CDKTF_GOOGLE_IAM_GRANT. esbuild bundles this file and everything it imports
- * into dist/runner/main.js, which dist/runner/runner.js (loader.ts) loads;
- * TerraformAsset copies the directory into cdktf.out, so no node_modules are needed.
+ * The runner: what Terraform runs of this library, with no shell in between.
+ * - `node runner.js apply|remove`: the local-exec provisioners of the stack's
+ *   grants resource, with the grant in CDKTF_GOOGLE_IAM_GRANT.
+ * - `node runner.js read`: the program of an `external` data source (a
+ *   plan-time lookup or a grant's etag), with the query on stdin.
+ * esbuild bundles this file and everything it imports into dist/runner/main.js,
+ * which dist/runner/runner.js (loader.ts) loads; TerraformAsset copies the
+ * directory into cdktf.out, so no node_modules are needed.
  */
 import { GoogleRestClient } from '../api/client';
+import { credentialIdentity } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
 import { serviceRootUrl } from '../api/services';
 import { describeGrant, grantEdits, grantKey, grantMembers, type Grant, type GrantAction } from '../iam/grant';
@@ -15,6 +19,7 @@ import { RUNNER_ENV } from './env';
 import { parseGrant } from './grant-input';
 import { policyEndpoint } from './policy-endpoint';
 import { PolicyQueue } from './policy-queue';
+import { parseReadQuery, runRead } from './read';
 import { RunMarkers } from './run-markers';
 import { StateDir } from './state-dir';
 
@@ -96,8 +101,7 @@ function describeOutcome(grant: Grant, action: GrantAction, changed: boolean): s
  * another stack's grant with its own identity. (The queue hashes this key.)
  */
 function batchKey(grant: Grant, rootUrl: string, env: NodeJS.ProcessEnv): string {
-  const identity = env.GOOGLE_OAUTH_ACCESS_TOKEN ?? env.GOOGLE_APPLICATION_CREDENTIALS ?? 'adc';
-  return JSON.stringify([rootUrl, grant.resource.apiVersion, grant.resource.name, identity]);
+  return JSON.stringify([rootUrl, grant.resource.apiVersion, grant.resource.name, credentialIdentity(env)]);
 }
 
 const EDIT_KINDS = new Set<string>(['addMember', 'removeMember', 'setBinding', 'removeBinding', 'replaceBindings', 'replaceAuditConfigs']);
@@ -124,20 +128,40 @@ function numberFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined
   return value;
 }
 
-function parseAction(arg: string | undefined): GrantAction {
-  if (arg === 'apply' || arg === 'remove') return arg;
-  throw new Error(`usage: runner.js apply|remove (got ${JSON.stringify(arg)})`);
+/** `read`: one plan-time read for the `external` data source; the result is the only thing on stdout. */
+async function readForTerraform(env: NodeJS.ProcessEnv): Promise<boolean> {
+  const query = parseReadQuery(await readStdin());
+  try {
+    googleCalled = true;
+    process.stdout.write(JSON.stringify(await runRead(query, env)));
+    return true;
+  } catch (error) {
+    throw new Error(`${query.label ? `${query.label}: ` : ''}${(error as Error).message}`);
+  }
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    process.stdin.on('data', (chunk: Buffer) => chunks.push(chunk));
+    process.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    process.stdin.on('error', reject);
+  });
+}
+
+function main(command: string | undefined): Promise<boolean> {
+  const log = (line: string) => process.stdout.write(`${line}\n`);
+  if (command === 'apply' || command === 'remove') return runGrant(command, process.env, log);
+  if (command === 'read') return readForTerraform(process.env);
+  return Promise.reject(new Error(`usage: runner.js apply|remove|read (got ${JSON.stringify(command)})`));
 }
 
 if (require.main === module) {
-  const log = (line: string) => process.stdout.write(`${line}\n`);
-  Promise.resolve()
-    .then(() => runGrant(parseAction(process.argv[2]), process.env, log))
-    .then(
-      (ok) => process.exit(ok ? 0 : 1),
-      (error: Error) => {
-        process.stderr.write(`${PREFIX} ${error.message}\n`);
-        process.exit(1);
-      },
-    );
+  main(process.argv[2]).then(
+    (ok) => process.exit(ok ? 0 : 1),
+    (error: Error) => {
+      process.stderr.write(`${PREFIX} ${error.message}\n`);
+      process.exit(1);
+    },
+  );
 }

@@ -65,15 +65,18 @@ test('Google’s statuses: NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, INVALI
   expect(await failure(denied.getIamPolicy(AP))).toMatchObject({ status: 'PERMISSION_DENIED', httpStatus: 403 });
   emulator.addResource(AP);
   const tooMany = Array.from({ length: 1_501 }, (_, i) => `user:u${i}@example.com`);
-  const limit = await failure(api.setIamPolicy(AP, { bindings: [{ role: 'roles/a.b', members: tooMany }] }));
+  const limit = await failure(api.setIamPolicy(AP, { etag: 'ACAB', bindings: [{ role: 'roles/a.b', members: tooMany }] }));
   expect(limit).toMatchObject({ status: 'INVALID_ARGUMENT', apiMessage: expect.stringContaining('1,501') });
   const unauthenticated = await fetch(`${emulator.url}/v1/${AP}:getIamPolicy`);
   expect(unauthenticated.status).toBe(401);
   expect(await unauthenticated.json()).toMatchObject({ error: { status: 'UNAUTHENTICATED' } });
 });
 
-test('an explicit access token wins over the environment', async () => {
+test('an explicit access token wins over the environment; the emulator accepts only the tokens it knows', async () => {
   emulator.addResource(AP);
+  const unknown = new GoogleRestClient({ env: emulator.env(), accessToken: 'another-token' });
+  expect(await failure(new IamPolicyApi(unknown, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP))).toMatchObject({ status: 'UNAUTHENTICATED', httpStatus: 401 });
+  emulator.auth.acceptToken('another-token');
   const client = new GoogleRestClient({ env: emulator.env(GoogleApiEmulator.DENIED_TOKEN), accessToken: 'another-token' });
   await expect(new IamPolicyApi(client, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP)).resolves.toEqual({ etag: 'ACAB' });
 });

@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
+import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AuthorizationPolicyIamMember, MigrationJobIamBinding, type IamCondition } from '../../lib';
 import { GoogleApiEmulator } from '../../lib/testing';
 import { grantEnv, membersOf } from '../support/grant-env';

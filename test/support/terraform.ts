@@ -4,6 +4,19 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
+import { ExternalProviderStandIn, type ExternalProviderInstallation } from '../../lib/testing';
+
+let standIn: ExternalProviderInstallation | undefined;
+
+/**
+ * The stand-in of hashicorp/external (no provider can be downloaded here),
+ * installed once per test process; every terraform command gets its CLI
+ * configuration, so `terraform init` finds it in a filesystem mirror.
+ */
+export function externalProviderEnv(): Record<string, string> {
+  standIn ??= ExternalProviderStandIn.install();
+  return { ...standIn.env };
+}
 
 export interface CommandResult {
   readonly code: number;
@@ -86,7 +99,7 @@ export class TerraformWorkspace {
   }
 
   public run(args: string[], env: Record<string, string>, mustSucceed = false): Promise<CommandResult> {
-    return runCommand('terraform', args, this.dir, env).then((result) => {
+    return runCommand('terraform', args, this.dir, { ...externalProviderEnv(), ...env }).then((result) => {
       if (mustSucceed && result.code !== 0) {
         throw new Error(`terraform ${args.join(' ')} failed (${result.code}):\n${result.output}`);
       }

@@ -2,6 +2,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { Policy } from '../../iam/types';
 import { ApiError, invalidArgument, notFound, rejectUnknownFields } from './api-error';
+import { AuthEndpoints } from './auth-endpoints';
 import { FaultInjector, type EmulatedMethod, type FaultOptions } from './faults';
 import { IamPolicyStore, type PolicyWrite } from './iam-store';
 import { ImportJobStore } from './import-job-store';
@@ -56,7 +57,7 @@ const ADMIN_PREFIX = '/__emulator/';
  * part of the published package.
  */
 export class GoogleApiEmulator {
-  /** The token `env()` hands out; any bearer token not denied is accepted. */
+  /** The token `env()` hands out. The API accepts it, the tokens `auth` issued and those accepted through `auth` or `env()`. */
   public static readonly ACCESS_TOKEN = 'emulator-access-token';
   public static readonly DENIED_TOKEN = 'emulator-denied-token';
   /** Services whose `getIamPolicy` is a POST on Google (Resource Manager, BigQuery, Spanner, ...). */
@@ -73,6 +74,8 @@ export class GoogleApiEmulator {
     return emulator;
   }
 
+  /** The OAuth, STS and IAM Credentials endpoints, and the tokens the API accepts (auth-endpoints.ts). */
+  public readonly auth: AuthEndpoints;
   private readonly server: http.Server;
   private readonly policies = new IamPolicyStore();
   private readonly importJobs = new ImportJobStore();
@@ -84,6 +87,7 @@ export class GoogleApiEmulator {
   private constructor(private readonly options: EmulatorOptions) {
     this.postGetIamPolicyServices = new Set(options.postGetIamPolicyServices ?? GoogleApiEmulator.POST_GET_IAM_POLICY_SERVICES);
     this.deniedTokens = new Set(options.deniedTokens ?? [GoogleApiEmulator.DENIED_TOKEN]);
+    this.auth = new AuthEndpoints([GoogleApiEmulator.ACCESS_TOKEN], this.deniedTokens);
     this.setFaults(options.faults);
     this.server = http.createServer((req, res) => void this.handle(req, res));
   }
@@ -104,6 +108,7 @@ export class GoogleApiEmulator {
    * point the runner and the lookups here: for the three services of this library, plus `services`.
    */
   public env(token: string = GoogleApiEmulator.ACCESS_TOKEN, services: readonly string[] = []): Record<string, string> {
+    this.auth.acceptToken(token);
     const overrides = [...GoogleApiEmulator.SERVICES, ...services].map((service) => [`CLOUDSDK_API_ENDPOINT_OVERRIDES_${service.toUpperCase()}`, this.endpoint(service)]);
     return {
       ...Object.fromEntries(overrides),
@@ -165,12 +170,13 @@ export class GoogleApiEmulator {
       this.answerAdmin(path.slice(ADMIN_PREFIX.length), req.method ?? 'GET', body, res);
       return;
     }
+    if (this.auth.serve(req.method ?? 'GET', url, req.headers, body, res)) return;
     this.counters.requests++;
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
     let status = 200;
     try {
       const route = this.route(req.method ?? 'GET', path);
-      this.authorize(req.headers.authorization);
+      this.authorize(req.headers);
       this.counters[route.method]++;
       const fault = this.faults?.decide(route.method) ?? { kind: 'none' };
       if (fault.kind !== 'none') this.counters.faultsInjected++;
@@ -220,14 +226,15 @@ export class GoogleApiEmulator {
     throw notFound(`The requested URL ${method} ${path} was not found on this server.`);
   }
 
-  private authorize(header: string | undefined): void {
-    const token = /^Bearer (.+)$/.exec(header ?? '')?.[1];
+  private authorize(headers: http.IncomingHttpHeaders): void {
+    const token = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
     if (!token) {
       throw new ApiError(401, 'UNAUTHENTICATED', 'Request is missing required authentication credential. Expected OAuth 2 access token.');
     }
     if (this.deniedTokens.has(token)) {
       throw new ApiError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
     }
+    this.auth.authorizeApiCall(token, headers);
   }
 
   /** Seeding and inspection from another process (see cli.ts). */

@@ -42,11 +42,11 @@ export interface IamAuditConfig {
 }
 
 /**
- * An address group's IAM policy as read (SPEC.md 2.5). Missing strings read
+ * A resource's IAM policy as the lookups read it (getAddressGroupIamPolicy, getIamPolicy, ...). Missing strings read
  * as `''`, numbers as `0`, lists as `[]`; a resource with no policy reads as
  * `{ auditConfigs: [], bindings: [], etag: 'ACAB', version: 0 }`.
  */
-export interface AddressGroupIamPolicy {
+export interface IamPolicy {
   /** Cloud audit logging configuration; `[]` when absent. */
   readonly auditConfigs: IamAuditConfig[];
   /** Principals bound to roles; `[]` when absent. */

@@ -1,5 +1,5 @@
-import { IamValidationError } from '../iam/errors';
-import { validateLocation, validateProjectId, validateResourceId, type ResourceNameFormat } from '../iam/resource-name';
+import { IamValidationError } from './errors';
+import { validateLocation, validateProjectId, validateResourceId, type ResourceNameFormat } from './resource-name';
 
 /** Migration Center's import job views; the API shows the basic view by default. */
 export const IMPORT_JOB_VIEWS = ['IMPORT_JOB_VIEW_UNSPECIFIED', 'IMPORT_JOB_VIEW_BASIC', 'IMPORT_JOB_VIEW_FULL'] as const;
