@@ -1,12 +1,13 @@
 import type { Construct } from 'constructs';
 import { IamBindingGrant } from '../grant/iam-binding-grant';
 import type { IamCondition } from '../grant/iam-condition';
+import type { IamGrantOptions } from '../grant/iam-grant-options';
 import { MIGRATION_JOB_TYPE, resourceOfType } from '../grant/resource-type';
 
 /**
  * Properties of a {@link MigrationJobIamBinding}.
  */
-export interface MigrationJobIamBindingProps {
+export interface MigrationJobIamBindingProps extends IamGrantOptions {
   /**
    * Name of the migration job:
    * `projects/{project}/locations/{location}/migrationJobs/{id}`.

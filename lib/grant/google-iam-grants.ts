@@ -1,10 +1,11 @@
 import { createHash } from 'crypto';
 import { DefaultTokenResolver, Lazy, StringConcat, TerraformResource, TerraformStack, Tokenization, type TerraformResourceLifecycle } from 'cdktf';
 import type { Construct, IConstruct } from 'constructs';
-import { grantKey, type Grant } from '../iam/grant';
+import { grantKey, type Grant, type IamResource } from '../iam/grant';
 import { RUNNER_ENV } from '../runner/env';
 import { runnerAssetPath } from '../synth/runner-asset';
 import { escapeTemplate, holdsTokens, terraformExpression } from '../synth/terraform-expression';
+import { DriftChecks, type DriftGroup } from './drift-checks';
 
 
 /** The Terraform name of every stack's grants resource: `terraform_data.google_iam_grants`. */
@@ -14,12 +15,20 @@ const CONSTRUCT_ID = 'GoogleIamGrants';
 interface Declared {
   readonly grant: Grant;
   readonly label: string;
+  readonly detectDrift: boolean;
 }
 
 interface Entry {
   readonly grant: Grant;
   readonly holdsTokens: boolean;
   readonly labels: string[];
+  detectDrift: boolean;
+}
+
+/** Options of one grant in the stack's grants resource. @internal */
+export interface GrantOptions {
+  /** Whether the stack's drift check compares this grant with Google. */
+  readonly detectDrift: boolean;
 }
 
 /**
@@ -63,6 +72,16 @@ export class GoogleIamGrants extends TerraformResource {
     return (stack.node.tryFindChild(CONSTRUCT_ID) as GoogleIamGrants | undefined) ?? new GoogleIamGrants(stack, CONSTRUCT_ID);
   }
 
+  /**
+   * Whether `terraform plan` compares the stack's grants with Google and warns
+   * about every difference (one read per policy per plan, through the
+   * runner; needs the `hashicorp/external` provider). Set it to false to
+   * leave the whole stack unchecked; a grant's own `detectDrift: false`
+   * leaves out that grant.
+   * @default true
+   */
+  public detectDrift = true;
+
   private readonly declared: Declared[] = [];
   private entriesByKey?: Map<string, Entry>;
   private readonly runnerPath: string;
@@ -82,6 +101,7 @@ export class GoogleIamGrants extends TerraformResource {
       { type: 'local-exec', command: 'apply', interpreter, environment },
       { type: 'local-exec', command: 'remove', interpreter, environment, when: 'destroy' },
     ];
+    new DriftChecks(this, 'DriftChecks', () => this.driftGroups(), () => this.runnerPath, `terraform_data.${GRANTS_RESOURCE_NAME}`);
   }
 
   /**
@@ -90,8 +110,8 @@ export class GoogleIamGrants extends TerraformResource {
    * token: keys of grants holding tokens are only known at synth.
    * @internal
    */
-  public _addGrant(grant: Grant, label: string): string {
-    this.declared.push({ grant, label });
+  public _addGrant(grant: Grant, label: string, options: GrantOptions): string {
+    this.declared.push({ grant, label, detectDrift: options.detectDrift });
     this.entriesByKey = undefined;
     const index = this.declared.length - 1;
     return Lazy.stringValue({ produce: () => `terraform_data.${GRANTS_RESOURCE_NAME}[${JSON.stringify(this.keyOf(this.declared[index].grant))}]` });
@@ -156,14 +176,33 @@ export class GoogleIamGrants extends TerraformResource {
   private entries(): Map<string, Entry> {
     if (!this.entriesByKey) {
       this.entriesByKey = new Map();
-      for (const { grant, label } of this.declared) {
+      for (const { grant, label, detectDrift } of this.declared) {
         const key = this.keyOf(grant);
         const entry = this.entriesByKey.get(key);
-        if (entry) entry.labels.push(label);
-        else this.entriesByKey.set(key, { grant, holdsTokens: holdsTokens(grant), labels: [label] });
+        if (entry) {
+          entry.labels.push(label);
+          entry.detectDrift ||= detectDrift;
+        } else {
+          this.entriesByKey.set(key, { grant, holdsTokens: holdsTokens(grant), labels: [label], detectDrift });
+        }
       }
     }
     return this.entriesByKey;
+  }
+
+  /** The checked grants, by the policy they are on (its fields as Terraform templates). */
+  private driftGroups(): DriftGroup[] {
+    if (!this.detectDrift) return [];
+    const groups = new Map<string, { resource: IamResource; keys: string[] }>();
+    for (const [key, entry] of this.entries()) {
+      if (!entry.detectDrift) continue;
+      const resource = resolvedText(escapeTemplates(entry.grant.resource), this);
+      const id = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod]);
+      const group = groups.get(id) ?? { resource, keys: [] };
+      group.keys.push(key);
+      groups.set(id, group);
+    }
+    return [...groups.values()];
   }
 
   /** The grant's identity; for a grant holding tokens, over the expressions they stand for. */
@@ -177,6 +216,11 @@ function safeKey(identity: string): string {
   if (/^[A-Za-z0-9/_.:@|+=,~*-]+$/.test(identity) && identity.length <= 400) return identity;
   const readable = identity.replace(/[^A-Za-z0-9/_.:@|+=,~*-]+/g, '_').slice(0, 200);
   return `${readable}#${createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
+}
+
+/** Every string of a resource reference escaped for templates (tokens left as they are). */
+function escapeTemplates(resource: IamResource): IamResource {
+  return Object.fromEntries(Object.entries(resource).map(([k, v]) => [k, typeof v === 'string' ? escapeTemplate(v) : v])) as unknown as IamResource;
 }
 
 /** A copy of `value` with every token replaced by the text of its expression, e.g. `${var.member}`. */

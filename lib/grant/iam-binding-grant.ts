@@ -1,9 +1,10 @@
 import type { Construct } from 'constructs';
 import type { IamCondition } from './iam-condition';
 import { conditionOf, IamGrant, type GrantTarget } from './iam-grant';
+import type { IamGrantOptions } from './iam-grant-options';
 
 /** The props every `*IamBinding` construct shares. @internal */
-export interface IamBindingFields {
+export interface IamBindingFields extends IamGrantOptions {
   readonly role: string;
   readonly members: string[];
   readonly condition?: IamCondition;
@@ -29,7 +30,7 @@ export abstract class IamBindingGrant extends IamGrant {
   public readonly condition?: IamCondition;
 
   protected constructor(scope: Construct, id: string, target: GrantTarget, props: IamBindingFields) {
-    super(scope, id, target, { mode: 'binding', resource: target.resource, role: props.role, members: props.members, condition: conditionOf(props.condition) });
+    super(scope, id, target, { mode: 'binding', resource: target.resource, role: props.role, members: props.members, condition: conditionOf(props.condition) }, props);
     this.role = props.role;
     this.members = props.members;
     this.condition = props.condition;

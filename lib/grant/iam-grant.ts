@@ -9,6 +9,7 @@ import { GoogleIamGrants } from './google-iam-grants';
 import { GrantRegistry } from './grant-registry';
 import { validateGrant } from './grant-validation';
 import type { IamCondition } from './iam-condition';
+import type { IamGrantOptions } from './iam-grant-options';
 import { isKnown } from '../synth/known-values';
 
 /** Where a grant construct's policy lives. @internal */
@@ -48,7 +49,7 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
   private readonly target: GrantTarget;
   private etagRead?: RunnerRead;
 
-  protected constructor(scope: Construct, id: string, target: GrantTarget, grant: Grant) {
+  protected constructor(scope: Construct, id: string, target: GrantTarget, grant: Grant, options: IamGrantOptions) {
     super(scope, id);
     this.target = target;
     this.name = target.resource.name;
@@ -57,7 +58,7 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     validateGrant(this, grant);
     this.id = grantId(grant);
     const label = `${target.typeName} ${this.node.path}`;
-    this.fqn = GoogleIamGrants.of(this)._addGrant(grant, label);
+    this.fqn = GoogleIamGrants.of(this)._addGrant(grant, label, { detectDrift: options.detectDrift ?? true });
     GrantRegistry.of(this).register({ construct: this, typeName: target.typeName, grant });
   }
 

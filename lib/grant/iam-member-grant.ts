@@ -1,9 +1,10 @@
 import type { Construct } from 'constructs';
 import type { IamCondition } from './iam-condition';
 import { conditionOf, IamGrant, type GrantTarget } from './iam-grant';
+import type { IamGrantOptions } from './iam-grant-options';
 
 /** The props every `*IamMember` construct shares. @internal */
-export interface IamMemberFields {
+export interface IamMemberFields extends IamGrantOptions {
   readonly role: string;
   readonly member: string;
   readonly condition?: IamCondition;
@@ -28,7 +29,7 @@ export abstract class IamMemberGrant extends IamGrant {
   public readonly condition?: IamCondition;
 
   protected constructor(scope: Construct, id: string, target: GrantTarget, props: IamMemberFields) {
-    super(scope, id, target, { mode: 'member', resource: target.resource, role: props.role, member: props.member, condition: conditionOf(props.condition) });
+    super(scope, id, target, { mode: 'member', resource: target.resource, role: props.role, member: props.member, condition: conditionOf(props.condition) }, props);
     this.role = props.role;
     this.member = props.member;
     this.condition = props.condition;

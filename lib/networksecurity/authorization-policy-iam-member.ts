@@ -1,12 +1,13 @@
 import type { Construct } from 'constructs';
 import type { IamCondition } from '../grant/iam-condition';
+import type { IamGrantOptions } from '../grant/iam-grant-options';
 import { IamMemberGrant } from '../grant/iam-member-grant';
 import { AUTHORIZATION_POLICY_TYPE, resourceOfType } from '../grant/resource-type';
 
 /**
  * Properties of an {@link AuthorizationPolicyIamMember}.
  */
-export interface AuthorizationPolicyIamMemberProps {
+export interface AuthorizationPolicyIamMemberProps extends IamGrantOptions {
   /**
    * Name of the authorization policy:
    * `projects/{project}/locations/{location}/authorizationPolicies/{id}`.

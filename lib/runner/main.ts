@@ -4,6 +4,7 @@
  *   grants resource, with the grant in CDKTF_GOOGLE_IAM_GRANT.
  * - `node runner.js read`: the program of an `external` data source (a
  *   plan-time lookup or a grant's etag), with the query on stdin.
+ * - `node runner.js drift`: the same for a stack's drift check of one policy.
  * esbuild bundles this file and everything it imports into dist/runner/main.js,
  * which dist/runner/runner.js (loader.ts) loads; TerraformAsset copies the
  * directory into cdktf.out, so no node_modules are needed.
@@ -19,6 +20,7 @@ import { RUNNER_ENV } from './env';
 import { parseGrant } from './grant-input';
 import { policyEndpoint } from './policy-endpoint';
 import { PolicyQueue } from './policy-queue';
+import { runDrift, type DriftQuery } from './drift';
 import { parseReadQuery, runRead } from './read';
 import { RunMarkers } from './run-markers';
 import { StateDir } from './state-dir';
@@ -149,11 +151,20 @@ function readStdin(): Promise<string> {
   });
 }
 
+/** `drift`: the drift check of one policy; the report is the only thing on stdout. */
+async function driftForTerraform(env: NodeJS.ProcessEnv): Promise<boolean> {
+  const query = parseReadQuery(await readStdin()) as unknown as DriftQuery;
+  googleCalled = true;
+  process.stdout.write(JSON.stringify(await runDrift(query, env)));
+  return true;
+}
+
 function main(command: string | undefined): Promise<boolean> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   if (command === 'apply' || command === 'remove') return runGrant(command, process.env, log);
   if (command === 'read') return readForTerraform(process.env);
-  return Promise.reject(new Error(`usage: runner.js apply|remove|read (got ${JSON.stringify(command)})`));
+  if (command === 'drift') return driftForTerraform(process.env);
+  return Promise.reject(new Error(`usage: runner.js apply|remove|read|drift (got ${JSON.stringify(command)})`));
 }
 
 if (require.main === module) {

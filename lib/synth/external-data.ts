@@ -3,6 +3,9 @@ import type { Construct } from 'constructs';
 
 /** hashicorp/external, which runs a program at plan time and hands its JSON answer to Terraform. */
 const EXTERNAL_PROVIDER = { source: 'hashicorp/external', versionConstraint: '>= 2.2.0', providerName: 'external' } as const;
+
+/** The stack's `required_providers` entry for it. */
+export const EXTERNAL_PROVIDER_REQUIREMENT = { source: EXTERNAL_PROVIDER.source, version: EXTERNAL_PROVIDER.versionConstraint } as const;
 const PROVIDER_ID = 'GoogleIamExternalProvider';
 
 /** Properties of an {@link ExternalData}. */

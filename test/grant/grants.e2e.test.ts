@@ -10,7 +10,7 @@ import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AuthorizationPolicyIamMember, MigrationJobIamBinding, type IamCondition } from '../../lib';
 import { GoogleApiEmulator } from '../../lib/testing';
 import { grantEnv, membersOf } from '../support/grant-env';
-import { runCommand, TerraformWorkspace } from '../support/terraform';
+import { externalProviderEnv, runCommand, TerraformWorkspace } from '../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -197,11 +197,12 @@ test.each(['JSON', 'HCL'])('Terraform reads back exactly the grant that was synt
   try {
     fs.writeFileSync(path.join(dir, format === 'HCL' ? 'main.tf' : 'main.tf.json'), format === 'HCL' ? Testing.synthHcl(stack) : Testing.synth(stack));
     for (const args of [['init', '-input=false', '-no-color'], ['plan', '-input=false', '-no-color', '-out=plan']]) {
-      const result = await runCommand('terraform', args, dir, {});
+      const result = await runCommand('terraform', args, dir, externalProviderEnv());
       expect({ args, code: result.code, output: result.code === 0 ? '' : result.output }).toEqual({ args, code: 0, output: '' });
     }
-    const plan = JSON.parse((await runCommand('terraform', ['show', '-json', 'plan'], dir, {})).stdout);
-    const planned = (plan.resource_changes as Array<{ index: string; change: { after: { triggers_replace: string; input: string } } }>)
+    const plan = JSON.parse((await runCommand('terraform', ['show', '-json', 'plan'], dir, externalProviderEnv())).stdout);
+    const planned = (plan.resource_changes as Array<{ type: string; change: { after: { triggers_replace: string; input: string } } }>)
+      .filter((r) => r.type === 'terraform_data')
       .map((r) => ({ grant: JSON.parse(r.change.after.triggers_replace), label: r.change.after.input }))
       .sort((a, b) => a.label.localeCompare(b.label));
     const resource = { service: 'networksecurity', apiVersion: 'v1', name: AP };

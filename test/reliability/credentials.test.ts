@@ -21,10 +21,12 @@ const TOKEN = `ya29.canary-${process.pid}-${Date.now()}`;
 const AP = 'projects/demo-project/locations/global/authorizationPolicies/secret';
 const MJ = 'projects/demo-project/locations/us-central1/migrationJobs/secret';
 
+/** Every regular file below `dir` (the provider symlinks terraform init makes under .terraform are left out). */
 function filesUnder(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    return entry.isDirectory() ? filesUnder(full) : [full];
+    if (entry.isDirectory()) return filesUnder(full);
+    return entry.isFile() ? [full] : [];
   });
 }
 

@@ -122,6 +122,11 @@ export class GoogleApiEmulator {
     this.policies.add(name, policy);
   }
 
+  /** Deletes an IAM-enabled resource: its policy calls then answer 404 NOT_FOUND. */
+  public removeResource(name: string): void {
+    this.policies.remove(name);
+  }
+
   /** Adds an import job as the API returns it (wire JSON, `name` is its full resource name). */
   public addImportJob(job: Record<string, unknown>): void {
     this.importJobs.add(job);

@@ -50,6 +50,10 @@ export class IamPolicyStore {
     });
   }
 
+  public remove(name: string): void {
+    this.policies.delete(name);
+  }
+
   public has(name: string): boolean {
     return this.policies.has(name);
   }
