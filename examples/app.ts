@@ -1,15 +1,17 @@
 /**
  * The example app: what a user of cdktf-google-iam writes.
  *
- * - Stack `iam-grants` deploys with no provider plugin at all: its grants
- *   are `terraform_data` resources whose provisioners run the bundled runner.
+ * - Stack `iam-grants`: grants. Each is one instance of the stack's
+ *   `terraform_data.google_iam_grants`, whose provisioners run the bundled
+ *   runner; `terraform plan` checks them for drift through the
+ *   `hashicorp/external` provider.
  * - Stack `iam-lookups` reads an address group's IAM policy and an import job
- *   at plan time (Output form); it needs the google and http providers.
+ *   at plan time (Output form), through the same runner and provider.
  * - The Direct form (`GoogleLookups`) runs while synthesizing and decides what
  *   to synthesize: the migration operators only get their binding once the
  *   inventory import job has COMPLETED.
  */
-import { App, TerraformOutput, TerraformStack } from 'cdktf';
+import { App, LocalBackend, TerraformOutput, TerraformStack } from 'cdktf';
 import {
   AuthorizationPolicyIamMember,
   DataAddressGroupIamPolicy,
@@ -24,10 +26,22 @@ export const MIGRATION_JOB = `projects/${PROJECT}/locations/us-central1/migratio
 export const ADDRESS_GROUP = { project: PROJECT, location: 'global', addressGroupId: 'office-ranges' };
 export const IMPORT_JOB = { project: PROJECT, location: 'us-central1', importJobId: 'inventory-2026' };
 
-export async function buildExampleApp(outdir?: string): Promise<App> {
-  const app = new App(outdir ? { outdir } : {});
+export interface ExampleOptions {
+  /** Where cdktf writes the stacks. @default cdktf's default, ./cdktf.out */
+  readonly outdir?: string;
+  /** Keep each stack's local Terraform state in this folder. @default cdktf's default, ./terraform.<stack>.tfstate */
+  readonly stateDir?: string;
+}
 
-  const grants = new TerraformStack(app, 'iam-grants');
+export async function buildExampleApp(options: ExampleOptions = {}): Promise<App> {
+  const app = new App(options.outdir ? { outdir: options.outdir } : {});
+  const stack = (name: string) => {
+    const created = new TerraformStack(app, name);
+    if (options.stateDir) new LocalBackend(created, { path: `${options.stateDir}/terraform.${name}.tfstate` });
+    return created;
+  };
+
+  const grants = stack('iam-grants');
   new AuthorizationPolicyIamMember(grants, 'ApiReaders', {
     name: AUTHORIZATION_POLICY,
     role: 'roles/networksecurity.authorizationPolicyViewer',
@@ -60,11 +74,13 @@ export async function buildExampleApp(outdir?: string): Promise<App> {
   }
 
   // Output form: read at plan time; attributes are Terraform expressions.
-  const lookups = new TerraformStack(app, 'iam-lookups');
+  const lookups = stack('iam-lookups');
   const policy = new DataAddressGroupIamPolicy(lookups, 'OfficeRangesPolicy', { ...ADDRESS_GROUP, optionsRequestedPolicyVersion: 3 });
   const importJob = new DataImportJob(lookups, 'Inventory', { ...IMPORT_JOB, view: 'IMPORT_JOB_VIEW_FULL' });
   new TerraformOutput(lookups, 'address_group_policy_etag', { value: policy.etag });
+  new TerraformOutput(lookups, 'address_group_bindings', { value: policy.bindings });
   new TerraformOutput(lookups, 'import_job_state', { value: importJob.state });
+  new TerraformOutput(lookups, 'import_job_report', { value: importJob.executionReport });
 
   return app;
 }
