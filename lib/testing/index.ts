@@ -5,3 +5,4 @@
  */
 export * from './emulator';
 export * from './terraform-provider-external';
+export * from './terraform-cli';

@@ -1,10 +1,9 @@
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
-import { ExternalProviderStandIn, type ExternalProviderInstallation } from '../../lib/testing';
+import { ExternalProviderStandIn, TerraformCli, type CommandResult, type ExternalProviderInstallation } from '../../lib/testing';
 
 let standIn: ExternalProviderInstallation | undefined;
 
@@ -18,12 +17,7 @@ export function externalProviderEnv(): Record<string, string> {
   return { ...standIn.env };
 }
 
-export interface CommandResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly output: string;
-}
+export type { CommandResult };
 
 /**
  * A synthesized stack in a temporary directory, driven by the real
@@ -108,22 +102,9 @@ export class TerraformWorkspace {
   }
 }
 
-/** Runs a command without a shell, with the test's environment plus `env`. */
+/** Runs a command without a shell, with the test's environment plus `env` (and Terraform's automation flags). */
 export function runCommand(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<CommandResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd,
-      env: { ...process.env, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    let output = '';
-    child.stdout.on('data', (d: Buffer) => { stdout += d; output += d; });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; output += d; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, output }));
-  });
+  return TerraformCli.spawn(command, args, cwd, { TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env });
 }
 
 /** The stack's synthesized JSON, for assertions on what Terraform will see. */

@@ -1,17 +1,55 @@
+#!/usr/bin/env node
 /**
- * Runs the emulator on its own: `npx ts-node --transpile-only test/emulator/cli.ts [port]`.
- * Prints the environment that points the runner and the lookups at it; seed
- * it through POST /__emulator/resources {name, policy} and /__emulator/import-jobs {job}.
+ * The emulator as a program, for tests in any language (npm installs it as
+ * `cdktf-google-iam-emulator`):
+ *
+ *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--external-provider] [--json]
+ *
+ * Prints the environment that points the runner, the lookups and `terraform`
+ * at it (gcloud's endpoint overrides, an access token; with
+ * `--external-provider` also `TF_CLI_CONFIG_FILE` for the stand-in of
+ * hashicorp/external), as `export` lines or, with `--json`, as one JSON line
+ * `{"url": ..., "env": {...}}`; then serves until SIGINT/SIGTERM. Seed and
+ * inspect it over HTTP (the admin API of emulator.ts): POST /__emulator/resources
+ * {name, policy}, POST /__emulator/remove-resource {name}, POST
+ * /__emulator/import-jobs {job}, POST /__emulator/faults {faults}, GET
+ * /__emulator/policies/{name}, GET /__emulator/writes, GET /__emulator/stats.
  */
+import { parseArgs } from 'util';
+import { ExternalProviderStandIn } from '../terraform-provider-external/install';
 import { GoogleApiEmulator } from './emulator';
 
 async function main(): Promise<void> {
-  const emulator = await GoogleApiEmulator.start({ port: Number(process.argv[2] ?? 0), log: (line) => process.stdout.write(`${line}\n`) });
-  process.stdout.write(`Google API emulator listening at ${emulator.url}\n`);
-  for (const [name, value] of Object.entries(emulator.env())) process.stdout.write(`export ${name}=${value}\n`);
+  const { values } = parseArgs({
+    options: {
+      'port': { type: 'string', default: '0' },
+      'services': { type: 'string', default: '' },
+      'external-provider': { type: 'boolean', default: false },
+      'json': { type: 'boolean', default: false },
+      'log': { type: 'boolean', default: false },
+    },
+  });
+  const emulator = await GoogleApiEmulator.start({
+    port: Number(values.port),
+    log: values.log ? (line) => process.stderr.write(`${line}\n`) : undefined,
+  });
+  const services = (values.services ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const env = {
+    ...emulator.env(GoogleApiEmulator.ACCESS_TOKEN, services),
+    ...(values['external-provider'] ? ExternalProviderStandIn.install().env : {}),
+  };
+  if (values.json) {
+    process.stdout.write(`${JSON.stringify({ url: emulator.url, env })}\n`);
+  } else {
+    process.stdout.write(`# Google API emulator listening at ${emulator.url}\n`);
+    for (const [name, value] of Object.entries(env)) process.stdout.write(`export ${name}=${JSON.stringify(value)}\n`);
+  }
   const stop = () => void emulator.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
 
-void main();
+main().catch((error: Error) => {
+  process.stderr.write(`cdktf-google-iam-emulator: ${error.message}\n`);
+  process.exit(1);
+});

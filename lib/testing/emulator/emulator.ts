@@ -247,6 +247,7 @@ export class GoogleApiEmulator {
     try {
       const input = parseJson(body) as { name?: string; policy?: Policy; job?: Record<string, unknown>; faults?: FaultOptions };
       if (action === 'resources' && method === 'POST' && input.name) this.addResource(input.name, input.policy);
+      else if (action === 'remove-resource' && method === 'POST' && input.name) this.removeResource(input.name);
       else if (action === 'import-jobs' && method === 'POST' && input.job) this.addImportJob(input.job);
       else if (action === 'faults' && method === 'POST') this.setFaults(input.faults);
       else if (action === 'stats' && method === 'GET') return send(res, 200, this.stats());
