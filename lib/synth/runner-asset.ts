@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
 import { AssetType, TerraformAsset, TerraformStack } from 'cdktf';
@@ -11,6 +12,21 @@ const ASSET_ID = 'CdktfGoogleIamRunner';
 
 // Every grant asks; the asset's path costs a logical-id computation per call.
 const runnerPaths = new WeakMap<TerraformStack, string>();
+let digest: string | undefined;
+
+/**
+ * The asset's hash (part of its path in the configuration), over the runner's
+ * files: set here rather than left to the framework, whose hash functions
+ * differ (cdktf and cdktn write the same configuration this way).
+ */
+function runnerDigest(): string {
+  if (digest === undefined) {
+    const hash = createHash('sha256');
+    for (const file of fs.readdirSync(RUNNER_DIR).sort()) hash.update(file).update('\0').update(fs.readFileSync(path.join(RUNNER_DIR, file)));
+    digest = hash.digest('hex').slice(0, 32).toUpperCase();
+  }
+  return digest;
+}
 
 /**
  * The runner's path as Terraform will see it (relative to the stack's
@@ -24,7 +40,8 @@ export function runnerAssetPath(scope: Construct): string {
     if (!fs.existsSync(entry)) {
       throw new Error(`cdktf-google-iam: the grant runner ${entry} is missing; build the package first (npm run build)`);
     }
-    runner = `${new TerraformAsset(stack, ASSET_ID, { path: RUNNER_DIR, type: AssetType.DIRECTORY }).path}/${RUNNER_ENTRY}`;
+    const asset = new TerraformAsset(stack, ASSET_ID, { path: RUNNER_DIR, type: AssetType.DIRECTORY, assetHash: runnerDigest() });
+    runner = `${asset.path}/${RUNNER_ENTRY}`;
     runnerPaths.set(stack, runner);
   }
   return runner;

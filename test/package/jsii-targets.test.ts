@@ -1,6 +1,7 @@
 /**
- * The package as jsii publishes it: the assembly exists, code generation
- * works for all four targets, and the generated Python byte-compiles.
+ * The packages as jsii publishes them (this one, and the CDK Terrain flavour
+ * built into dist-cdktn/): the assembly exists, code generation works for all
+ * four targets, and the generated Python byte-compiles.
  * (Full pacmak builds need registries that are not reachable here.)
  */
 import * as fs from 'fs';
@@ -12,17 +13,20 @@ jest.setTimeout(300_000);
 
 const ROOT = path.join(__dirname, '..', '..');
 
-test('jsii-pacmak --code-only generates python, java, go and dotnet, and the Python compiles', async () => {
-  const assembly = JSON.parse(fs.readFileSync(path.join(ROOT, '.jsii'), 'utf8'));
+test.each([
+  ['cdktf-google-iam', ROOT, 'cdktf_google_iam'],
+  ['cdktn-google-iam', path.join(ROOT, 'dist-cdktn'), 'cdktn_google_iam'],
+])('%s: jsii-pacmak --code-only generates python, java, go and dotnet, and the Python compiles', async (name, packageDir, pythonModule) => {
+  const assembly = JSON.parse(fs.readFileSync(path.join(packageDir, '.jsii'), 'utf8'));
   expect(Object.keys(assembly.types)).toEqual(expect.arrayContaining([
-    'cdktf-google-iam.AuthorizationPolicyIamMember',
-    'cdktf-google-iam.MigrationJobIamBinding',
+    `${name}.AuthorizationPolicyIamMember`,
+    `${name}.MigrationJobIamBinding`,
   ]));
 
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-pacmak-'));
   try {
     const pacmak = await runCommand(path.join(ROOT, 'node_modules', '.bin', 'jsii-pacmak'),
-      ['--code-only', '--targets', 'python,java,go,dotnet', '--outdir', outdir], ROOT, {});
+      ['--code-only', '--targets', 'python,java,go,dotnet', '--outdir', outdir], packageDir, {});
     expect(pacmak.output).not.toMatch(/error/i);
     expect(pacmak.code).toBe(0);
     for (const target of ['python', 'java', 'go', 'dotnet']) {
@@ -32,7 +36,7 @@ test('jsii-pacmak --code-only generates python, java, go and dotnet, and the Pyt
     const compiled = await runCommand('python3', ['-m', 'compileall', '-q', python], ROOT, {});
     expect(compiled.output).toBe('');
     expect(compiled.code).toBe(0);
-    const init = execFind(python, '__init__.py').find((f) => f.includes('cdktf_google_iam'));
+    const init = execFind(python, '__init__.py').find((f) => f.includes(pythonModule));
     expect(init && fs.readFileSync(init, 'utf8')).toContain('class AuthorizationPolicyIamMember');
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });
