@@ -1,6 +1,6 @@
 import type { GoogleRestClient } from './client';
 
-/** Migration Center's import jobs (`v1alpha1`, as DESIGN.md gives the path). */
+/** Migration Center's import jobs: `migrationcenter.googleapis.com/v1alpha1/projects/{p}/locations/{l}/importJobs/{id}`. */
 export class ImportJobsApi {
   public static readonly API_VERSION = 'v1alpha1';
 

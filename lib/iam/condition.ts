@@ -22,7 +22,7 @@ export interface ConditionIdentity {
 }
 
 /**
- * Validates a condition as a user writes it (SPEC.md 2.4): `expression` and
+ * Validates a condition as a user writes it: `expression` and
  * `title` required, `description` optional, lengths within Google's limits,
  * the expression valid CEL with at most 12 logical operators. Returns a copy
  * holding only those three fields.

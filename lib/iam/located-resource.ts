@@ -3,7 +3,7 @@ import { validateLocation, validateProjectId, validateResourceId, type ResourceN
 
 /** Migration Center's import job views; the API shows the basic view by default. */
 export const IMPORT_JOB_VIEWS = ['IMPORT_JOB_VIEW_UNSPECIFIED', 'IMPORT_JOB_VIEW_BASIC', 'IMPORT_JOB_VIEW_FULL'] as const;
-/** The policy versions Google accepts (SPEC.md 2.5). */
+/** The policy versions Google accepts: 0 and 1 (no conditions), 3 (conditional bindings). */
 export const POLICY_VERSIONS = [0, 1, 3] as const;
 
 /** Where a located resource is: each part is validated only when it is a known (non-token) value. */

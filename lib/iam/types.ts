@@ -41,7 +41,7 @@ export interface Policy {
   readonly [unknownField: string]: unknown;
 }
 
-/** A condition as a user writes it (SPEC.md 2.4). */
+/** A condition as a user writes it: a CEL `expression`, a `title` and an optional `description`. */
 export interface ConditionInput {
   readonly expression: string;
   readonly title: string;

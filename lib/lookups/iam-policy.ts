@@ -1,4 +1,4 @@
-/** A binding's condition as read (SPEC.md ExprResponse): all four fields, empty strings when absent. */
+/** A binding's condition as read (`google.type.Expr`): all four fields, empty strings when absent. */
 export interface IamPolicyCondition {
   /** Textual expression in Common Expression Language syntax. */
   readonly expression: string;

@@ -6,7 +6,7 @@ import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
 import { RunnerRead } from '../synth/runner-read';
 
-/** Properties of a {@link DataImportJob} (SPEC.md 4.4). */
+/** Properties of a {@link DataImportJob}: the arguments of `getImportJob`. */
 export interface DataImportJobProps {
   /** The import job's id. */
   readonly importJobId: string;

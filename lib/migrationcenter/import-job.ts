@@ -59,7 +59,7 @@ export interface InlinePayloadInfo {
 }
 
 /**
- * A Migration Center import job (SPEC.md 2.6). Every field is always present:
+ * A Migration Center import job (`v1alpha1`). Every field is always present:
  * what the API leaves out reads as `''` (strings), `0` (numbers), `false`,
  * `[]` (lists) or `{}` (labels), and a missing report or payload reads as one
  * whose fields are all empty. The basic view (`IMPORT_JOB_VIEW_BASIC`) leaves

@@ -51,10 +51,11 @@ const IMPORT_JOB_PATH = /^\/(?:migrationcenter\/)?v1alpha1\/(projects\/[^/]+\/lo
 const ADMIN_PREFIX = '/__emulator/';
 
 /**
- * A local stand-in for the Google endpoints of DESIGN.md (network security,
- * database migration and Migration Center), served over real HTTP so the real
- * google-auth-library client and the real runner talk to it. Test-only: not
- * part of the published package.
+ * A local stand-in for the Google endpoints this library calls (network
+ * security, database migration, Migration Center, and any service's
+ * `:getIamPolicy`/`:setIamPolicy`), served over real HTTP so the real
+ * google-auth-library client, the real runner and the real `terraform` talk
+ * to it. For this project's tests and its users' (`cdktf-google-iam/lib/testing`).
  */
 export class GoogleApiEmulator {
   /** The token `env()` hands out. The API accepts it, the tokens `auth` issued and those accepted through `auth` or `env()`. */
