@@ -135,10 +135,12 @@ export class GoogleIamGrants extends TerraformResource {
     return this.withForEach(super.toHclTerraform(), { value: this.forEachHcl(), isBlock: false, type: 'simple', storageClassType: 'string' });
   }
 
+  /** The instance's grant (replacing it re-applies the grant) and the constructs that declare it (updated in place). */
   protected synthesizeAttributes(): { [name: string]: unknown } {
     return { triggers_replace: '${each.value.grant}', input: '${each.value.label}' };
   }
 
+  /** The same for `synthHcl` output. */
   protected synthesizeHclAttributes(): { [name: string]: unknown } {
     const simple = (value: string) => ({ value, isBlock: false, type: 'simple', storageClassType: 'string' });
     return { triggers_replace: simple('${each.value.grant}'), input: simple('${each.value.label}') };

@@ -1,7 +1,7 @@
 import { IamValidationError } from './errors';
 import { validateLocation, validateProjectId, validateResourceId, type ResourceNameFormat } from './resource-name';
 
-/** Migration Center's import job views; the API shows the basic view by default. */
+/** Migration Center's import job views (ImportJobView's values); the API shows the basic view by default. */
 export const IMPORT_JOB_VIEWS = ['IMPORT_JOB_VIEW_UNSPECIFIED', 'IMPORT_JOB_VIEW_BASIC', 'IMPORT_JOB_VIEW_FULL'] as const;
 /** The policy versions Google accepts: 0 and 1 (no conditions), 3 (conditional bindings). */
 export const POLICY_VERSIONS = [0, 1, 3] as const;

@@ -18,7 +18,8 @@ export interface DataImportJobProps {
    */
   readonly project?: string;
   /**
-   * `IMPORT_JOB_VIEW_BASIC` leaves the reports out; `IMPORT_JOB_VIEW_FULL` includes them.
+   * Which parts to read: `IMPORT_JOB_VIEW_BASIC` leaves the reports out, `IMPORT_JOB_VIEW_FULL`
+   * includes them, `IMPORT_JOB_VIEW_UNSPECIFIED` is the basic view (see {@link ImportJobView}).
    * @default - not sent; the API's default is the basic view
    */
   readonly view?: string;
@@ -33,21 +34,31 @@ export interface DataImportJobProps {
  * values as the Direct form where Google left them out.
  */
 export class DataImportJob extends Construct {
+  /** The import job's id. */
   public readonly importJobId: string;
+  /** The import job's location. */
   public readonly location: string;
   /** The project that is read: the one given, else the runner's default project (a Terraform expression then). */
   public readonly project: string;
-  /** @default - not sent */
+  /**
+   * The view that is read.
+   * @default - not sent
+   */
   public readonly view?: string;
 
   /** Full name: `projects/{project}/locations/{location}/importJobs/{id}`. */
   public readonly name: string;
+  /** User-friendly name, at most 63 characters. */
   public readonly displayName: string;
+  /** The source the job imports into, `projects/{p}/locations/{l}/sources/{id}`. */
   public readonly assetSource: string;
+  /** When the job was created (RFC 3339). */
   public readonly createTime: string;
+  /** When the job was last updated (RFC 3339). */
   public readonly updateTime: string;
+  /** When the job completed (RFC 3339); `''` until then. */
   public readonly completeTime: string;
-  /** e.g. `IMPORT_JOB_STATE_COMPLETED`. */
+  /** The job's state, e.g. `IMPORT_JOB_STATE_COMPLETED` (see {@link ImportJobState}). */
   public readonly state: string;
   /** Map of labels (`{}` when none). */
   public readonly labels: IResolvable;

@@ -1,52 +1,69 @@
 /** An error found while validating or running an import job. */
 export interface ImportError {
+  /** What went wrong. */
   readonly errorDetails: string;
-  /** `SEVERITY_UNSPECIFIED`, `ERROR`, `WARNING` or `INFO`. */
+  /** `SEVERITY_UNSPECIFIED`, `ERROR`, `WARNING` or `INFO` (see {@link ImportErrorSeverity}). */
   readonly severity: string;
 }
 
 /** A row that failed validation. */
 export interface ImportRowError {
+  /** The errors found in the row. */
   readonly errors: ImportError[];
+  /** The row's number in its file. */
   readonly rowNumber: number;
+  /** The name of the virtual machine the row describes. */
   readonly vmName: string;
+  /** The UUID of the virtual machine the row describes. */
   readonly vmUuid: string;
 }
 
 /** Errors found in one file. */
 export interface FileValidationReport {
+  /** Errors that concern the whole file. */
   readonly fileErrors: ImportError[];
+  /** The file's name. */
   readonly fileName: string;
   /** True if processing stopped because the maximum number of errors was reached. */
   readonly partialReport: boolean;
+  /** Rows that failed validation (a partial list when `partialReport`). */
   readonly rowErrors: ImportRowError[];
 }
 
 /** Validation results (every field present; lists empty when the API sent none). */
 export interface ValidationReport {
+  /** Per file: the errors found in it. */
   readonly fileValidations: FileValidationReport[];
+  /** Errors that concern the whole job. */
   readonly jobErrors: ImportError[];
 }
 
 /** Results of running the job (every field present; zero or empty when the API sent none). */
 export interface ExecutionReport {
+  /** Validation errors found while the job ran. */
   readonly executionErrors: ValidationReport;
+  /** How many asset frames the job reported. */
   readonly framesReported: number;
-  /** @deprecated use `executionErrors.jobErrors` */
+  /**
+   * Errors that concern the whole job.
+   * @deprecated use `executionErrors.jobErrors`
+   */
   readonly jobErrors: ImportError[];
+  /** How many rows the job's files held. */
   readonly totalRowsCount: number;
 }
 
 /** The payload is in Cloud Storage (the wire's `gcsPayload`). */
 export interface ObjectStoragePayloadInfo {
-  /** e.g. `IMPORT_JOB_FORMAT_RVTOOLS_CSV`. */
+  /** The payload's format, e.g. `IMPORT_JOB_FORMAT_RVTOOLS_CSV` (see {@link ImportJobFormat}). */
   readonly format: string;
-  /** e.g. `gs://bucket/inventory.csv`. */
+  /** Where the payload is, e.g. `gs://bucket/inventory.csv`. */
   readonly path: string;
 }
 
 /** One file of an inline payload. */
 export interface PayloadFile {
+  /** The file's name. */
   readonly name: string;
   /** File content, base64-encoded. */
   readonly data: string;
@@ -54,7 +71,9 @@ export interface PayloadFile {
 
 /** The payload was included in the request. */
 export interface InlinePayloadInfo {
+  /** The payload's format, e.g. `IMPORT_JOB_FORMAT_MANUAL_CSV` (see {@link ImportJobFormat}). */
   readonly format: string;
+  /** The files of the payload. */
   readonly payload: PayloadFile[];
 }
 
@@ -80,7 +99,7 @@ export interface ImportJob {
   readonly completeTime: string;
   /** Labels as key-value pairs. */
   readonly labels: { [key: string]: string };
-  /** e.g. `IMPORT_JOB_STATE_COMPLETED`. */
+  /** The job's state, e.g. `IMPORT_JOB_STATE_COMPLETED` (see {@link ImportJobState}). */
   readonly state: string;
   /** Results of running the job; empty in the basic view. */
   readonly executionReport: ExecutionReport;

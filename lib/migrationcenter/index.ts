@@ -1,2 +1,3 @@
 export * from './import-job';
 export * from './data-import-job';
+export * from './import-job-enums';
