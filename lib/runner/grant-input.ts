@@ -1,6 +1,6 @@
 import type { Grant, GrantBinding, IamResource } from '../iam/grant';
 import type { AuditConfig, ConditionInput } from '../iam/types';
-import { RUNNER_ENV } from './env';
+import { RunnerErrors } from './errors';
 
 /**
  * Reads the grant the runner is to carry out: the JSON that synth wrote into
@@ -10,15 +10,15 @@ import { RUNNER_ENV } from './env';
  * the runner reports as INVALID_ARGUMENT without writing anything.
  */
 export function parseGrant(json: string | undefined): Grant {
-  if (!json) throw new Error(`no grant: the environment variable ${RUNNER_ENV.grant} is empty`);
+  if (!json) throw RunnerErrors.noGrant();
   let value: unknown;
   try {
     value = JSON.parse(json);
   } catch (e) {
-    throw new Error(`the grant in ${RUNNER_ENV.grant} is not JSON: ${(e as Error).message}`);
+    throw RunnerErrors.grantNotJson((e as Error).message);
   }
   const malformed = (why: string): never => {
-    throw new Error(`the grant in ${RUNNER_ENV.grant} is malformed: ${why}`);
+    throw RunnerErrors.malformedGrant(why);
   };
   const grant = objectOf(value, 'the grant', malformed);
   const resource = resourceOf(grant.resource, malformed);

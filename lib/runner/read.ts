@@ -7,6 +7,7 @@ import { validateImportJobView, validateLocatedResource, validatePolicyVersion }
 import { validateProjectId } from '../iam/resource-name';
 import { iamPolicyFromWire } from '../lookups/iam-policy-wire';
 import { importJobFromWire } from '../migrationcenter/import-job-wire';
+import { RunnerErrors } from './errors';
 
 /**
  * A plan-time read, as Terraform's `external` data source hands it to the
@@ -68,7 +69,7 @@ export async function runRead(query: ReadQuery, env: NodeJS.ProcessEnv): Promise
     for (const [field, value] of Object.entries(job)) result[field] = typeof value === 'string' ? value : JSON.stringify(value);
     return result;
   }
-  throw new Error(`unknown read kind ${JSON.stringify((query as { kind?: unknown }).kind)}`);
+  throw RunnerErrors.malformedQuery(`unknown read kind ${JSON.stringify((query as { kind?: unknown }).kind)}`);
 }
 
 /** Checks the query's shape: `external` guarantees strings, the rest is ours to check. */
@@ -77,10 +78,10 @@ export function parseReadQuery(json: string): ReadQuery {
   try {
     value = JSON.parse(json);
   } catch (e) {
-    throw new Error(`the read query on stdin is not JSON: ${(e as Error).message}`);
+    throw RunnerErrors.queryNotJson((e as Error).message);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.values(value).every((v) => typeof v === 'string')) {
-    throw new Error('the read query on stdin must be a JSON object of strings');
+    throw RunnerErrors.malformedQuery('it must be a JSON object of strings');
   }
   return value as ReadQuery;
 }
