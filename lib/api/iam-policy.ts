@@ -18,7 +18,13 @@ export interface IamPolicyService {
   readonly getIamPolicyMethod?: 'GET' | 'POST';
 }
 
-/** Fields of google.iam.v1.SetIamPolicyRequest.policy this library writes; audit configs are left out of the mask. */
+/** What a setIamPolicy replaces besides bindings, etag and version. */
+export interface SetIamPolicyOptions {
+  /** Also replace the audit configs (in the update mask): only a policy grant that declares them does. */
+  readonly updateAuditConfigs?: boolean;
+}
+
+/** Fields of google.iam.v1.SetIamPolicyRequest.policy this library writes; audit configs are left out of the mask unless asked for. */
 export const SET_POLICY_UPDATE_MASK = 'bindings,etag,version';
 
 const API_VERSION = /^v\d+(p\d+)?((alpha|beta)\d*)?$/;
@@ -54,7 +60,7 @@ export class IamPolicyApi {
   }
 
   /** Writes the policy with the etag it carries; only the fields the API defines are sent. */
-  public async setIamPolicy(resource: string, policy: Policy): Promise<Policy> {
+  public async setIamPolicy(resource: string, policy: Policy, options: SetIamPolicyOptions = {}): Promise<Policy> {
     const path = this.path(resource, 'setIamPolicy');
     if (typeof policy.etag !== 'string' || policy.etag === '') {
       throw new GoogleApiError(0, 'FAILED_PRECONDITION',
@@ -65,7 +71,7 @@ export class IamPolicyApi {
       service: this.target.service,
       path,
       method: 'POST',
-      body: { policy: wirePolicy(policy), updateMask: SET_POLICY_UPDATE_MASK },
+      body: { policy: wirePolicy(policy), updateMask: options.updateAuditConfigs ? `${SET_POLICY_UPDATE_MASK},auditConfigs` : SET_POLICY_UPDATE_MASK },
     });
     return checkedPolicy(answer, `POST ${path}`);
   }

@@ -3,8 +3,12 @@ import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
 import { checkAt } from '../synth/errors';
+import type { GoogleIamResource } from '../generic/google-iam-resource';
+import { settledResource, validateGoogleIamResource } from '../generic/resource';
+import { ADDRESS_GROUP_TYPE, AUTHORIZATION_POLICY_TYPE, MIGRATION_JOB_TYPE, type IamResourceType } from '../grant/resource-type';
 import { IamValidationError } from '../iam/errors';
-import { ADDRESS_GROUP, IMPORT_JOB, validateProjectId } from '../iam/resource-name';
+import type { IamResource } from '../iam/grant';
+import { IMPORT_JOB, validateProjectId } from '../iam/resource-name';
 import type { ImportJob } from '../migrationcenter/import-job';
 import { importJobFromWire } from '../migrationcenter/import-job-wire';
 import type { IamPolicy } from './iam-policy';
@@ -31,7 +35,10 @@ export interface GetImportJobArgs {
   readonly importJobId: string;
   /** e.g. `us-central1`. */
   readonly location: string;
-  /** @default - the lookups' project */
+  /**
+   * The project of the resource.
+   * @default - the lookups' project
+   */
   readonly project?: string;
   /**
    * `IMPORT_JOB_VIEW_BASIC` leaves the reports out; `IMPORT_JOB_VIEW_FULL` includes them.
@@ -46,8 +53,61 @@ export interface GetAddressGroupIamPolicyArgs {
   readonly addressGroupId: string;
   /** e.g. `global`. */
   readonly location: string;
-  /** @default - the lookups' project */
+  /**
+   * The project of the resource.
+   * @default - the lookups' project
+   */
   readonly project?: string;
+  /**
+   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * bindings with mangled roles and no condition.
+   * @default 3
+   */
+  readonly optionsRequestedPolicyVersion?: number;
+}
+
+/** Arguments of {@link GoogleLookups.getAuthorizationPolicyIamPolicy}. */
+export interface GetAuthorizationPolicyIamPolicyArgs {
+  /** The authorization policy's id. */
+  readonly authorizationPolicyId: string;
+  /** e.g. `global`. */
+  readonly location: string;
+  /**
+   * The project of the resource.
+   * @default - the lookups' project
+   */
+  readonly project?: string;
+  /**
+   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * bindings with mangled roles and no condition.
+   * @default 3
+   */
+  readonly optionsRequestedPolicyVersion?: number;
+}
+
+/** Arguments of {@link GoogleLookups.getMigrationJobIamPolicy}. */
+export interface GetMigrationJobIamPolicyArgs {
+  /** The migration job's id. */
+  readonly migrationJobId: string;
+  /** e.g. `us-central1`. */
+  readonly location: string;
+  /**
+   * The project of the resource.
+   * @default - the lookups' project
+   */
+  readonly project?: string;
+  /**
+   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * bindings with mangled roles and no condition.
+   * @default 3
+   */
+  readonly optionsRequestedPolicyVersion?: number;
+}
+
+/** Arguments of {@link GoogleLookups.getIamPolicy}. */
+export interface GetIamPolicyArgs {
+  /** Any resource with REST `:getIamPolicy`, e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/s' }`. */
+  readonly resource: GoogleIamResource;
   /**
    * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
@@ -80,9 +140,41 @@ export class GoogleLookups {
 
   /** Reads an address group's IAM policy (SPEC.md 2.5); a resource without a policy reads as an empty policy. */
   public async getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): Promise<IamPolicy> {
-    const name = await this.resolveName('getAddressGroupIamPolicy', { ...args, id: args.addressGroupId, idField: 'addressGroupId' }, () => validatePolicyVersion(args.optionsRequestedPolicyVersion));
-    const api = new IamPolicyApi(this.client(), { service: 'networksecurity', apiVersion: 'v1' });
-    return iamPolicyFromWire(await api.getIamPolicy(locatedName(ADDRESS_GROUP, ...name), args.optionsRequestedPolicyVersion));
+    return this.locatedPolicy('getAddressGroupIamPolicy', ADDRESS_GROUP_TYPE, { ...args, id: args.addressGroupId, idField: 'addressGroupId' }, args.optionsRequestedPolicyVersion);
+  }
+
+  /** Reads a network-security authorization policy's IAM policy; a resource without a policy reads as an empty policy. */
+  public async getAuthorizationPolicyIamPolicy(args: GetAuthorizationPolicyIamPolicyArgs): Promise<IamPolicy> {
+    return this.locatedPolicy('getAuthorizationPolicyIamPolicy', AUTHORIZATION_POLICY_TYPE, { ...args, id: args.authorizationPolicyId, idField: 'authorizationPolicyId' }, args.optionsRequestedPolicyVersion);
+  }
+
+  /** Reads a Database Migration Service migration job's IAM policy; a resource without a policy reads as an empty policy. */
+  public async getMigrationJobIamPolicy(args: GetMigrationJobIamPolicyArgs): Promise<IamPolicy> {
+    return this.locatedPolicy('getMigrationJobIamPolicy', MIGRATION_JOB_TYPE, { ...args, id: args.migrationJobId, idField: 'migrationJobId' }, args.optionsRequestedPolicyVersion);
+  }
+
+  /**
+   * Reads the IAM policy of any resource with REST `:getIamPolicy` (the
+   * method per service as the generic grants settle it); a resource without
+   * a policy reads as an empty policy.
+   */
+  public async getIamPolicy(args: GetIamPolicyArgs): Promise<IamPolicy> {
+    checkAt('GoogleLookups.getIamPolicy', () => {
+      validateGoogleIamResource(args.resource, () => true);
+      validatePolicyVersion(args.optionsRequestedPolicyVersion);
+    });
+    return this.readPolicy(settledResource(args.resource), args.optionsRequestedPolicyVersion);
+  }
+
+  /** The typed lookups: the located resource's name, checked and with its project settled, then the one read. */
+  private async locatedPolicy(method: string, type: IamResourceType, where: LocatedResource, version: number | undefined): Promise<IamPolicy> {
+    const name = await this.resolveName(method, where, () => validatePolicyVersion(version));
+    return this.readPolicy({ service: type.service, apiVersion: type.apiVersion, name: locatedName(type.nameFormat, ...name), getIamPolicyMethod: type.getIamPolicyMethod }, version);
+  }
+
+  private async readPolicy(resource: IamResource, version: number | undefined): Promise<IamPolicy> {
+    const api = new IamPolicyApi(this.client(), resource);
+    return iamPolicyFromWire(await api.getIamPolicy(resource.name, version));
   }
 
   /**

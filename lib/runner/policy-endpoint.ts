@@ -5,6 +5,6 @@ import type { IamPolicyEndpoint } from './engine';
 export function policyEndpoint(api: IamPolicyApi, resourceName: string): IamPolicyEndpoint {
   return {
     getIamPolicy: () => api.getIamPolicy(resourceName),
-    setIamPolicy: (policy) => api.setIamPolicy(resourceName, policy),
+    setIamPolicy: (policy, options) => api.setIamPolicy(resourceName, policy, options),
   };
 }

@@ -4,7 +4,7 @@
  * refused before any request is made.
  */
 import { GoogleApiError } from '../../lib/api/errors';
-import { GoogleLookups } from '../../lib';
+import { GetIamPolicyMethod, GoogleLookups } from '../../lib';
 import { GoogleApiEmulator } from '../../lib/testing';
 
 const PROJECT = 'lookup-project';
@@ -143,5 +143,64 @@ describe('getImportJob', () => {
     expect(emulator.stats().requests).toBe(0);
     const missing = await rejection(lookups().getImportJob({ importJobId: 'gone', location: 'us-central1' }));
     expect(missing).toMatchObject({ status: 'NOT_FOUND', httpStatus: 404 });
+  });
+});
+
+describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPolicy (any resource)', () => {
+  const AP = `projects/${PROJECT}/locations/global/authorizationPolicies/ap`;
+  const MJ = `projects/${PROJECT}/locations/us-central1/migrationJobs/mj`;
+  const SECRET = `projects/${PROJECT}/secrets/db-password`;
+  const PROJECT_NAME = `projects/${PROJECT}`;
+  const AUDIT = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }] }];
+
+  beforeAll(() => {
+    Object.assign(process.env, emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager', 'cloudresourcemanager']));
+    emulator.addResource(AP, { version: 3, bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'], condition: CONDITION }], auditConfigs: AUDIT });
+    emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
+    emulator.addResource(SECRET, { bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@lookup-project.iam.gserviceaccount.com'] }] });
+    emulator.addResource(PROJECT_NAME, { bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }] });
+  });
+
+  test('the typed lookups read their resource at version 3, audit configs included', async () => {
+    const ap = await lookups().getAuthorizationPolicyIamPolicy({ authorizationPolicyId: 'ap', location: 'global' });
+    expect(ap).toEqual({
+      version: 3, etag: emulator.policy(AP).etag, auditConfigs: AUDIT,
+      bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'], condition: { ...CONDITION, description: '', location: '' } }],
+    });
+    const mj = await lookups().getMigrationJobIamPolicy({ migrationJobId: 'mj', location: 'us-central1', project: PROJECT, optionsRequestedPolicyVersion: 1 });
+    expect(mj.bindings).toEqual([{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }]);
+  });
+
+  test('getIamPolicy reads any service: GET for Secret Manager, POST for Resource Manager (the other verb is a 404 there)', async () => {
+    const secret = await lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'v1', name: SECRET } });
+    expect(secret.bindings).toEqual([{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@lookup-project.iam.gserviceaccount.com'] }]);
+    const project = await lookups().getIamPolicy({ resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: PROJECT_NAME }, optionsRequestedPolicyVersion: 3 });
+    expect(project).toMatchObject({ etag: emulator.policy(PROJECT_NAME).etag, bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }] });
+
+    // An explicit method wins over the table: a GET to Resource Manager is what Google would 404 too.
+    const wrongVerb = await rejection(lookups().getIamPolicy({ resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: PROJECT_NAME, policyReadMethod: GetIamPolicyMethod.GET } }));
+    expect(wrongVerb).toMatchObject({ status: 'NOT_FOUND', httpStatus: 404 });
+  });
+
+  test('NOT_FOUND carries Google\'s message; bad arguments are refused before any request, naming the method and field', async () => {
+    expect(await rejection(lookups().getMigrationJobIamPolicy({ migrationJobId: 'gone', location: 'us-central1' }))).toMatchObject({ status: 'NOT_FOUND', message: expect.stringContaining('migrationJobs/gone') });
+    emulator.resetStats();
+    const messages = await Promise.all([
+      lookups().getAuthorizationPolicyIamPolicy({ authorizationPolicyId: 'a/b', location: 'global' }),
+      lookups().getMigrationJobIamPolicy({ migrationJobId: 'mj', location: 'us-central1', optionsRequestedPolicyVersion: 2 }),
+      lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/../../x' } }),
+      lookups().getIamPolicy({ resource: { service: 'secretmanager.googleapis.com', apiVersion: 'v1', name: SECRET } }),
+      lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'V1', name: SECRET } }),
+      lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'v1', name: SECRET }, optionsRequestedPolicyVersion: 2 }),
+    ].map((p) => rejection(p).then((e) => e.message)));
+    expect(messages).toEqual([
+      expect.stringMatching(/^GoogleLookups\.getAuthorizationPolicyIamPolicy: authorizationPolicyId: expected .* \(got "a\/b"\)$/),
+      'GoogleLookups.getMigrationJobIamPolicy: optionsRequestedPolicyVersion: expected 0, 1 or 3 (the policy versions Google accepts) (got 2)',
+      expect.stringMatching(/^GoogleLookups\.getIamPolicy: resource\.name: contains a \. or \.\. segment; /),
+      expect.stringMatching(/^GoogleLookups\.getIamPolicy: resource\.service: expected the API's name without \.googleapis\.com/),
+      expect.stringMatching(/^GoogleLookups\.getIamPolicy: resource\.apiVersion: expected a Google API version/),
+      'GoogleLookups.getIamPolicy: optionsRequestedPolicyVersion: expected 0, 1 or 3 (the policy versions Google accepts) (got 2)',
+    ]);
+    expect(emulator.stats().requests).toBe(0);
   });
 });

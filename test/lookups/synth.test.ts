@@ -4,7 +4,9 @@
  * synth. plan-time.e2e.test.ts runs them under the real terraform.
  */
 import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
-import { AuthorizationPolicyIamMember, DataAddressGroupIamPolicy, DataImportJob } from '../../lib';
+import {
+  AuthorizationPolicyIamMember, DataAddressGroupIamPolicy, DataAuthorizationPolicyIamPolicy, DataGoogleIamPolicy, DataImportJob, DataMigrationJobIamPolicy, GetIamPolicyMethod,
+} from '../../lib';
 import { resolveIn } from '../support/resolve';
 
 interface ExternalRead { program: string[]; query: Record<string, string>; depends_on?: string[] }
@@ -103,5 +105,44 @@ describe('synth-time checks name the construct path and the field', () => {
       expect.objectContaining({ id: '${var.id}', view: '${var.view}' }),
       expect.objectContaining({ id: '${var.id}', version: '${var.version}' }),
     ]);
+  });
+});
+
+describe('the lookups of the new policies, and of any resource', () => {
+  test('queries: the typed ones by collection and id, the generic one by full name with its API\'s method', () => {
+    const stack = newStack();
+    new DataAuthorizationPolicyIamPolicy(stack, 'Ap', { authorizationPolicyId: 'ap', location: 'global', project: 'my-project' });
+    new DataMigrationJobIamPolicy(stack, 'Mj', { migrationJobId: 'mj', location: 'us-central1', optionsRequestedPolicyVersion: 1 });
+    const secret = new DataGoogleIamPolicy(stack, 'Secret', { resource: { service: 'secretmanager', apiVersion: 'v1', name: 'projects/my-project/secrets/s' } });
+    const project = new DataGoogleIamPolicy(stack, 'Project', { resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/my-project' }, optionsRequestedPolicyVersion: 1 });
+    expect(Object.values(reads(stack)).map((r) => r.query).sort((a, b) => a.label.localeCompare(b.label))).toEqual([
+      { kind: 'iamPolicy', service: 'networksecurity', apiVersion: 'v1', collection: 'authorizationPolicies', project: 'my-project', location: 'global', id: 'ap', version: '3', label: 'stack/Ap' },
+      { kind: 'iamPolicy', service: 'datamigration', apiVersion: 'v1', collection: 'migrationJobs', location: 'us-central1', id: 'mj', version: '1', label: 'stack/Mj' },
+      { kind: 'iamPolicy', service: 'cloudresourcemanager', apiVersion: 'v3', getIamPolicyMethod: 'POST', name: 'projects/my-project', version: '1', label: 'stack/Project' },
+      { kind: 'iamPolicy', service: 'secretmanager', apiVersion: 'v1', name: 'projects/my-project/secrets/s', version: '3', label: 'stack/Secret' },
+    ]);
+    expect(secret.resource.policyReadMethod).toBe(GetIamPolicyMethod.GET);
+    expect(project.resource.policyReadMethod).toBe(GetIamPolicyMethod.POST);
+    expect(resolveIn(stack, project.bindings)).toMatch(/^\$\{jsondecode\(data\.external\.Project_Policy_Read_[0-9A-F]+\.result\["bindings"\]\)\}$/);
+    expect(resolveIn(stack, project.project)).toMatch(/\.result\["project"\]\}$/);
+  });
+
+  test.each([
+    ['a bad authorization policy id', (s: TerraformStack) => new DataAuthorizationPolicyIamPolicy(s, 'Bad', { authorizationPolicyId: 'ap/x', location: 'global' }), 'stack/Bad: authorizationPolicyId: expected'],
+    ['a bad migration job location', (s: TerraformStack) => new DataMigrationJobIamPolicy(s, 'Bad', { migrationJobId: 'mj', location: 'US' }), 'stack/Bad: location: expected a location'],
+    ['version 2', (s: TerraformStack) => new DataGoogleIamPolicy(s, 'Bad', { resource: { service: 'pubsub', apiVersion: 'v1', name: 'projects/p/topics/t' }, optionsRequestedPolicyVersion: 2 }), 'stack/Bad: optionsRequestedPolicyVersion: expected 0, 1 or 3'],
+    ['a bad service', (s: TerraformStack) => new DataGoogleIamPolicy(s, 'Bad', { resource: { service: 'Pub/Sub', apiVersion: 'v1', name: 'projects/p/topics/t' } }), 'stack/Bad: resource.service: expected a Google API name'],
+    ['an unreachable service', (s: TerraformStack) => new DataGoogleIamPolicy(s, 'Bad', { resource: { service: 'storage', apiVersion: 'v1', name: 'b/bucket' } }), 'stack/Bad: resource.service: not reachable'],
+    ['a bad version', (s: TerraformStack) => new DataGoogleIamPolicy(s, 'Bad', { resource: { service: 'pubsub', apiVersion: 'latest', name: 'projects/p/topics/t' } }), 'stack/Bad: resource.apiVersion: expected a Google API version'],
+    ['a bad name', (s: TerraformStack) => new DataGoogleIamPolicy(s, 'Bad', { resource: { service: 'pubsub', apiVersion: 'v1', name: 'projects/p/topics/t?x=1' } }), 'stack/Bad: resource.name: contains "?"'],
+  ])('%s is refused at synth', (_label, build, message) => {
+    expect(() => build(newStack())).toThrow(message);
+  });
+
+  test('a generic name only Terraform knows is left for the runner', () => {
+    const stack = newStack();
+    const name = new TerraformVariable(stack, 'topic', { type: 'string' }).stringValue;
+    new DataGoogleIamPolicy(stack, 'P', { resource: { service: 'pubsub', apiVersion: 'v1', name } });
+    expect(Object.values(reads(stack)).map((r) => r.query)).toEqual([expect.objectContaining({ service: 'pubsub', name: '${var.topic}' })]);
   });
 });

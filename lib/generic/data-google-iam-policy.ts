@@ -1,0 +1,37 @@
+import type { Construct } from 'constructs';
+import { DataIamPolicyRead } from '../lookups/data-iam-policy';
+import { checkAt } from '../synth/errors';
+import { isKnown } from '../synth/known-values';
+import type { GoogleIamResource } from './google-iam-resource';
+import { settledResource, shownResource, validateGoogleIamResource } from './resource';
+
+/** Properties of a {@link DataGoogleIamPolicy}: the arguments of `getIamPolicy`. */
+export interface DataGoogleIamPolicyProps {
+  /** The resource whose policy is read, e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/s' }`. */
+  readonly resource: GoogleIamResource;
+  /**
+   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * bindings with mangled roles and no condition.
+   * @default 3
+   */
+  readonly optionsRequestedPolicyVersion?: number;
+}
+
+/**
+ * The Output form of `GoogleLookups.getIamPolicy`: reads the IAM policy of
+ * any resource with REST `:getIamPolicy` at plan time, so its attributes are
+ * Terraform expressions usable in other resources. Needs Node.js where
+ * `terraform plan` runs and the `hashicorp/external` provider (required in
+ * the stack).
+ */
+export class DataGoogleIamPolicy extends DataIamPolicyRead {
+  /** The resource that is read, with its getIamPolicy method settled. */
+  public readonly resource: GoogleIamResource;
+
+  constructor(scope: Construct, id: string, props: DataGoogleIamPolicyProps) {
+    const resource = settledResource(props.resource);
+    super(scope, id, resource, props.optionsRequestedPolicyVersion);
+    checkAt(this, () => validateGoogleIamResource(props.resource, isKnown));
+    this.resource = shownResource(resource);
+  }
+}

@@ -1,0 +1,41 @@
+import type { Construct } from 'constructs';
+import { IamBindingGrant } from '../grant/iam-binding-grant';
+import type { IamCondition } from '../grant/iam-condition';
+import type { IamGrantOptions } from '../grant/iam-grant-options';
+import type { GoogleIamResource } from './google-iam-resource';
+import { checkAt } from '../synth/errors';
+import { isKnown } from '../synth/known-values';
+import { settledResource, shownResource, validateGoogleIamResource } from './resource';
+
+/** Properties of a {@link GoogleIamBinding}. */
+export interface GoogleIamBindingProps extends IamGrantOptions {
+  /** The resource whose IAM policy holds the binding, e.g. `{ service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/p' }`. */
+  readonly resource: GoogleIamResource;
+  /** The role that is applied. Only one binding construct can own a role (and condition) on a resource. */
+  readonly role: string;
+  /** The identities granted `role`; the binding's member list becomes exactly this list. */
+  readonly members: string[];
+  /**
+   * An IAM condition for the binding (only where the resource type supports conditions).
+   * @default - the binding is unconditional
+   */
+  readonly condition?: IamCondition;
+}
+
+/**
+ * Owns the full member list of one role (and condition) on any resource with
+ * REST `:getIamPolicy` / `:setIamPolicy`. Other roles' bindings are left
+ * alone; changing `members` rewrites the list in one write; deleting it
+ * removes the binding.
+ */
+export class GoogleIamBinding extends IamBindingGrant {
+  /** The resource, with its getIamPolicy method settled. */
+  public readonly resource: GoogleIamResource;
+
+  constructor(scope: Construct, id: string, props: GoogleIamBindingProps) {
+    const resource = settledResource(props.resource);
+    super(scope, id, { typeName: 'GoogleIamBinding', resource }, props);
+    checkAt(this, () => validateGoogleIamResource(props.resource, isKnown));
+    this.resource = shownResource(resource);
+  }
+}

@@ -1,0 +1,46 @@
+import type { Construct } from 'constructs';
+import type { IamGrantOptions } from '../grant/iam-grant-options';
+import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } from '../grant/iam-policy-grant';
+import type { GoogleIamResource } from './google-iam-resource';
+import { checkAt } from '../synth/errors';
+import { isKnown } from '../synth/known-values';
+import { settledResource, shownResource, validateGoogleIamResource } from './resource';
+
+/** Properties of a {@link GoogleIamPolicy}. */
+export interface GoogleIamPolicyProps extends IamGrantOptions {
+  /** The resource whose IAM policy this owns. */
+  readonly resource: GoogleIamResource;
+  /** Every binding of the policy: the policy's bindings become exactly these (one entry per role and condition). */
+  readonly bindings: IamPolicyBindingProps[];
+  /**
+   * The policy's audit configs, replaced at each apply when given (`[]` clears them).
+   * @default - audit configs are left as they are
+   */
+  readonly auditConfigs?: IamAuditConfigProps[];
+}
+
+/**
+ * Owns the whole IAM policy of any resource with REST `:getIamPolicy` /
+ * `:setIamPolicy`: at each apply its bindings become exactly `bindings`, and
+ * its audit configs `auditConfigs` when given.
+ *
+ * Destroying it (deleting it from the code, or `terraform destroy`) removes
+ * the declared bindings only; the google provider's `google_*_iam_policy`
+ * resources empty the whole policy instead. No member or binding construct
+ * may grant on the same resource (synth fails, naming both).
+ *
+ * On a project, folder or organization, mind what an authoritative policy
+ * means: a binding Google or a teammate adds (a service agent's role) is
+ * removed at the next apply.
+ */
+export class GoogleIamPolicy extends IamPolicyGrant {
+  /** The resource, with its getIamPolicy method settled. */
+  public readonly resource: GoogleIamResource;
+
+  constructor(scope: Construct, id: string, props: GoogleIamPolicyProps) {
+    const resource = settledResource(props.resource);
+    super(scope, id, { typeName: 'GoogleIamPolicy', resource }, props);
+    checkAt(this, () => validateGoogleIamResource(props.resource, isKnown));
+    this.resource = shownResource(resource);
+  }
+}

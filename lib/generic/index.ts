@@ -1,0 +1,5 @@
+export * from './google-iam-resource';
+export * from './google-iam-member';
+export * from './google-iam-binding';
+export * from './google-iam-policy';
+export * from './data-google-iam-policy';
