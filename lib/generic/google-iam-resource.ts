@@ -24,7 +24,7 @@ export interface GoogleIamResource {
   /**
    * The resource's full name, as the API's getIamPolicy takes it (the path
    * between the version and `:getIamPolicy`), e.g. `projects/my-project/secrets/db-password`.
-   * No leading or trailing slash, no `.` or `..` segments, no `?`, `#`, `%`, `:` or whitespace.
+   * No leading or trailing slash, no `.` or `..` segments, no `?`, `#`, `%` or whitespace, and no `:` in the last segment.
    */
   readonly name: string;
   /**

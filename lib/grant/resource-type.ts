@@ -134,8 +134,8 @@ function resourceNameProblem(name: unknown): string | undefined {
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'contains a control character';
   const character = /[?#%\\]/.exec(name)?.[0];
   if (character) return `contains ${JSON.stringify(character)}, which would change the request URL`;
-  // The runner refuses any colon (lib/runner/grant-input.ts); the library adds the :getIamPolicy verb itself.
-  if (name.includes(':')) return 'contains ":" (the library adds the :getIamPolicy and :setIamPolicy verbs itself, and the runner takes no colon in a name)';
+  // The library adds the :getIamPolicy verb after the last segment; a colon before it (a domain-scoped project) is fine.
+  if (/:[^/]*$/.test(name)) return 'has ":" in its last segment (the library adds the :getIamPolicy and :setIamPolicy verbs itself)';
   if (name.startsWith('/') || name.endsWith('/')) return 'starts or ends with a slash';
   if (name.includes('//')) return 'contains an empty segment (//)';
   if (name.split('/').some((segment) => segment === '.' || segment === '..')) return 'contains a . or .. segment';

@@ -53,8 +53,14 @@ type Json = Record<string, unknown>;
 
 const SERVICE = /^[a-z][a-z0-9]*$/;
 const API_VERSION = /^v\d+[a-z0-9]*$/;
-/** A resource name is a path below the API version: no query, fragment, colon, backslash, empty or dot segments. */
-const RESOURCE_NAME = /^(?!\/)(?!.*\/\/)(?!.*(^|\/)\.\.?(\/|$))[^?#:\\\s]+$/;
+/**
+ * A resource name is a path below the API version: no query, fragment,
+ * backslash, empty or dot segments, and no colon in its last segment (the
+ * runner adds the `:getIamPolicy` verb there; a colon elsewhere is legal, as
+ * in a domain-scoped project `projects/example.com:my-project/...`).
+ */
+const RESOURCE_NAME = /^(?!\/)(?!.*\/\/)(?!.*\/$)(?!.*(^|\/)\.\.?(\/|$))[^?#\\\s]+$/;
+const LAST_SEGMENT_COLON = /:[^/]*$/;
 
 function resourceOf(value: unknown, malformed: Malformed): IamResource {
   const resource = objectOf(value, 'resource', malformed);
@@ -63,7 +69,7 @@ function resourceOf(value: unknown, malformed: Malformed): IamResource {
   const name = textOf(resource.name, 'resource.name', malformed);
   if (!SERVICE.test(service)) malformed(`resource.service must be an API name such as networksecurity (got ${JSON.stringify(service)})`);
   if (!API_VERSION.test(apiVersion)) malformed(`resource.apiVersion must look like v1 or v1beta1 (got ${JSON.stringify(apiVersion)})`);
-  if (!RESOURCE_NAME.test(name)) malformed(`resource.name must be a resource path such as projects/p/... (got ${JSON.stringify(name)})`);
+  if (!RESOURCE_NAME.test(name) || LAST_SEGMENT_COLON.test(name)) malformed(`resource.name must be a resource path such as projects/p/... (got ${JSON.stringify(name)})`);
   const method = resource.getIamPolicyMethod;
   if (method !== undefined && method !== 'GET' && method !== 'POST') malformed(`resource.getIamPolicyMethod must be GET or POST (got ${JSON.stringify(method)})`);
   return { service, apiVersion, name, ...(method === undefined ? {} : { getIamPolicyMethod: method }) };

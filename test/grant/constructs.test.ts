@@ -1,18 +1,8 @@
 import { App, Fn, TerraformOutput, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AnnotationMetadataEntryType } from 'cdktf/lib/annotations';
-import type { Construct } from 'constructs';
-import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding } from '../../lib';
-import { IamMemberGrant, type IamMemberFields } from '../../lib/grant/iam-member-grant';
-import { MIGRATION_JOB_TYPE, resourceOfType } from '../../lib/grant/resource-type';
+import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding, MigrationJobIamMember } from '../../lib';
 import { grantsResource, parsedGrant } from '../support/grants-json';
 import { resolveIn } from '../support/resolve';
-
-/** A third grant type is a descriptor and a few lines; this one exists only to test member/binding fights. */
-class MigrationJobIamMember extends IamMemberGrant {
-  constructor(scope: Construct, id: string, props: IamMemberFields & { name: string }) {
-    super(scope, id, { typeName: 'MigrationJobIamMember', resource: resourceOfType(MIGRATION_JOB_TYPE, props.name), nameFormat: MIGRATION_JOB_TYPE.nameFormat }, props);
-  }
-}
 
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const MJ = 'projects/p-123456/locations/us-central1/migrationJobs/mj';

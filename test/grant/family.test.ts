@@ -164,7 +164,7 @@ describe('synth-time validation names the construct path, the field and the valu
     ['resource.name with a leading slash', () => new GoogleIamPolicy(s(), 'C', { resource: { ...SECRET, name: '/projects/p/secrets/s' }, bindings: [] }), /^stack\/C: resource\.name: starts or ends with a slash/],
     ['resource.name with a trailing slash', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/s/' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.name: starts or ends with a slash/],
     ['resource.name with //', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects//secrets/s' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.name: contains an empty segment/],
-    ['resource.name with a verb', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/s:setIamPolicy' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.name: contains ":"/],
+    ['resource.name with a verb', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/s:setIamPolicy' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.name: has ":" in its last segment/],
     ['resource.policyReadMethod', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, policyReadMethod: 'PUT' as GetIamPolicyMethod }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.policyReadMethod: expected GET or POST \(got "PUT"\)$/],
   ];
   test.each(cases)('%s', (_label, build, message) => {

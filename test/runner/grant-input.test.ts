@@ -36,3 +36,11 @@ test.each([
 ])('a malformed grant is refused before anything is sent: %s', (json, message) => {
   expect(() => parseGrant(json)).toThrow(message);
 });
+
+test('a domain-scoped project in a resource name is accepted; a colon in the last segment (a verb) is not', () => {
+  const scoped = { ...member, resource: { ...resource, name: 'projects/example.com:my-project/locations/global/authorizationPolicies/ap' } };
+  expect(parseGrant(JSON.stringify(scoped))).toEqual(scoped);
+  expect(() => parseGrant(JSON.stringify({ ...member, resource: { ...resource, name: 'projects/p/locations/global/authorizationPolicies/ap:setIamPolicy' } })))
+    .toThrow(/resource.name must be a resource path/);
+  expect(() => parseGrant(JSON.stringify({ ...member, resource: { ...resource, name: 'projects/p/' } }))).toThrow(/resource.name must be a resource path/);
+});
