@@ -2,8 +2,8 @@ import type { Construct } from 'constructs';
 import { DataIamPolicyRead } from '../lookups/data-iam-policy';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import type { GoogleIamResource } from './google-iam-resource';
-import { settledResource, shownResource, validateGoogleIamResource } from './resource';
+import type { GoogleIamResource } from '../grant/google-iam-resource';
+import { settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 
 /** Properties of a {@link DataGoogleIamPolicy}: the arguments of `getIamPolicy`. */
 export interface DataGoogleIamPolicyProps {

@@ -2,10 +2,10 @@ import type { Construct } from 'constructs';
 import { IamBindingGrant } from '../grant/iam-binding-grant';
 import type { IamCondition } from '../grant/iam-condition';
 import type { IamGrantOptions } from '../grant/iam-grant-options';
-import type { GoogleIamResource } from './google-iam-resource';
+import type { GoogleIamResource } from '../grant/google-iam-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { settledResource, shownResource, validateGoogleIamResource } from './resource';
+import { settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 
 /** Properties of a {@link GoogleIamBinding}. */
 export interface GoogleIamBindingProps extends IamGrantOptions {

@@ -2,10 +2,10 @@ import type { Construct } from 'constructs';
 import type { IamCondition } from '../grant/iam-condition';
 import type { IamGrantOptions } from '../grant/iam-grant-options';
 import { IamMemberGrant } from '../grant/iam-member-grant';
-import type { GoogleIamResource } from './google-iam-resource';
+import type { GoogleIamResource } from '../grant/google-iam-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { settledResource, shownResource, validateGoogleIamResource } from './resource';
+import { settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 
 /** Properties of a {@link GoogleIamMember}. */
 export interface GoogleIamMemberProps extends IamGrantOptions {

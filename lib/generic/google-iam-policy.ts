@@ -1,10 +1,10 @@
 import type { Construct } from 'constructs';
 import type { IamGrantOptions } from '../grant/iam-grant-options';
 import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } from '../grant/iam-policy-grant';
-import type { GoogleIamResource } from './google-iam-resource';
+import type { GoogleIamResource } from '../grant/google-iam-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { settledResource, shownResource, validateGoogleIamResource } from './resource';
+import { settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 
 /** Properties of a {@link GoogleIamPolicy}. */
 export interface GoogleIamPolicyProps extends IamGrantOptions {

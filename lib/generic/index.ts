@@ -1,4 +1,4 @@
-export * from './google-iam-resource';
+export * from '../grant/google-iam-resource';
 export * from './google-iam-member';
 export * from './google-iam-binding';
 export * from './google-iam-policy';

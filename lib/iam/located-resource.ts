@@ -1,8 +1,6 @@
 import { IamValidationError } from './errors';
 import { validateLocation, validateProjectId, validateResourceId, type ResourceNameFormat } from './resource-name';
 
-/** Migration Center's import job views (ImportJobView's values); the API shows the basic view by default. */
-export const IMPORT_JOB_VIEWS = ['IMPORT_JOB_VIEW_UNSPECIFIED', 'IMPORT_JOB_VIEW_BASIC', 'IMPORT_JOB_VIEW_FULL'] as const;
 /** The policy versions Google accepts: 0 and 1 (no conditions), 3 (conditional bindings). */
 export const POLICY_VERSIONS = [0, 1, 3] as const;
 
@@ -26,13 +24,6 @@ export function validateLocatedResource(where: LocatedResource, isKnown: IsKnown
   if (where.project !== undefined && isKnown(where.project)) validateProjectId(where.project, 'project');
   if (isKnown(where.location)) validateLocation(where.location, 'location');
   if (isKnown(where.id)) validateResourceId(where.id, where.idField);
-}
-
-export function validateImportJobView(view: string | undefined, isKnown: IsKnown = always): void {
-  if (view === undefined || !isKnown(view)) return;
-  if (!(IMPORT_JOB_VIEWS as readonly string[]).includes(view)) {
-    throw new IamValidationError('view', view, `expected one of ${IMPORT_JOB_VIEWS.join(', ')}`);
-  }
 }
 
 export function validatePolicyVersion(version: number | undefined, isKnown: IsKnown = always): void {

@@ -3,17 +3,18 @@ import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
 import { checkAt } from '../synth/errors';
-import type { GoogleIamResource } from '../generic/google-iam-resource';
-import { settledResource, validateGoogleIamResource } from '../generic/resource';
+import type { GoogleIamResource } from '../grant/google-iam-resource';
+import { settledResource, validateGoogleIamResource } from '../grant/generic-resource';
 import { ADDRESS_GROUP_TYPE, AUTHORIZATION_POLICY_TYPE, MIGRATION_JOB_TYPE, type IamResourceType } from '../grant/resource-type';
 import { IamValidationError } from '../iam/errors';
 import type { IamResource } from '../iam/grant';
 import { IMPORT_JOB, validateProjectId } from '../iam/resource-name';
 import type { ImportJob } from '../migrationcenter/import-job';
 import { importJobFromWire } from '../migrationcenter/import-job-wire';
-import type { IamPolicy } from './iam-policy';
-import { iamPolicyFromWire } from './iam-policy-wire';
-import { locatedName, validateImportJobView, validateLocatedResource, validatePolicyVersion, type LocatedResource } from '../iam/located-resource';
+import type { IamPolicy } from '../api/policy-result';
+import { iamPolicyFromWire } from '../api/policy-result-wire';
+import { locatedName, validateLocatedResource, validatePolicyVersion, type LocatedResource } from '../iam/located-resource';
+import { validateImportJobView } from '../migrationcenter/import-job-view';
 
 /** Properties of {@link GoogleLookups}. */
 export interface GoogleLookupsProps {
@@ -29,7 +30,7 @@ export interface GoogleLookupsProps {
   readonly accessToken?: string;
 }
 
-/** Arguments of {@link GoogleLookups.getImportJob} (SPEC.md 4.4). */
+/** Arguments of {@link GoogleLookups.getImportJob}. */
 export interface GetImportJobArgs {
   /** The import job's id, e.g. `inventory-2026`. */
   readonly importJobId: string;
@@ -41,13 +42,14 @@ export interface GetImportJobArgs {
    */
   readonly project?: string;
   /**
-   * `IMPORT_JOB_VIEW_BASIC` leaves the reports out; `IMPORT_JOB_VIEW_FULL` includes them.
+   * Which parts to read: `IMPORT_JOB_VIEW_BASIC` leaves the reports out, `IMPORT_JOB_VIEW_FULL`
+   * includes them, `IMPORT_JOB_VIEW_UNSPECIFIED` is the basic view (see {@link ImportJobView}).
    * @default - the API's default, the basic view
    */
   readonly view?: string;
 }
 
-/** Arguments of {@link GoogleLookups.getAddressGroupIamPolicy} (SPEC.md 4.3). */
+/** Arguments of {@link GoogleLookups.getAddressGroupIamPolicy}. */
 export interface GetAddressGroupIamPolicyArgs {
   /** The address group's id. */
   readonly addressGroupId: string;
@@ -132,13 +134,13 @@ export class GoogleLookups {
     this.props = props;
   }
 
-  /** Reads a Migration Center import job (SPEC.md 2.6). */
+  /** Reads a Migration Center import job: every field present, empty where Google left it out. */
   public async getImportJob(args: GetImportJobArgs): Promise<ImportJob> {
     const name = await this.resolveName('getImportJob', { ...args, id: args.importJobId, idField: 'importJobId' }, () => validateImportJobView(args.view));
     return importJobFromWire(await new ImportJobsApi(this.client()).get(locatedName(IMPORT_JOB, ...name), args.view));
   }
 
-  /** Reads an address group's IAM policy (SPEC.md 2.5); a resource without a policy reads as an empty policy. */
+  /** Reads an address group's IAM policy; a resource without a policy reads as an empty policy. */
   public async getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): Promise<IamPolicy> {
     return this.locatedPolicy('getAddressGroupIamPolicy', ADDRESS_GROUP_TYPE, { ...args, id: args.addressGroupId, idField: 'addressGroupId' }, args.optionsRequestedPolicyVersion);
   }

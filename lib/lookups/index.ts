@@ -1,2 +1,2 @@
 export * from './google-lookups';
-export * from './iam-policy';
+export * from '../api/policy-result';

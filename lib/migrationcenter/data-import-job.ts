@@ -1,10 +1,11 @@
 import type { IResolvable } from 'cdktf';
 import { Construct } from 'constructs';
-import { validateImportJobView, validateLocatedResource } from '../iam/located-resource';
+import { validateLocatedResource } from '../iam/located-resource';
 import { IMPORT_JOB } from '../iam/resource-name';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
 import { RunnerRead } from '../synth/runner-read';
+import { validateImportJobView } from './import-job-view';
 
 /** Properties of a {@link DataImportJob}: the arguments of `getImportJob`. */
 export interface DataImportJobProps {

@@ -3,9 +3,10 @@ import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
 import { IamValidationError } from '../iam/errors';
-import { validateImportJobView, validateLocatedResource, validatePolicyVersion } from '../iam/located-resource';
+import { validateLocatedResource, validatePolicyVersion } from '../iam/located-resource';
+import { validateImportJobView } from '../migrationcenter/import-job-view';
 import { validateProjectId } from '../iam/resource-name';
-import { iamPolicyFromWire } from '../lookups/iam-policy-wire';
+import { iamPolicyFromWire } from '../api/policy-result-wire';
 import { importJobFromWire } from '../migrationcenter/import-job-wire';
 import { RunnerErrors } from './errors';
 

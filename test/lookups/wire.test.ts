@@ -1,6 +1,6 @@
 /** Wire JSON → typed results: every documented field, defaults for absent ones, unknown fields ignored. */
 import { executionReportFromWire, importJobFromWire, inlinePayloadFromWire, objectStoragePayloadFromWire, validationReportFromWire } from '../../lib/migrationcenter/import-job-wire';
-import { iamPolicyFromWire } from '../../lib/lookups/iam-policy-wire';
+import { iamPolicyFromWire } from '../../lib/api/policy-result-wire';
 
 test("Google's empty policy reads as an empty policy", () => {
   expect(iamPolicyFromWire({ etag: 'ACAB' })).toEqual({ auditConfigs: [], bindings: [], etag: 'ACAB', version: 0 });

@@ -1,4 +1,4 @@
-import { genericResource, validateIamResource } from '../grant/resource-type';
+import { genericResource, validateIamResource } from './resource-type';
 import type { IamResource } from '../iam/grant';
 import type { GetIamPolicyMethod, GoogleIamResource } from './google-iam-resource';
 

@@ -1,5 +1,5 @@
-import type { IamPolicy, IamAuditConfig, IamAuditLogConfig, IamPolicyBinding, IamPolicyCondition } from './iam-policy';
-import { wireList, wireNumber, wireObject, wireOptional, wireString } from '../api/wire';
+import type { IamPolicy, IamAuditConfig, IamAuditLogConfig, IamPolicyBinding, IamPolicyCondition } from './policy-result';
+import { wireList, wireNumber, wireObject, wireOptional, wireString } from './wire';
 
 /** google.iam.v1.Policy JSON → {@link IamPolicy}; unknown fields are ignored. */
 export function iamPolicyFromWire(json: unknown): IamPolicy {
