@@ -28,6 +28,7 @@ export const RETRY_DEFAULTS = {
   jitter: 0.5,
 } as const;
 
+/** What `retrying` resolves with: the value and how many attempts it took. */
 export interface Retried<T> {
   readonly value: T;
   readonly attempts: number;

@@ -7,6 +7,7 @@ import { serviceRootUrl, type GoogleService } from './services';
 /** The largest answer read; a bigger one fails (an IAM policy is at most a few hundred KiB). */
 export const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
 
+/** Options of a {@link GoogleRestClient}. */
 export interface GoogleRestClientOptions {
   /** @default - `GOOGLE_OAUTH_ACCESS_TOKEN`, else `GOOGLE_CREDENTIALS`, else Application Default Credentials (see credentials.ts) */
   readonly accessToken?: string;
@@ -20,6 +21,7 @@ export interface GoogleRestClientOptions {
   readonly maxResponseBytes?: number;
 }
 
+/** One REST call: which API, which path below its root, how. */
 export interface RestRequest {
   /** The API, e.g. `networksecurity` (lowercase letters and digits). */
   readonly service: GoogleService;

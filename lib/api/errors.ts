@@ -53,8 +53,11 @@ export class GoogleApiError extends Error {
     return new GoogleApiError(httpStatus, 'UNKNOWN', what, context, false);
   }
 
+  /** The HTTP status; 0 when no response arrived. */
   public readonly httpStatus: number;
+  /** Google's canonical status, e.g. `NOT_FOUND`, `ABORTED`. */
   public readonly status: string;
+  /** Google's message (redacted, capped), without the status and context. */
   public readonly apiMessage: string;
   private readonly retryableOverride?: boolean;
 

@@ -24,12 +24,14 @@ export interface AuthHeaders {
   get(name: string): string | null;
 }
 
+/** A response as google-auth-library's client returns it. */
 export interface AuthResponse {
   status: number;
   data: unknown;
   headers: AuthHeaders;
 }
 
+/** An authenticated HTTP client of google-auth-library. */
 export interface AuthClient {
   request(options: AuthRequestOptions): Promise<AuthResponse>;
   /** `authorization` (and `x-goog-user-project`), fetching or refreshing a token when needed. */
@@ -38,6 +40,7 @@ export interface AuthClient {
   quotaProjectId?: string;
 }
 
+/** The options of google-auth-library's `Impersonated` client that this library sets. */
 export interface ImpersonatedOptions {
   sourceClient: AuthClient;
   targetPrincipal: string;
@@ -61,6 +64,7 @@ interface GoogleAuthModule {
 
 let loaded: GoogleAuthModule | undefined;
 
+/** The bundled google-auth-library, loaded on first use. */
 export function googleAuthModule(): GoogleAuthModule {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   loaded ??= require('../../dist/vendor/google-auth.js') as GoogleAuthModule;

@@ -2,6 +2,7 @@ import type { GoogleRestClient } from './client';
 
 /** Migration Center's import jobs: `migrationcenter.googleapis.com/v1alpha1/projects/{p}/locations/{l}/importJobs/{id}`. */
 export class ImportJobsApi {
+  /** The API version import jobs are read at. */
   public static readonly API_VERSION = 'v1alpha1';
 
   constructor(private readonly client: GoogleRestClient) {}

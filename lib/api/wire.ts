@@ -5,10 +5,12 @@
  */
 export type WireObject = Readonly<Record<string, unknown>>;
 
+/** An object, or `{}` for anything else. */
 export function wireObject(value: unknown): WireObject {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as WireObject) : {};
 }
 
+/** A string, or `''` for anything else. */
 export function wireString(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
@@ -19,14 +21,17 @@ export function wireNumber(value: unknown): number {
   return typeof n === 'number' && Number.isFinite(n) ? n : 0;
 }
 
+/** `true` only for `true`. */
 export function wireBoolean(value: unknown): boolean {
   return value === true;
 }
 
+/** A list with each item mapped, or `[]` for anything else. */
 export function wireList<T>(value: unknown, map: (item: unknown) => T): T[] {
   return Array.isArray(value) ? value.map(map) : [];
 }
 
+/** The string-valued entries of an object (a map of labels, say). */
 export function wireStringMap(value: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(wireObject(value)).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
 }

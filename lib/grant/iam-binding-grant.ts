@@ -16,7 +16,9 @@ export interface IamBindingFields extends IamGrantOptions {
  * it removes the binding. Only one binding construct may own a role and
  * condition on a resource.
  *
- * @internal jsii erases this base class: its public members appear on each `*IamBinding` construct.
+ * jsii erases this base class: its public members appear on each `*IamBinding` construct.
+ *
+ * @internal
  */
 export abstract class IamBindingGrant extends IamGrant {
   /** The role that is granted. */

@@ -31,7 +31,9 @@ export interface GrantTarget {
  * A grant is one instance of that resource, and its `fqn` is that instance's
  * address, so other resources can `dependsOn` a grant.
  *
- * @internal jsii erases this base class: its public members appear on each grant construct.
+ * jsii erases this base class: its public members appear on each grant construct.
+ *
+ * @internal
  */
 export abstract class IamGrant extends Construct implements ITerraformDependable {
   /** Name of the resource whose IAM policy holds the grant. */

@@ -15,7 +15,9 @@ export interface IamMemberFields extends IamGrantOptions {
  * on the policy alone; destroying it removes only that principal from that
  * role and condition.
  *
- * @internal jsii erases this base class: its public members appear on each `*IamMember` construct.
+ * jsii erases this base class: its public members appear on each `*IamMember` construct.
+ *
+ * @internal
  */
 export abstract class IamMemberGrant extends IamGrant {
   /** The role that is granted. */

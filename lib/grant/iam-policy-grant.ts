@@ -64,7 +64,9 @@ export interface IamPolicyFields extends IamGrantOptions {
  * binding construct may grant on that resource beside it (synth fails,
  * naming both constructs): each apply of one would undo the other.
  *
- * @internal jsii erases this base class: its public members appear on each `*IamPolicy` construct.
+ * jsii erases this base class: its public members appear on each `*IamPolicy` construct.
+ *
+ * @internal
  */
 export abstract class IamPolicyGrant extends IamGrant {
   /** The bindings the policy holds. */

@@ -130,7 +130,6 @@ export function validateIamResource(resource: IamResourceInput, isKnown: (value:
 function resourceNameProblem(name: unknown): string | undefined {
   if (typeof name !== 'string' || name.length === 0) return 'a resource name is required';
   if (/\s/.test(name)) return 'contains whitespace';
-  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(name)) return 'contains a control character';
   const character = /[?#%\\]/.exec(name)?.[0];
   if (character) return `contains ${JSON.stringify(character)}, which would change the request URL`;

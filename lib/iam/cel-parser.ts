@@ -21,6 +21,7 @@ export interface CelSyntaxError {
   readonly message: string;
 }
 
+/** A parsed expression, or where and why it does not parse. */
 export type CelParseResult = { readonly ok: true; readonly ast: CelNode } | { readonly ok: false; readonly error: CelSyntaxError };
 
 type CelModule = typeof CelJs;

@@ -4,8 +4,11 @@
  * prints it as is.
  */
 export class IamValidationError extends Error {
+  /** The field that is wrong, e.g. `members[2]` or `condition.expression`. */
   public readonly field: string;
+  /** The value that was given. */
   public readonly value: unknown;
+  /** Why it is wrong, and what is expected instead. */
   public readonly reason: string;
 
   constructor(field: string, value: unknown, reason: string) {

@@ -56,6 +56,7 @@ export interface PolicyGrant {
 /** A grant: what one grant construct declares and the runner carries out. */
 export type Grant = MemberGrant | BindingGrant | PolicyGrant;
 
+/** `member`, `binding` or `policy`. */
 export type GrantMode = Grant['mode'];
 
 /** `apply` makes the grant hold; `remove` revokes it. */

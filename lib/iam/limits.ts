@@ -9,6 +9,7 @@ export const MAX_GROUP_PRINCIPALS = 250;
 /** `&&` and `||` in one condition expression. */
 export const MAX_LOGICAL_OPERATORS = 12;
 
+/** Principals in a policy, as Google counts them against its limits. */
 export interface PrincipalCount {
   readonly principals: number;
   readonly groups: number;

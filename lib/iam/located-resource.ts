@@ -26,6 +26,7 @@ export function validateLocatedResource(where: LocatedResource, isKnown: IsKnown
   if (isKnown(where.id)) validateResourceId(where.id, where.idField);
 }
 
+/** Checks a requested policy version: 0, 1 or 3; an absent version, or one only Terraform knows, passes. */
 export function validatePolicyVersion(version: number | undefined, isKnown: IsKnown = always): void {
   if (version === undefined || !isKnown(version)) return;
   if (!(POLICY_VERSIONS as readonly number[]).includes(version)) {

@@ -5,6 +5,7 @@ import {
   MAX_DOMAIN_LENGTH, MAX_EMAIL_LENGTH, PRINCIPAL_PATTERNS, PRINCIPAL_SET_PATTERNS,
 } from './principal-forms';
 
+/** The kinds of principal Google documents. */
 export type PrincipalKind =
   | 'allUsers'
   | 'allAuthenticatedUsers'
@@ -16,6 +17,7 @@ export type PrincipalKind =
   | 'principal'
   | 'principalSet';
 
+/** A principal, parsed: its kind, its parts and the key it compares by. */
 export interface Principal {
   /** The string as given. */
   readonly raw: string;

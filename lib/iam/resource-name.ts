@@ -13,6 +13,7 @@ export const MIGRATION_JOB: ResourceNameFormat = { collection: 'migrationJobs', 
 export const ADDRESS_GROUP: ResourceNameFormat = { collection: 'addressGroups', label: 'address group' };
 export const IMPORT_JOB: ResourceNameFormat = { collection: 'importJobs', label: 'import job' };
 
+/** A located resource name, split into its parts. */
 export interface ResourceName {
   /** The full name, as given. */
   readonly name: string;
@@ -36,14 +37,17 @@ const EXPECTED_PROJECT = 'expected a project ID (6–30 lowercase letters, digit
 const EXPECTED_LOCATION = 'expected a location such as global, us-central1 or europe-west4 (lowercase letters, digits and hyphens)';
 const EXPECTED_RESOURCE_ID = 'expected 1–63 letters, digits, hyphens and underscores, starting with a letter';
 
+/** Returns the project ID (or number) unchanged when it is one. */
 export function validateProjectId(value: string, field: string): string {
   return validateSegment(value, field, PROJECT_PATTERN, EXPECTED_PROJECT);
 }
 
+/** Returns the location unchanged when it is one. */
 export function validateLocation(value: string, field: string): string {
   return validateSegment(value, field, LOCATION_PATTERN, EXPECTED_LOCATION);
 }
 
+/** Returns the resource's id unchanged when it is one. */
 export function validateResourceId(value: string, field: string): string {
   return validateSegment(value, field, RESOURCE_ID_PATTERN, EXPECTED_RESOURCE_ID);
 }

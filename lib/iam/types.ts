@@ -14,6 +14,7 @@ export interface Expr {
   readonly [unknownField: string]: unknown;
 }
 
+/** Principals bound to a role, optionally under a condition (`google.iam.v1.Binding`). */
 export interface Binding {
   readonly role: string;
   readonly members?: readonly string[];
@@ -21,18 +22,21 @@ export interface Binding {
   readonly [unknownField: string]: unknown;
 }
 
+/** Audit logging of one type of permission (`google.iam.v1.AuditLogConfig`). */
 export interface AuditLogConfig {
   readonly logType?: string;
   readonly exemptedMembers?: readonly string[];
   readonly [unknownField: string]: unknown;
 }
 
+/** Audit logging of one service (`google.iam.v1.AuditConfig`). */
 export interface AuditConfig {
   readonly service: string;
   readonly auditLogConfigs?: readonly AuditLogConfig[];
   readonly [unknownField: string]: unknown;
 }
 
+/** An IAM policy (`google.iam.v1.Policy`). */
 export interface Policy {
   readonly version?: number;
   readonly etag?: string;

@@ -32,7 +32,9 @@ export type PolicyReadTarget =
  * data source; no credential reaches the plan or the state), so its
  * attributes are Terraform expressions usable in other resources.
  *
- * @internal jsii erases this base class: its public members appear on each `Data*IamPolicy` construct.
+ * jsii erases this base class: its public members appear on each `Data*IamPolicy` construct.
+ *
+ * @internal
  */
 export abstract class DataIamPolicyRead extends Construct {
   /** The project that is read: the one given, else the runner's default project (a Terraform expression then). */

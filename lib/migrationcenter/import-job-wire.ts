@@ -47,11 +47,13 @@ function fileValidationFromWire(json: unknown): FileValidationReport {
   };
 }
 
+/** ValidationReport JSON → {@link ValidationReport}. */
 export function validationReportFromWire(json: unknown): ValidationReport {
   const report = wireObject(json);
   return { fileValidations: wireList(report.fileValidations, fileValidationFromWire), jobErrors: wireList(report.jobErrors, importErrorFromWire) };
 }
 
+/** ExecutionReport JSON → {@link ExecutionReport}. */
 export function executionReportFromWire(json: unknown): ExecutionReport {
   const report = wireObject(json);
   return {
@@ -62,11 +64,13 @@ export function executionReportFromWire(json: unknown): ExecutionReport {
   };
 }
 
+/** `gcsPayload` JSON → {@link ObjectStoragePayloadInfo}. */
 export function objectStoragePayloadFromWire(json: unknown): ObjectStoragePayloadInfo {
   const payload = wireObject(json);
   return { format: wireString(payload.format), path: wireString(payload.path) };
 }
 
+/** `inlinePayload` JSON → {@link InlinePayloadInfo}. */
 export function inlinePayloadFromWire(json: unknown): InlinePayloadInfo {
   const payload = wireObject(json);
   return { format: wireString(payload.format), payload: wireList(payload.payload, payloadFileFromWire) };

@@ -81,6 +81,7 @@ function writeCache(cache: CodeCache, script: vm.Script): void {
 
 const cache = openCache();
 const cachedData = readCache(cache);
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- Module.wrap is not in the module's typed exports
 const script = new vm.Script(require('module').wrap(source) as string, { filename: __filename, cachedData });
 (script.runInThisContext() as (...args: unknown[]) => void)(exports, require, module, __filename, __dirname);
 if (cache && (!cachedData || script.cachedDataRejected)) {

@@ -18,10 +18,10 @@ const FLAVOUR = path.join(ROOT, 'dist-cdktn');
 
 /** A stack using every kind of construct, built with the given framework and library build. */
 function synthesized(framework: string, library: string): string {
-  /* eslint-disable @typescript-eslint/no-require-imports */
+   
   const { TerraformOutput, TerraformStack, TerraformVariable, Testing } = require(framework);
   const lib = require(library);
-  /* eslint-enable @typescript-eslint/no-require-imports */
+   
   const stack = new TerraformStack(Testing.app(), 'iam');
   const grant = new lib.AuthorizationPolicyIamMember(stack, 'Readers', {
     name: 'projects/p-123456/locations/global/authorizationPolicies/ap', role: 'roles/networksecurity.authorizationPolicyViewer',
@@ -57,7 +57,7 @@ test('a cdktn user gets the same Terraform JSON as a cdktf user', () => {
 const [major, minor] = process.versions.node.split('.').map(Number);
 const cliRuns = major > 22 || (major === 22 && minor >= 19);
 if (!cliRuns) {
-  // eslint-disable-next-line no-console
+   
   console.log(`cdktn-flavour: the cdktn CLI test is skipped: cdktn-cli needs Node.js >= 22.19 (this is ${process.version})`);
 }
 

@@ -69,7 +69,7 @@ describe('the folder chain', () => {
 
 const canSwitchUsers = process.getuid?.() === 0 && ensureOtherUser();
 if (!canSwitchUsers) {
-  // eslint-disable-next-line no-console
+   
   console.log(`state-dir two-user tests skipped: they need root to create the user ${OTHER_USER} and run a process as it (uid ${process.getuid?.()})`);
 }
 const twoUsers = canSwitchUsers ? describe : describe.skip;

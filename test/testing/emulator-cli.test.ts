@@ -47,7 +47,7 @@ test('the CLI prints the environment (as JSON with --json), installs the stand-i
 
 const python = spawnSync('python3', ['--version']).status === 0;
 if (!python) {
-  // eslint-disable-next-line no-console
+   
   console.log('emulator-cli: the Python test is skipped: python3 is not on the PATH');
 }
 

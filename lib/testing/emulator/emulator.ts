@@ -7,6 +7,7 @@ import { FaultInjector, type EmulatedMethod, type FaultOptions } from './faults'
 import { IamPolicyStore, type PolicyWrite } from './iam-store';
 import { ImportJobStore } from './import-job-store';
 
+/** Options of {@link GoogleApiEmulator.start}. */
 export interface EmulatorOptions {
   /** @default 0 (any free port) */
   readonly port?: number;
@@ -29,6 +30,7 @@ export interface EmulatorOptions {
   readonly postGetIamPolicyServices?: readonly string[];
 }
 
+/** What the emulator has answered, counted per method and outcome. */
 export interface EmulatorStats {
   getIamPolicy: number;
   setIamPolicy: number;
@@ -60,6 +62,7 @@ const ADMIN_PREFIX = '/__emulator/';
 export class GoogleApiEmulator {
   /** The token `env()` hands out. The API accepts it, the tokens `auth` issued and those accepted through `auth` or `env()`. */
   public static readonly ACCESS_TOKEN = 'emulator-access-token';
+  /** A token the API answers with 403 PERMISSION_DENIED. */
   public static readonly DENIED_TOKEN = 'emulator-denied-token';
   /** Services whose `getIamPolicy` is a POST on Google (Resource Manager, BigQuery, Spanner, ...). */
   public static readonly POST_GET_IAM_POLICY_SERVICES: readonly string[] = ['cloudresourcemanager', 'bigquery', 'spanner', 'bigtableadmin'];

@@ -5,8 +5,10 @@ import { ApiError } from './api-error';
  * empty body) and serve nothing; they are never picked unless listed in `kinds`.
  */
 export type FaultKind = '429' | '500' | '503' | '409' | 'reset' | 'html' | 'empty';
+/** The API methods the emulator serves (and can inject faults into). */
 export type EmulatedMethod = 'getIamPolicy' | 'setIamPolicy' | 'getImportJob';
 
+/** Which requests fail, and how. */
 export interface FaultOptions {
   /** Fraction of matching requests that fail, 0..1. */
   readonly rate: number;

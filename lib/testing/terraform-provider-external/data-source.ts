@@ -21,6 +21,7 @@ export const DATA_SOURCE_TYPE: CtyType = ['object', {
   working_dir: 'string',
 }];
 
+/** One attribute of the data source's schema, as Terraform's plugin protocol describes it. */
 export interface SchemaAttribute {
   readonly name: string;
   readonly type: CtyType;
@@ -70,6 +71,7 @@ export const DATA_SOURCE_DESCRIPTION = 'The `external` data source allows an ext
   + 'protocol (defined below) to act as a data source, exposing arbitrary data for use elsewhere in the Terraform '
   + 'configuration. (Stand-in of hashicorp/external for offline tests: cdktf-google-iam/lib/testing.)';
 
+/** An error or warning for Terraform to show. */
 export interface Diagnostic {
   readonly severity: 'ERROR' | 'WARNING';
   readonly summary: string;
@@ -93,6 +95,7 @@ export function validateConfig(config: CtyObject): Diagnostic[] {
   }];
 }
 
+/** What a read of the data source ends in: its new state, or diagnostics. */
 export interface ReadResult {
   /** The new state (the config with `result` and `id`), absent on error. */
   readonly state?: CtyObject;

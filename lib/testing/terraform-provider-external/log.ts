@@ -7,6 +7,7 @@
  */
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
+/** One line of go-hclog's JSON log format on stderr, which Terraform shows with TF_LOG. */
 export function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): void {
   if (!process.env.TF_LOG && !process.env.TF_LOG_PROVIDER) return;
   // go-plugin parses "@timestamp" with Go's layout 2006-01-02T15:04:05.000000Z07:00 (microseconds), else logs the raw line.

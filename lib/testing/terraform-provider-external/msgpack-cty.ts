@@ -24,6 +24,7 @@ export type CtyType =
   | readonly ['list' | 'set' | 'map', CtyType]
   | readonly ['object', ObjectAttributes];
 
+/** The attribute types of a cty object type. */
 export interface ObjectAttributes {
   readonly [attribute: string]: CtyType;
 }
@@ -44,7 +45,9 @@ export class Unknown {
 /** The plain unknown, without refinements. */
 export const UNKNOWN = new Unknown();
 
+/** A decoded cty value. */
 export type CtyValue = null | string | number | boolean | Unknown | CtyValue[] | Map<string, CtyValue> | CtyObject;
+/** A decoded cty object: its attributes by name. */
 export interface CtyObject {
   readonly [attribute: string]: CtyValue;
 }

@@ -22,6 +22,7 @@ const CORE_PROTOCOL_VERSION = 1;
 /** As terraform-plugin-go's servers allow: large states and configs. */
 const MAX_MESSAGE_BYTES = 256 << 20;
 
+/** How the plugin server is started. */
 export interface PluginOptions {
   readonly services: PluginServices;
   /** The Terraform protocol version served (only one). */

@@ -9,6 +9,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 
+/** Where Go's exec.LookPath would find the program, or why it would not. */
 export type LookPathResult =
   /** `path` is what Go's exec.Command would run (cmd.Path). */
   | { readonly ok: true; readonly path: string }
@@ -50,6 +51,7 @@ function findExecutable(file: string): string | undefined {
   }
 }
 
+/** How a program run ended. */
 export interface ProgramRun {
   readonly stdout: Buffer;
   readonly stderr: string;
@@ -57,6 +59,7 @@ export interface ProgramRun {
   readonly error?: string;
 }
 
+/** How to run the program. */
 export interface RunOptions {
   /** The working directory; the provider's own when empty. */
   readonly cwd?: string;

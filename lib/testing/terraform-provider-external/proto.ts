@@ -9,12 +9,16 @@ import { fromJSON } from '@grpc/proto-loader';
 import type { ServiceDefinition } from '@grpc/grpc-js';
 import { Root, parse } from 'protobufjs';
 
+// esbuild embeds each .proto as a string (`--loader:.proto=text`): a require is how that text is reached.
+/* eslint-disable @typescript-eslint/no-require-imports */
 const PROTO_SOURCES: readonly string[] = [
   require('./tfplugin6.proto') as string,
   require('./go-plugin.proto') as string,
   require('./health.proto') as string,
 ];
+/* eslint-enable @typescript-eslint/no-require-imports */
 
+/** The gRPC service definitions the plugin serves. */
 export interface PluginServices {
   /** tfplugin6.Provider: Terraform's provider protocol, version 6. */
   readonly provider: ServiceDefinition;
@@ -24,6 +28,7 @@ export interface PluginServices {
   readonly health: ServiceDefinition;
 }
 
+/** Loads the embedded .proto files into gRPC service definitions. */
 export function loadServices(): PluginServices {
   const root = new Root();
   for (const source of PROTO_SOURCES) parse(source, root, { keepCase: true });

@@ -27,12 +27,14 @@ interface DataSourceRequest {
   readonly config?: DynamicValue | null;
 }
 
+/** The provider's gRPC service (tfplugin6.Provider), as handlers. */
 export interface ProviderService {
   readonly implementation: grpc.UntypedServiceImplementation;
   /** Kills the programs still running (StopProvider, or the plugin shutting down). */
   stopAll(): void;
 }
 
+/** The handlers of the stand-in provider: schema, validation, configuration, and the `external` data source. */
 export function createProviderService(): ProviderService {
   const running = new Set<AbortController>();
   const stopAll = (): void => {
