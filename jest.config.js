@@ -1,12 +1,13 @@
-// Jest projects: the whole suite with cdktf, and the end-to-end suites again
-// with CDK Terrain (cdktn) as the framework, every `cdktf` import (the
-// library's and the tests') resolved to `cdktn`: the same real-terraform
-// tests under both frameworks.
+// The test tiers, as Jest projects (`npm test` runs them all; `npx jest --selectProjects unit` one):
+// - unit: pure and in-process (lib/iam, the engine against an in-memory policy, synth); seconds.
+// - integration: the emulator over real HTTP, real processes, the real `terraform` (with cdktf).
+// - cdktn: the integration suites' real-terraform tests again, with CDK Terrain as the framework:
+//   every `cdktf` import (the library's and the tests') resolves to `cdktn`.
+// - package: the published packages (jsii assemblies, code generation, API docs, module layout).
 const base = {
   preset: 'ts-jest',
   testEnvironment: 'node',
   rootDir: __dirname,
-  roots: ['<rootDir>/test'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }] },
@@ -15,14 +16,17 @@ const base = {
 module.exports = {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   projects: [
-    { ...base, displayName: 'cdktf', testMatch: ['**/*.test.ts'] },
+    { ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'], testMatch: ['**/*.test.ts'] },
+    { ...base, displayName: 'integration', roots: ['<rootDir>/test/integration'], testMatch: ['**/*.test.ts'] },
     {
       ...base,
       displayName: 'cdktn',
-      // The examples' CLI test drives the cdktf CLI in another process; the flavour's own test covers cdktn's CLI.
+      roots: ['<rootDir>/test/integration'],
       testMatch: ['**/*.e2e.test.ts'],
-      testPathIgnorePatterns: ['/test/examples/'],
+      // The examples' CLI test drives the cdktf CLI in another process; the flavour's own package test covers cdktn's CLI.
+      testPathIgnorePatterns: ['/test/integration/examples/'],
       moduleNameMapper: { '^cdktf$': 'cdktn', '^cdktf/(.*)$': 'cdktn/$1' },
     },
+    { ...base, displayName: 'package', roots: ['<rootDir>/test/package'], testMatch: ['**/*.test.ts'] },
   ],
 };

@@ -1,0 +1,99 @@
+/**
+ * The REST client over real HTTP against the emulator: bearer token, query,
+ * body, Google's error statuses, and a connection reset.
+ */
+import { GoogleRestClient } from '../../../lib/api/client';
+import { GoogleApiError } from '../../../lib/api/errors';
+import { IamPolicyApi, wirePolicy } from '../../../lib/api/iam-policy';
+import { ImportJobsApi } from '../../../lib/api/import-jobs';
+import { GoogleApiEmulator } from '../../../lib/testing';
+
+const AP = 'projects/p/locations/global/authorizationPolicies/client';
+const CONDITION = { title: 't', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
+let emulator: GoogleApiEmulator;
+let api: IamPolicyApi;
+
+beforeAll(async () => {
+  emulator = await GoogleApiEmulator.start();
+  api = new IamPolicyApi(new GoogleRestClient({ env: emulator.env() }), { service: 'networksecurity', apiVersion: 'v1' });
+});
+afterAll(() => emulator.close());
+beforeEach(() => emulator.setFaults(undefined));
+
+async function failure(promise: Promise<unknown>): Promise<GoogleApiError> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(GoogleApiError);
+  return error as GoogleApiError;
+}
+
+test('a resource without a policy reads as Google’s empty policy', async () => {
+  emulator.addResource(AP);
+  expect(await api.getIamPolicy(AP)).toEqual({ etag: 'ACAB' });
+});
+
+test('read-modify-write with the etag; a stale etag is ABORTED and changes nothing', async () => {
+  emulator.addResource(AP, { bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] });
+  const read = await api.getIamPolicy(AP);
+  const written = await api.setIamPolicy(AP, { ...read, version: 3, bindings: [...read.bindings!, { role: 'roles/a.c', members: ['user:b@example.com'], condition: CONDITION }] });
+  expect(written.etag).not.toBe(read.etag);
+  expect(written.bindings).toHaveLength(2);
+  const stale = await failure(api.setIamPolicy(AP, { ...read, bindings: [] }));
+  expect(stale).toMatchObject({ status: 'ABORTED', httpStatus: 409, conflict: true, retryable: true });
+  expect(emulator.policy(AP)).toEqual(written);
+});
+
+test('a version 1 read of a conditional policy mangles the role; version 3 keeps the condition', async () => {
+  emulator.addResource(AP, { version: 3, bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: CONDITION }] });
+  const v1 = await api.getIamPolicy(AP, 1);
+  expect(v1.version).toBe(1);
+  expect(v1.bindings?.[0].role).toMatch(/^roles\/a\.b_withcond_[0-9a-f]+$/);
+  expect(v1.bindings?.[0].condition).toBeUndefined();
+  expect((await api.getIamPolicy(AP, 3)).bindings?.[0].condition).toEqual(CONDITION);
+  expect(await failure(api.getIamPolicy(AP, 2))).toMatchObject({ status: 'INVALID_ARGUMENT' });
+});
+
+test('only the fields the API defines are sent', async () => {
+  emulator.addResource(AP);
+  const policy = { etag: 'ACAB', bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], extra: 1, condition: { ...CONDITION, foo: 2 } }], somethingNew: true };
+  expect(wirePolicy(policy)).toEqual({ etag: 'ACAB', bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: CONDITION }] });
+  await expect(api.setIamPolicy(AP, { ...policy, version: 3 })).resolves.toMatchObject({ version: 3 });
+});
+
+test('Google’s statuses: NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, INVALID_ARGUMENT', async () => {
+  expect(await failure(api.getIamPolicy('projects/p/locations/global/authorizationPolicies/nope'))).toMatchObject({ status: 'NOT_FOUND', httpStatus: 404, retryable: false });
+  const denied = new IamPolicyApi(new GoogleRestClient({ env: emulator.env(GoogleApiEmulator.DENIED_TOKEN) }), { service: 'networksecurity', apiVersion: 'v1' });
+  expect(await failure(denied.getIamPolicy(AP))).toMatchObject({ status: 'PERMISSION_DENIED', httpStatus: 403 });
+  emulator.addResource(AP);
+  const tooMany = Array.from({ length: 1_501 }, (_, i) => `user:u${i}@example.com`);
+  const limit = await failure(api.setIamPolicy(AP, { etag: 'ACAB', bindings: [{ role: 'roles/a.b', members: tooMany }] }));
+  expect(limit).toMatchObject({ status: 'INVALID_ARGUMENT', apiMessage: expect.stringContaining('1,501') });
+  const unauthenticated = await fetch(`${emulator.url}/v1/${AP}:getIamPolicy`);
+  expect(unauthenticated.status).toBe(401);
+  expect(await unauthenticated.json()).toMatchObject({ error: { status: 'UNAUTHENTICATED' } });
+});
+
+test('an explicit access token wins over the environment; the emulator accepts only the tokens it knows', async () => {
+  emulator.addResource(AP);
+  const unknown = new GoogleRestClient({ env: emulator.env(), accessToken: 'another-token' });
+  expect(await failure(new IamPolicyApi(unknown, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP))).toMatchObject({ status: 'UNAUTHENTICATED', httpStatus: 401 });
+  emulator.auth.acceptToken('another-token');
+  const client = new GoogleRestClient({ env: emulator.env(GoogleApiEmulator.DENIED_TOKEN), accessToken: 'another-token' });
+  await expect(new IamPolicyApi(client, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP)).resolves.toEqual({ etag: 'ACAB' });
+});
+
+test('a connection reset is a retryable UNAVAILABLE with no HTTP status', async () => {
+  emulator.addResource(AP);
+  emulator.setFaults({ rate: 1, kinds: ['reset'] });
+  expect(await failure(api.getIamPolicy(AP))).toMatchObject({ httpStatus: 0, status: 'UNAVAILABLE', retryable: true });
+  expect(emulator.stats().faultsInjected).toBeGreaterThan(0);
+});
+
+test('import jobs: the basic view leaves the reports out, a bad view is INVALID_ARGUMENT', async () => {
+  const name = 'projects/p/locations/us-central1/importJobs/j';
+  emulator.addImportJob({ name, state: 'IMPORT_JOB_STATE_READY', executionReport: { framesReported: 3 }, validationReport: { jobErrors: [] } });
+  const jobs = new ImportJobsApi(new GoogleRestClient({ env: emulator.env() }));
+  expect(await jobs.get(name, 'IMPORT_JOB_VIEW_BASIC')).toEqual({ name, state: 'IMPORT_JOB_STATE_READY' });
+  expect(await jobs.get(name)).toEqual({ name, state: 'IMPORT_JOB_STATE_READY' });
+  expect(await jobs.get(name, 'IMPORT_JOB_VIEW_FULL')).toMatchObject({ executionReport: { framesReported: 3 } });
+  expect(await failure(jobs.get(name, 'EVERYTHING'))).toMatchObject({ status: 'INVALID_ARGUMENT' });
+});

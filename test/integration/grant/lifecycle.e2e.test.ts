@@ -1,0 +1,312 @@
+/**
+ * The grant lifecycle, end to end: every edit a user makes to the code (add,
+ * change, rename, move, delete) and every Terraform command they run
+ * (destroy, -target, -replace, taint, a failed create) ends in exactly the
+ * policy the code declares, checked on the emulator's full history of
+ * writes, not only on the end state. The real `terraform` binary runs the
+ * bundled runner, which talks to the emulator over HTTP.
+ */
+import { TerraformStack, TerraformVariable } from 'cdktf';
+import { Construct } from 'constructs';
+import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding, type IamCondition } from '../../../lib';
+import { GoogleApiEmulator } from '../../../lib/testing';
+import { grantEnv, membersOf } from '../../support/grant-env';
+import { TerraformWorkspace } from '../../support/terraform';
+import { expectNoGap, historyOf } from '../../support/write-history';
+
+jest.setTimeout(240_000);
+
+const VIEWER = 'roles/networksecurity.authorizationPolicyViewer';
+const ADMIN = 'roles/networksecurity.authorizationPolicyAdmin';
+const DMS_VIEWER = 'roles/datamigration.viewer';
+const DMS_ADMIN = 'roles/datamigration.admin';
+const FOREIGN = { role: ADMIN, members: ['user:owner@example.com'] };
+const X: IamCondition = { title: 'until-2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
+const Y: IamCondition = { title: 'until-2031', expression: 'request.time < timestamp("2031-01-01T00:00:00Z")' };
+
+let emulator: GoogleApiEmulator;
+let counter = 0;
+const workspaces: TerraformWorkspace[] = [];
+
+beforeAll(async () => {
+  emulator = await GoogleApiEmulator.start();
+});
+afterAll(async () => {
+  workspaces.forEach((ws) => ws.dispose());
+  await emulator.close();
+});
+
+/** A fresh authorization policy and migration job with someone else's binding on each. */
+function resources(): { ap: string; mj: string } {
+  counter++;
+  const ap = `projects/demo-project/locations/global/authorizationPolicies/life-${counter}`;
+  const mj = `projects/demo-project/locations/us-central1/migrationJobs/life-${counter}`;
+  emulator.addResource(ap, { bindings: [FOREIGN] });
+  emulator.addResource(mj, { bindings: [{ role: DMS_ADMIN, members: ['user:owner@example.com'] }] });
+  return { ap, mj };
+}
+
+async function deployed(build: (stack: TerraformStack) => void, env: Record<string, string>): Promise<TerraformWorkspace> {
+  const ws = TerraformWorkspace.synth(build);
+  workspaces.push(ws);
+  await ws.init();
+  const applied = await ws.apply(env);
+  expect(applied.output).toContain('Apply complete');
+  return ws;
+}
+
+async function expectApplied(ws: TerraformWorkspace, env: Record<string, string>, summary: RegExp, extra: string[] = []): Promise<string> {
+  const result = await ws.apply(env, extra);
+  expect({ code: result.code, summary: summary.exec(result.output)?.[0] ?? result.output }).toEqual({ code: 0, summary: expect.stringMatching(summary) });
+  return result.output;
+}
+
+describe('delete from the code', () => {
+  test('a deleted member grant is revoked by the next apply, and nothing else is touched', async () => {
+    const { ap } = resources();
+    const env = grantEnv(emulator);
+    const grants = (names: string[]) => (s: TerraformStack) => names.forEach((n) =>
+      new AuthorizationPolicyIamMember(s, n, { name: ap, role: VIEWER, member: `user:${n.toLowerCase()}@example.com` }));
+    const ws = await deployed(grants(['Alice', 'Bob']), env);
+    emulator.clearWrites();
+
+    ws.resynth(grants(['Alice']));
+    const output = await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    expect(output).toMatch(/AuthorizationPolicyIamMember grants\/Bob .*removed user:bob@example.com/);
+    expect(historyOf(emulator, ap, VIEWER)).toEqual([['user:alice@example.com']]);
+    expect(emulator.policy(ap).bindings).toEqual([FOREIGN, { role: VIEWER, members: ['user:alice@example.com'] }]);
+
+    emulator.clearWrites();
+    expect((await ws.destroy(env)).code).toBe(0);
+    expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
+    expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
+  });
+
+  test('a deleted binding is removed by the next apply; the other binding is never rewritten', async () => {
+    const { mj } = resources();
+    const env = grantEnv(emulator);
+    const both = (s: TerraformStack) => {
+      new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] });
+      new MigrationJobIamBinding(s, 'Auditors', { name: mj, role: 'roles/datamigration.auditor', members: ['group:audit@example.com'] });
+    };
+    const ws = await deployed(both, env);
+    emulator.clearWrites();
+
+    ws.resynth((s) => new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] }));
+    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    expect(emulator.writes(mj).map((w) => w.policy.bindings)).toEqual([[
+      { role: DMS_ADMIN, members: ['user:owner@example.com'] },
+      { role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] },
+    ]]);
+  });
+
+  test('the last grant of a stack: GoogleIamGrants.of(stack) keeps the grants resource, and the next apply revokes', async () => {
+    const { ap } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed((s) => new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' }), env);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:only@example.com']);
+
+    // The documented procedure (README, "Lifecycle"): delete the grant, keep this one line for the apply.
+    ws.resynth((s) => { GoogleIamGrants.of(s); });
+    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
+    expect(await ws.stateList()).toEqual([]);
+  });
+
+  test('without that line, Terraform drops the grants resource without running its provisioners (why the README asks for it)', async () => {
+    const { ap } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed((s) => new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' }), env);
+    emulator.clearWrites();
+
+    ws.resynth(() => undefined);
+    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    expect(emulator.writes(ap)).toEqual([]);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:only@example.com']);
+  });
+});
+
+describe('no gap on change', () => {
+  test('adding and removing binding members rewrites the list in one write; members who stay never lack the role', async () => {
+    const { mj } = resources();
+    const env = grantEnv(emulator);
+    const binding = (members: string[]) => (s: TerraformStack) => new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members });
+    const ws = await deployed(binding(['user:a@example.com', 'user:b@example.com']), env);
+    emulator.clearWrites();
+
+    ws.resynth(binding(['user:a@example.com', 'user:b@example.com', 'user:c@example.com']));
+    await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/);
+    expect(historyOf(emulator, mj, DMS_VIEWER)).toEqual([['user:a@example.com', 'user:b@example.com', 'user:c@example.com']]);
+
+    ws.resynth(binding(['user:b@example.com', 'user:c@example.com']));
+    await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/);
+    expect(historyOf(emulator, mj, DMS_VIEWER)).toEqual([
+      ['user:a@example.com', 'user:b@example.com', 'user:c@example.com'],
+      ['user:b@example.com', 'user:c@example.com'],
+    ]);
+    expectNoGap(emulator, mj, DMS_VIEWER, ['user:b@example.com', 'user:c@example.com']);
+  });
+
+  test('renaming or moving a construct changes nothing in Google (the grant is keyed by what it grants)', async () => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed((s) => {
+      new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: X });
+      new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] });
+    }, env);
+    emulator.clearWrites();
+
+    ws.resynth((s) => {
+      const team = new Construct(s, 'Team');
+      new AuthorizationPolicyIamMember(team, 'AliceRenamed', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: X });
+      new MigrationJobIamBinding(s, 'DmsViewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] });
+    });
+    await expectApplied(ws, env, /0 added, 2 changed, 0 destroyed/);
+    expect(emulator.writes()).toEqual([]);
+  });
+
+  test('a grant holding values only Terraform knows keeps its address when its construct is renamed', async () => {
+    const { ap } = resources();
+    const env = grantEnv(emulator);
+    const grant = (id: string) => (s: TerraformStack) => {
+      const member = new TerraformVariable(s, 'member', { type: 'string', default: 'user:from-variable@example.com' });
+      new AuthorizationPolicyIamMember(s, id, { name: ap, role: VIEWER, member: member.stringValue });
+    };
+    const ws = await deployed(grant('Before'), env);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:from-variable@example.com']);
+    emulator.clearWrites();
+
+    ws.resynth(grant('After'));
+    await expectApplied(ws, env, /0 added, 1 changed, 0 destroyed/);
+    expect(emulator.writes()).toEqual([]);
+  });
+
+  test('a member grant moves to another condition while another grant keeps the old one: the principal keeps it throughout', async () => {
+    const { ap } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed((s) => {
+      new AuthorizationPolicyIamMember(s, 'Moving', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: X });
+      new AuthorizationPolicyIamMember(s, 'Staying', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: X });
+    }, env);
+    emulator.clearWrites();
+
+    ws.resynth((s) => {
+      new AuthorizationPolicyIamMember(s, 'Moving', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: Y });
+      new AuthorizationPolicyIamMember(s, 'Staying', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: X });
+    });
+    await expectApplied(ws, env, /1 added, 1 changed, 0 destroyed/);
+    expectNoGap(emulator, ap, VIEWER, ['user:alice@example.com'], X.title);
+    expect(membersOf(emulator, ap, VIEWER, X.title)).toEqual(['user:alice@example.com']);
+    expect(membersOf(emulator, ap, VIEWER, Y.title)).toEqual(['user:alice@example.com']);
+
+    // Once neither declares the old condition, it goes.
+    ws.resynth((s) => new AuthorizationPolicyIamMember(s, 'Moving', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: Y }));
+    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    expect(membersOf(emulator, ap, VIEWER, X.title)).toEqual([]);
+    expect(membersOf(emulator, ap, VIEWER, Y.title)).toEqual(['user:alice@example.com']);
+  });
+});
+
+describe('failed creates', () => {
+  test('a create that failed and is then deleted from the code leaves nothing behind', async () => {
+    const { ap } = resources();
+    const denied = grantEnv(emulator, { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN });
+    const ws = TerraformWorkspace.synth((s) => new AuthorizationPolicyIamMember(s, 'Denied', { name: ap, role: VIEWER, member: 'user:eve@example.com' }));
+    workspaces.push(ws);
+    await ws.init();
+    emulator.clearWrites();
+
+    const failed = await ws.apply(denied);
+    expect(failed.code).not.toBe(0);
+    expect(failed.output).toMatch(/PERMISSION_DENIED/);
+
+    ws.resynth((s) => { GoogleIamGrants.of(s); });
+    await expectApplied(ws, denied, /0 added, 0 changed, 1 destroyed/);
+    expect(emulator.writes(ap)).toEqual([]);
+    expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
+  });
+
+  test('after fixing the permissions, the next apply grants', async () => {
+    const { ap } = resources();
+    const build = (s: TerraformStack) => new AuthorizationPolicyIamMember(s, 'Later', { name: ap, role: VIEWER, member: 'user:later@example.com' });
+    const ws = TerraformWorkspace.synth(build);
+    workspaces.push(ws);
+    await ws.init();
+    expect((await ws.apply(grantEnv(emulator, { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN }))).code).not.toBe(0);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual([]);
+
+    await expectApplied(ws, grantEnv(emulator), /1 added, 0 changed, 1 destroyed/);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:later@example.com']);
+  });
+});
+
+describe('Terraform commands', () => {
+  const three = (ap: string, mj: string) => (s: TerraformStack) => {
+    new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com' });
+    new AuthorizationPolicyIamMember(s, 'Bob', { name: ap, role: VIEWER, member: 'user:bob@example.com' });
+    new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] });
+  };
+
+  test('terraform destroy removes everything the stack granted and nothing else', async () => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed(three(ap, mj), env);
+    expect((await ws.destroy(env)).code).toBe(0);
+    expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
+    expect(emulator.policy(mj).bindings).toEqual([{ role: DMS_ADMIN, members: ['user:owner@example.com'] }]);
+  });
+
+  test('destroy -target on one grant removes exactly it; the next apply grants it again', async () => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed(three(ap, mj), env);
+    emulator.clearWrites();
+
+    const bob = await ws.address('user:bob@example.com');
+    expect(bob).toMatch(/^terraform_data\.google_iam_grants\["networksecurity:.*\|user:bob@example\.com"\]$/);
+    expect((await ws.destroy(env, [`-target=${bob}`])).code).toBe(0);
+    expect(historyOf(emulator, ap, VIEWER)).toEqual([['user:alice@example.com']]);
+    expect(emulator.writes(mj)).toEqual([]);
+
+    await expectApplied(ws, env, /1 added, 0 changed, 0 destroyed/);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com', 'user:bob@example.com']);
+  });
+
+  test('apply -target on one new grant creates exactly it', async () => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed((s) => new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com' }), env);
+    ws.resynth(three(ap, mj));
+    const plan = await ws.plan(env);
+    const bob = /# (terraform_data\.google_iam_grants\["[^"]*user:bob@example\.com"\]) will be created/.exec(plan.output)?.[1];
+    expect(bob).toBeDefined();
+    emulator.clearWrites();
+
+    await expectApplied(ws, env, /1 added, 0 changed, 0 destroyed/, [`-target=${bob}`]);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com', 'user:bob@example.com']);
+    expect(emulator.writes(mj)).toEqual([]);
+  });
+
+  test('apply -replace and taint re-grant without a gap, also after the grant was removed outside Terraform', async () => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed(three(ap, mj), env);
+    const alice = await ws.address('user:alice@example.com');
+    emulator.clearWrites();
+
+    await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/, [`-replace=${alice}`]);
+    expect(emulator.writes()).toEqual([]); // already granted: read, nothing to write
+    expectNoGap(emulator, ap, VIEWER, ['user:alice@example.com', 'user:bob@example.com']);
+
+    // Someone removes alice in the console; -replace puts her back in one write.
+    emulator.addResource(ap, { bindings: [FOREIGN, { role: VIEWER, members: ['user:bob@example.com'] }] });
+    await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/, [`-replace=${alice}`]);
+    expect(historyOf(emulator, ap, VIEWER)).toEqual([['user:alice@example.com', 'user:bob@example.com']]);
+
+    const viewers = await ws.address('datamigration:');
+    expect((await ws.run(['taint', viewers], env)).code).toBe(0);
+    await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/);
+    expectNoGap(emulator, mj, DMS_VIEWER, ['user:a@example.com']);
+    expect(membersOf(emulator, mj, DMS_VIEWER)).toEqual(['user:a@example.com']);
+  });
+});

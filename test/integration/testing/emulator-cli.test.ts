@@ -1,0 +1,88 @@
+/**
+ * The emulator as a program (`cdktf-google-iam-emulator`), for tests written
+ * in other languages: it prints the environment for the runner and
+ * terraform, and is seeded and inspected over its HTTP admin API. The Python
+ * test drives it the way a pytest suite would, with nothing but the standard library.
+ */
+import { spawn, spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+
+jest.setTimeout(60_000);
+
+const CLI = path.join(__dirname, '..', '..', '..', 'lib', 'testing', 'emulator', 'cli.js');
+
+test('the CLI prints the environment (as JSON with --json), installs the stand-in provider on request, and serves until stopped', async () => {
+  const child = spawn(process.execPath, [CLI, '--json', '--external-provider', '--services', 'secretmanager'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk;
+        if (out.includes('\n')) resolve(out.split('\n')[0]);
+      });
+      child.on('error', reject);
+      child.on('exit', (code) => reject(new Error(`exited with ${code}`)));
+    });
+    const { url, env } = JSON.parse(line) as { url: string; env: Record<string, string> };
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(env).toMatchObject({
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: `${url}/networksecurity/`,
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER: `${url}/secretmanager/`,
+      GOOGLE_OAUTH_ACCESS_TOKEN: 'emulator-access-token',
+      TF_CLI_CONFIG_FILE: expect.stringMatching(/terraform\.rc$/),
+    });
+    expect(fs.readFileSync(env.TF_CLI_CONFIG_FILE, 'utf8')).toContain('filesystem_mirror');
+
+    const name = 'projects/p/secrets/db-password';
+    const seeded = await fetch(`${url}/__emulator/resources`, { method: 'POST', body: JSON.stringify({ name, policy: { bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] }] } }) });
+    expect(seeded.status).toBe(200);
+    const read = await fetch(`${env.CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER}v1/${name}:getIamPolicy`, { headers: { Authorization: `Bearer ${env.GOOGLE_OAUTH_ACCESS_TOKEN}` } });
+    expect(await read.json()).toMatchObject({ bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] }] });
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
+
+const python = spawnSync('python3', ['--version']).status === 0;
+if (!python) {
+   
+  console.log('emulator-cli: the Python test is skipped: python3 is not on the PATH');
+}
+
+(python ? test : test.skip)('a Python test starts the emulator, seeds it, and reads the policy and the write log over HTTP', () => {
+  const script = `
+import json, subprocess, sys, urllib.request
+
+proc = subprocess.Popen(["node", ${JSON.stringify(CLI)}, "--json"], stdout=subprocess.PIPE, text=True)
+try:
+    started = json.loads(proc.stdout.readline())
+    url, env = started["url"], started["env"]
+
+    def call(method, path, body=None, token=None):
+        request = urllib.request.Request(url + path, method=method, data=None if body is None else json.dumps(body).encode())
+        if token:
+            request.add_header("Authorization", "Bearer " + token)
+        with urllib.request.urlopen(request) as response:
+            return json.loads(response.read() or b"{}")
+
+    name = "projects/demo-project/locations/global/authorizationPolicies/from-python"
+    call("POST", "/__emulator/resources", {"name": name, "policy": {"bindings": [{"role": "roles/networksecurity.authorizationPolicyAdmin", "members": ["user:owner@example.com"]}]}})
+    token = env["GOOGLE_OAUTH_ACCESS_TOKEN"]
+    policy = call("GET", "/networksecurity/v1/" + name + ":getIamPolicy?options.requestedPolicyVersion=3", token=token)
+    policy["bindings"].append({"role": "roles/networksecurity.authorizationPolicyViewer", "members": ["user:python@example.com"]})
+    call("POST", "/networksecurity/v1/" + name + ":setIamPolicy", {"policy": policy, "updateMask": "bindings,etag,version"}, token=token)
+    after = call("GET", "/__emulator/policies/" + name)
+    writes = call("GET", "/__emulator/writes")
+    print(json.dumps({"roles": [b["role"] for b in after["bindings"]], "writes": len(writes)}))
+finally:
+    proc.terminate()
+`;
+  const result = spawnSync('python3', ['-c', script], { encoding: 'utf8', timeout: 30_000, cwd: os.tmpdir() });
+  expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+  expect(JSON.parse(result.stdout.trim())).toEqual({
+    roles: ['roles/networksecurity.authorizationPolicyAdmin', 'roles/networksecurity.authorizationPolicyViewer'],
+    writes: 1,
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * The README's "Testing your stacks" example, as a user writes it in their
+ * own project (there the imports are 'cdktf-google-iam' and
+ * 'cdktf-google-iam/lib/testing'): synthesize a stack with grants, run the
+ * real `terraform apply` against the emulator, assert on the policy.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { App, LocalBackend, TerraformStack } from 'cdktf';
+import { AuthorizationPolicyIamMember } from '../../../lib';
+import { ExternalProviderStandIn, GoogleApiEmulator, TerraformCli } from '../../../lib/testing';
+
+jest.setTimeout(120_000);
+
+test('the readers get the viewer role, and nobody else is touched', async () => {
+  const emulator = await GoogleApiEmulator.start();
+  try {
+    const policy = 'projects/my-project/locations/global/authorizationPolicies/internal-apis';
+    emulator.addResource(policy, { bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] });
+
+    const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'iam-test-')) });
+    const stack = new TerraformStack(app, 'iam');
+    new LocalBackend(stack, { path: 'terraform.tfstate' });
+    new AuthorizationPolicyIamMember(stack, 'Readers', {
+      name: policy,
+      role: 'roles/networksecurity.authorizationPolicyViewer',
+      member: 'group:readers@example.com',
+    });
+    app.synth();
+
+    const env = {
+      ...emulator.env(),
+      ...ExternalProviderStandIn.install().env,
+      CDKTF_GOOGLE_IAM_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'iam-runner-')),
+    };
+    const cwd = path.join(app.outdir, 'stacks', 'iam');
+    await TerraformCli.run(['init', '-input=false'], { cwd, env });
+    await TerraformCli.run(['apply', '-auto-approve', '-input=false'], { cwd, env });
+
+    expect(emulator.policy(policy).bindings).toEqual([
+      { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] },
+      { role: 'roles/networksecurity.authorizationPolicyViewer', members: ['group:readers@example.com'] },
+    ]);
+    expect(emulator.writes(policy)).toHaveLength(1);
+  } finally {
+    await emulator.close();
+  }
+});

@@ -1,0 +1,143 @@
+import {
+  checkConditionAllowed, conditionKey, countLogicalOperators, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH, validateCondition,
+} from '../../../lib/iam/condition';
+import type { ConditionInput } from '../../../lib/iam/types';
+import { validationError } from './expect-error';
+
+const TIME = 'request.time < timestamp("2030-01-01T00:00:00Z")';
+const chain = (operands: number, operator = '&&'): string => Array.from({ length: operands }, (_, i) => `a${i}`).join(` ${operator} `);
+
+describe('validateCondition accepts SPEC 2.4 conditions', () => {
+  test.each<[string, ConditionInput, ConditionInput]>([
+    ['title and expression', { expression: TIME, title: 'expires' }, { expression: TIME, title: 'expires' }],
+    ['with description', { expression: TIME, title: 't', description: 'until 2030' }, { expression: TIME, title: 't', description: 'until 2030' }],
+    ['empty description', { expression: TIME, title: 't', description: '' }, { expression: TIME, title: 't', description: '' }],
+    ['resource name prefix', { expression: 'resource.name.startsWith("projects/p/locations/global/authorizationPolicies/")', title: 't' }, { expression: 'resource.name.startsWith("projects/p/locations/global/authorizationPolicies/")', title: 't' }],
+    ['multi-line with comment', { expression: `${TIME} &&\n  // only prod\n  resource.type == "x"`, title: 't' }, { expression: `${TIME} &&\n  // only prod\n  resource.type == "x"`, title: 't' }],
+    ['12 logical operators', { expression: chain(13), title: 't' }, { expression: chain(13), title: 't' }],
+    ['title at 100 chars', { expression: TIME, title: 'x'.repeat(MAX_TITLE_LENGTH) }, { expression: TIME, title: 'x'.repeat(MAX_TITLE_LENGTH) }],
+    ['description at 256 chars', { expression: TIME, title: 't', description: 'é'.repeat(MAX_DESCRIPTION_LENGTH) }, { expression: TIME, title: 't', description: 'é'.repeat(MAX_DESCRIPTION_LENGTH) }],
+  ])('%s', (_name, input, expected) => {
+    expect(validateCondition(input)).toEqual(expected);
+  });
+
+  test('drops fields outside the input shape', () => {
+    const input = { expression: TIME, title: 't', extra: 1 } as unknown as ConditionInput;
+    expect(validateCondition(input)).toEqual({ expression: TIME, title: 't' });
+  });
+});
+
+describe('validateCondition rejects', () => {
+  test.each<[string, unknown, string, RegExp]>([
+    ['not an object', 'request.time < x', 'condition', /expected an object with expression, title/],
+    ['null', null, 'condition', /expected an object/],
+    ['an array', [TIME], 'condition', /expected an object/],
+    ['missing expression', { title: 't' }, 'condition.expression', /a CEL expression is required/],
+    ['empty expression', { expression: '', title: 't' }, 'condition.expression', /a CEL expression is required/],
+    ['blank expression', { expression: ' \n ', title: 't' }, 'condition.expression', /a CEL expression is required/],
+    ['non-string expression', { expression: true, title: 't' }, 'condition.expression', /a CEL expression is required/],
+    ['missing title', { expression: TIME }, 'condition.title', /a title is required/],
+    ['blank title', { expression: TIME, title: '  ' }, 'condition.title', /a title is required/],
+    ['title over 100 chars', { expression: TIME, title: 'x'.repeat(101) }, 'condition.title', /is 101 characters long; Google allows at most 100/],
+    ['non-string description', { expression: TIME, title: 't', description: 5 }, 'condition.description', /expected a string/],
+    ['description over 256 chars', { expression: TIME, title: 't', description: 'x'.repeat(257) }, 'condition.description', /is 257 characters long; Google allows at most 256/],
+    ['13 && operators', { expression: chain(14), title: 't' }, 'condition.expression', /has 13 logical operators \(&& and \|\|\); Google allows at most 12/],
+    ['13 mixed operators', { expression: `(${chain(7, '||')}) && (${chain(7)})`, title: 't' }, 'condition.expression', /has 13 logical operators/],
+  ])('%s', (_name, input, field, reason) => {
+    const error = validationError(() => validateCondition(input as ConditionInput));
+    expect(error.field).toBe(field);
+    expect(error.reason).toMatch(reason);
+  });
+
+  test('uses the given field as prefix', () => {
+    expect(validationError(() => validateCondition({ expression: 'a &&', title: 't' }, 'grants[2].condition')).field)
+      .toBe('grants[2].condition.expression');
+  });
+});
+
+describe('CEL syntax errors say where, with a caret under the spot', () => {
+  test.each<[string, string, string]>([
+    // expression, summary, position excerpt
+    ['a &&', 'Unexpected token: EOF', 'line 1, column 5:\n  a &&\n      ^'],
+    ['a + "unterminated', 'Unterminated string', 'line 1, column 5:\n  a + "unterminated\n      ^'],
+    ['request.time < )', 'Unexpected token: RPAREN', 'line 1, column 16:\n  request.time < )\n                 ^'],
+    [`${TIME} &&\n  resource.name ==`, 'Unexpected token: EOF', 'line 2, column 19:\n    resource.name ==\n                    ^'],
+    ['a &&\n\tb @ c', 'Unexpected character: @', 'line 2, column 4:\n  \tb @ c\n  \t  ^'],
+    ['x ||\n  (y &&\n  z', 'Expected RPAREN, got EOF', 'line 3, column 4:\n    z\n     ^'],
+  ])('%j', (expression, summary, excerpt) => {
+    const error = validationError(() => validateCondition({ expression, title: 't' }));
+    expect(error.field).toBe('condition.expression');
+    expect(error.value).toBe(expression);
+    expect(error.reason).toBe(`not valid CEL: ${summary} at ${excerpt}`);
+  });
+});
+
+describe('countLogicalOperators counts the parsed AST', () => {
+  test.each<[string, number]>([
+    ['true', 0],
+    [TIME, 0],
+    ['a && b', 1],
+    ['a || b && c', 2],
+    ['!(a && b) || c', 2],
+    ['"a && b || c" == x', 0],
+    ["'&&' + \"||\" == r'&&'", 0],
+    ['a == b // && || in a comment', 0],
+    ['x.exists(y, y > 1 && y < 5)', 1],
+    ['[a && b, c || d][0]', 2],
+    ['{"k": a && b}["k"] || c', 2],
+    ['a ? b && c : d || e', 2],
+    ['f(a && b, c || d && e)', 3],
+    [chain(13), 12],
+    [chain(20, '||'), 19],
+  ])('%j → %i', (expression, count) => {
+    expect(countLogicalOperators(expression)).toBe(count);
+  });
+
+  test('a syntax error is an IamValidationError on the given field', () => {
+    const error = validationError(() => countLogicalOperators('a &&', 'expr'));
+    expect(error.field).toBe('expr');
+    expect(error.reason).toMatch(/^not valid CEL: Unexpected token: EOF at line 1, column 5:/);
+  });
+});
+
+describe('conditionKey', () => {
+  const base = { expression: TIME, title: 't', description: 'd' };
+  test.each<[string, Parameters<typeof conditionKey>[0], Parameters<typeof conditionKey>[0], boolean]>([
+    ['same fields', base, { ...base }, true],
+    ['extra Expr fields ignored', base, { ...base, location: 'file.tf:3' } as typeof base, true],
+    ['missing description equals empty', { expression: TIME, title: 't' }, { expression: TIME, title: 't', description: '' }, true],
+    ['missing title equals empty', { expression: TIME }, { expression: TIME, title: '' }, true],
+    ['no condition vs no condition', undefined, undefined, true],
+    ['different title', base, { ...base, title: 'u' }, false],
+    ['different description', base, { ...base, description: 'e' }, false],
+    ['different expression', base, { ...base, expression: 'true' }, false],
+    ['title is case-sensitive', base, { ...base, title: 'T' }, false],
+    ['no condition vs empty condition', undefined, { expression: '', title: '' }, false],
+    ['fields do not bleed into each other', { expression: 'c', title: 'a', description: 'b' }, { expression: 'b\u0000c', title: 'a' }, false],
+  ])('%s', (_name, a, b, same) => {
+    expect(conditionKey(a) === conditionKey(b)).toBe(same);
+  });
+});
+
+describe('checkConditionAllowed', () => {
+  test.each<[string, readonly string[]]>([
+    ['roles/networksecurity.admin', ['user:a@example.com']],
+    ['projects/my-project/roles/custom', ['group:g@example.com', 'domain:example.com']],
+    ['roles/browser', []],
+  ])('allows %s with %j', (role, members) => {
+    expect(() => checkConditionAllowed(role, members)).not.toThrow();
+  });
+
+  test.each<[string, readonly string[], unknown, RegExp]>([
+    ['roles/owner', ['user:a@example.com'], 'roles/owner', /cannot be used with the basic role roles\/owner/],
+    ['roles/editor', [], 'roles/editor', /basic role roles\/editor/],
+    ['roles/viewer', ['user:a@example.com'], 'roles/viewer', /basic role roles\/viewer/],
+    ['roles/datamigration.viewer', ['user:a@example.com', 'allUsers'], 'allUsers', /cannot be used with allUsers/],
+    ['roles/datamigration.viewer', ['allAuthenticatedUsers'], 'allAuthenticatedUsers', /cannot be used with allAuthenticatedUsers/],
+  ])('refuses %s with %j', (role, members, value, reason) => {
+    const error = validationError(() => checkConditionAllowed(role, members, 'condition'));
+    expect(error.field).toBe('condition');
+    expect(error.value).toBe(value);
+    expect(error.reason).toMatch(reason);
+  });
+});
