@@ -20,7 +20,8 @@ export function grantsResource(stack: TerraformStack): GrantsResource {
   const json = JSON.parse(Testing.synth(stack));
   const raw = json.resource?.terraform_data?.google_iam_grants;
   if (!raw) throw new Error(`no terraform_data.google_iam_grants in ${JSON.stringify(Object.keys(json.resource ?? {}))}`);
-  return { instances: raw.for_each, provisioners: localExecs(raw), raw, json };
+  if (raw.for_each !== '${local.google_iam_grants}') throw new Error(`for_each is ${JSON.stringify(raw.for_each)}, not the grants local`);
+  return { instances: json.locals.google_iam_grants, provisioners: localExecs(raw), raw, json };
 }
 
 /** A known grant's JSON as the runner will receive it (Terraform undoes `$${` and `%%{`). */

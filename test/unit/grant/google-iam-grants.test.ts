@@ -134,11 +134,12 @@ describe('the stack\'s grants resource', () => {
     expect(GoogleIamGrants.of(empty).grantCount).toBe(0);
   });
 
-  test('HCL output writes the map as one expression whose strings travel base64-encoded', () => {
+  test('HCL output writes the map as one local expression whose strings travel base64-encoded', () => {
     const stack = newStack();
     new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com', condition: { title: 'quote " backslash \\', expression: 'true' } });
     const hcl = Testing.synthHcl(stack);
-    expect(hcl).toMatch(/for_each = "\$\{\{ "networksecurity:[^"]+" = \{ grant = base64decode\("[A-Za-z0-9+/=]+"\), label = base64decode\("[A-Za-z0-9+/=]+"\) \} \}\}"/);
+    expect(hcl).toMatch(/google_iam_grants = "\$\{\{ "networksecurity:[^"]+" = \{ grant = base64decode\("[A-Za-z0-9+/=]+"\), label = base64decode\("[A-Za-z0-9+/=]+"\) \} \}\}"/);
+    expect(hcl).toContain('for_each = local.google_iam_grants');
     expect(hcl.split('provisioner "local-exec" {')).toHaveLength(3);
   });
 });
