@@ -3,6 +3,7 @@
 export * from './grant/iam-condition';
 export { GoogleIamGrants } from './grant/google-iam-grants';
 export * from './grant/iam-grant-options';
+export * from './grant/audit-log-type';
 export type { IamPolicyBindingProps, IamAuditConfigProps, IamAuditLogConfigProps } from './grant/iam-policy-grant';
 export * from './networksecurity/authorization-policy-iam-member';
 export * from './networksecurity/data-address-group-iam-policy';

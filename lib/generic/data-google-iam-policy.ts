@@ -10,7 +10,7 @@ export interface DataGoogleIamPolicyProps {
   /** The resource whose policy is read, e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/s' }`. */
   readonly resource: GoogleIamResource;
   /**
-   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */

@@ -7,10 +7,11 @@ import { validateRole } from '../iam/role';
 import type { AuditConfig, ConditionInput } from '../iam/types';
 import { checkAt } from '../synth/errors';
 import { holdsTokens } from '../synth/terraform-expression';
+import { AuditLogType } from './audit-log-type';
 import { isKnown } from '../synth/known-values';
 
 /** The log types an audit config may name; `LOG_TYPE_UNSPECIFIED` is Google's "should never be this". */
-export const AUDIT_LOG_TYPES = ['ADMIN_READ', 'DATA_WRITE', 'DATA_READ'] as const;
+export const AUDIT_LOG_TYPES: readonly string[] = Object.values(AuditLogType);
 
 /**
  * Checks what is known at synth of a grant's roles, principals and
@@ -78,7 +79,7 @@ function validateAuditConfigs(configs: readonly AuditConfig[]): void {
         if (logType === 'LOG_TYPE_UNSPECIFIED') {
           throw new IamValidationError(`${logField}.logType`, logType, `Google documents it as "should never be this"; expected one of ${AUDIT_LOG_TYPES.join(', ')}`);
         }
-        if (!(AUDIT_LOG_TYPES as readonly unknown[]).includes(logType)) {
+        if (!AUDIT_LOG_TYPES.includes(logType as string)) {
           throw new IamValidationError(`${logField}.logType`, logType, `expected one of ${AUDIT_LOG_TYPES.join(', ')} (admin writes are always logged)`);
         }
         const earlier = logTypes.get(logType as string);

@@ -25,7 +25,7 @@ export interface IamPolicyBindingProps {
 
 /** Logging for one type of permission, in an {@link IamAuditConfigProps}. */
 export interface IamAuditLogConfigProps {
-  /** `ADMIN_READ`, `DATA_WRITE` or `DATA_READ` (admin writes are always logged). */
+  /** `ADMIN_READ`, `DATA_WRITE` or `DATA_READ` (see {@link AuditLogType}; admin writes are always logged). */
   readonly logType: string;
   /**
    * Principals whose use of these permissions is not logged.

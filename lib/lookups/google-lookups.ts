@@ -61,7 +61,7 @@ export interface GetAddressGroupIamPolicyArgs {
    */
   readonly project?: string;
   /**
-   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */
@@ -80,7 +80,7 @@ export interface GetAuthorizationPolicyIamPolicyArgs {
    */
   readonly project?: string;
   /**
-   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */
@@ -99,7 +99,7 @@ export interface GetMigrationJobIamPolicyArgs {
    */
   readonly project?: string;
   /**
-   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */
@@ -111,7 +111,7 @@ export interface GetIamPolicyArgs {
   /** Any resource with REST `:getIamPolicy`, e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/s' }`. */
   readonly resource: GoogleIamResource;
   /**
-   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */

@@ -14,7 +14,7 @@ export interface DataAuthorizationPolicyIamPolicyProps {
    */
   readonly project?: string;
   /**
-   * Policy version to request: 0, 1 or 3. Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */
