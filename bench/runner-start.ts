@@ -8,7 +8,6 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { AUTHORIZATION_POLICY_TYPE } from '../lib/grant/resource-type';
 import { GoogleApiEmulator } from '../lib/testing';
 import { timeProcess } from './processes';
 import { compareAll } from './stats';
@@ -35,8 +34,8 @@ export async function benchRunnerStart(runs: number): Promise<RunnerTimes> {
     ...emulator.env(),
     CDKTF_GOOGLE_IAM_STATE_DIR: stateDir,
     CDKTF_GOOGLE_IAM_GRANT: JSON.stringify({
-      type: AUTHORIZATION_POLICY_TYPE.key, mode: 'member', resource: POLICY,
-      role: 'roles/networksecurity.authorizationPolicyViewer', members: [`user:runner-${n++}@example.com`],
+      mode: 'member', resource: { service: 'networksecurity', apiVersion: 'v1', name: POLICY },
+      role: 'roles/networksecurity.authorizationPolicyViewer', member: `user:runner-${n++}@example.com`,
     }),
   });
   try {

@@ -7,8 +7,9 @@
 const [mode, vendor] = process.argv.slice(2);
 const root = process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY;
 const token = process.env.GOOGLE_OAUTH_ACCESS_TOKEN;
-const { resource, role, members } = JSON.parse(process.env.CDKTF_GOOGLE_IAM_GRANT);
-const url = `${root}v1/${resource}`;
+const { resource, role, member } = JSON.parse(process.env.CDKTF_GOOGLE_IAM_GRANT);
+const members = [member];
+const url = `${root}v1/${resource.name}`;
 
 function grant(policy) {
   return { ...policy, bindings: [...(policy.bindings ?? []), { role, members }] };

@@ -1,19 +1,15 @@
 import { retrying, type RetryOptions } from '../api/backoff';
 import { GoogleApiError } from '../api/errors';
+import type { SetIamPolicyOptions } from '../api/iam-policy';
 import { IamValidationError } from '../iam/errors';
 import { applyEdits, type PolicyEdit } from '../iam/policy-edit';
 import type { Policy } from '../iam/types';
-
-/** What a write must replace besides bindings, etag and version. */
-export interface SetPolicyOptions {
-  /** Also replace the audit configs (a policy grant that declares them). */
-  readonly updateAuditConfigs?: boolean;
-}
+import { RunnerErrors } from './errors';
 
 /** The two calls the engine makes on one resource's policy. */
 export interface IamPolicyEndpoint {
   getIamPolicy(): Promise<Policy>;
-  setIamPolicy(policy: Policy, options: SetPolicyOptions): Promise<Policy>;
+  setIamPolicy(policy: Policy, options: SetIamPolicyOptions): Promise<Policy>;
 }
 
 /** One caller's edits; all requests of a batch target the same policy. */
@@ -29,6 +25,14 @@ export type EditOutcome =
 export interface EngineOptions extends RetryOptions {
   readonly onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * The read of the first attempt, when the caller has already started it
+   * (the queue's lock holder reads the policy before it takes the batch, so
+   * that requests queued during the read join the write). A rejected read is
+   * handled as the first attempt's failure; later attempts read afresh.
+   * @default - the first attempt reads the policy itself
+   */
+  readonly firstRead?: () => Promise<Policy>;
 }
 
 interface CycleResult {
@@ -58,7 +62,8 @@ export async function applyEditBatch(
   try {
     const { value, attempts: used } = await retrying((n) => {
       attempts = n;
-      return readModifyWrite(api, requests);
+      const read = n === 1 && options.firstRead ? options.firstRead() : api.getIamPolicy();
+      return readModifyWrite(api, requests, read);
     }, options);
     return requests.map((r) => {
       const rejection = value.rejected.get(r.id);
@@ -69,7 +74,8 @@ export async function applyEditBatch(
   } catch (error) {
     if (batchSize > 1 && error instanceof GoogleApiError && error.status === 'INVALID_ARGUMENT') {
       const singles: EditOutcome[] = [];
-      for (const request of requests) singles.push(...(await applyEditBatch(api, [request], options)));
+      const fresh = { ...options, firstRead: undefined };
+      for (const request of requests) singles.push(...(await applyEditBatch(api, [request], fresh)));
       return singles;
     }
     const status = error instanceof GoogleApiError ? error.status : 'INTERNAL';
@@ -78,11 +84,11 @@ export async function applyEditBatch(
   }
 }
 
-async function readModifyWrite(api: IamPolicyEndpoint, requests: readonly EditRequest[]): Promise<CycleResult> {
-  const current = await api.getIamPolicy();
+async function readModifyWrite(api: IamPolicyEndpoint, requests: readonly EditRequest[], read: Promise<Policy>): Promise<CycleResult> {
+  const current = await read;
   if (typeof current.etag !== 'string' || current.etag === '') {
     // Without the etag that was read, a write replaces the policy blindly.
-    throw new Error('the policy that was read has no etag, and a write without one would replace the policy blindly; nothing was written');
+    throw RunnerErrors.blindWrite();
   }
   let next: Policy = current;
   const changed = new Set<string>();

@@ -17,6 +17,7 @@ import { describeGrant, grantEdits, grantKey, grantMembers, type Grant, type Gra
 import type { PolicyEdit } from '../iam/policy-edit';
 import { applyEditBatch, type EditOutcome } from './engine';
 import { RUNNER_ENV } from './env';
+import { RunnerErrors } from './errors';
 import { parseGrant } from './grant-input';
 import { policyEndpoint } from './policy-endpoint';
 import { PolicyQueue } from './policy-queue';
@@ -26,6 +27,15 @@ import { RunMarkers } from './run-markers';
 import { StateDir } from './state-dir';
 
 const PREFIX = 'cdktf-google-iam:';
+
+/**
+ * How long the lock holder waits, after its read, for a queue that grew
+ * during the read and is still growing (Terraform starting more provisioners
+ * of the same policy): 30 ms at a time, 150 ms at most. A lone grant never
+ * waits. (At 100 ms per call and -parallelism=10: 0.36 → 0.20 IAM calls per
+ * grant, see bench/.)
+ */
+const BATCH_SETTLE = { settleMs: 30, maxSettleMs: 150 };
 
 let googleCalled = false;
 
@@ -53,15 +63,23 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
   const endpoint = policyEndpoint(api, grant.resource.name);
   const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, batchKey(grant, rootUrl, env), editsOrUndefined, outcomeOrUndefined);
 
-  const outcome = await queue.submit(grantEdits(grant, action), (batch) => {
+  // The lock holder authenticates and reads the policy before it takes the batch: requests that queue
+  // meanwhile (Terraform starts up to -parallelism provisioners at once) join its write.
+  const lead = async () => {
     googleCalled = true;
-    return applyEditBatch(endpoint, batch.map((item) => ({ id: item.id, edits: item.payload })), {
+    await client.authenticate();
+    const read = endpoint.getIamPolicy();
+    await read.catch(() => undefined); // a failed read is the engine's first attempt failing (and retried)
+    return { read };
+  };
+  const outcome = await queue.submitLed(grantEdits(grant, action), { lead, ...BATCH_SETTLE }, (batch, led) =>
+    applyEditBatch(endpoint, batch.map((item) => ({ id: item.id, edits: item.payload })), {
       maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs),
       initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs),
+      firstRead: () => led.read,
       onRetry: (error, attempt, delayMs) =>
         log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
-    }).then((outcomes) => new Map(outcomes.map((o) => [o.id, o])));
-  }, () => client.authenticate());
+    }).then((outcomes) => new Map(outcomes.map((o) => [o.id, o]))));
 
   const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}, batch of ${outcome.batchSize}`;
   if (outcome.ok) {
@@ -126,7 +144,7 @@ function numberFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number of milliseconds (got ${JSON.stringify(raw)})`);
+  if (!Number.isFinite(value) || value < 0) throw RunnerErrors.badMilliseconds(name, raw);
   return value;
 }
 
@@ -164,7 +182,7 @@ function main(command: string | undefined): Promise<boolean> {
   if (command === 'apply' || command === 'remove') return runGrant(command, process.env, log);
   if (command === 'read') return readForTerraform(process.env);
   if (command === 'drift') return driftForTerraform(process.env);
-  return Promise.reject(new Error(`usage: runner.js apply|remove|read|drift (got ${JSON.stringify(command)})`));
+  return Promise.reject(RunnerErrors.usage(command));
 }
 
 if (require.main === module) {

@@ -1,8 +1,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { PolicyQueue, type PolicyQueueOptions, type QueuedItem } from '../../lib/runner/policy-queue';
-import { StateDir } from '../../lib/runner/state-dir';
+import { PolicyQueue, type PolicyQueueOptions, type QueuedItem } from '../../../lib/runner/policy-queue';
+import { StateDir } from '../../../lib/runner/state-dir';
 
 function tempRoot(): StateDir {
   return StateDir.open({ CDKTF_GOOGLE_IAM_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'policy-queue-')) });
@@ -160,4 +160,98 @@ describe('what is read back from the queue folder is not trusted blindly', () =>
     const queue = strings(root, 'forged');
     await expect(queue.submit('mine', async (batch) => new Map(batch.map((b) => [b.id, { forged: true } as unknown as string])))).rejects.toThrow(/not of the expected shape/);
   });
+});
+
+describe('submitLed: the lock holder leads in (e.g. reads the policy) before it takes the batch', () => {
+  const echo = (batches: number[][], leds: string[]) => async (batch: QueuedItem<number>[], led: string) => {
+    batches.push(batch.map((item) => item.payload).sort((a, b) => a - b));
+    leds.push(led);
+    return new Map(batch.map((item) => [item.id, item.payload]));
+  };
+
+  test('requests queued during the lead-in join the batch, and the drain gets what the lead-in produced', async () => {
+    const root = tempRoot();
+    const batches: number[][] = [];
+    const leds: string[] = [];
+    let leads = 0;
+    const lead = async () => {
+      leads++;
+      await new Promise((r) => setTimeout(r, 100)); // a read's round trip
+      return `read ${leads}`;
+    };
+    const submit = (n: number) => numbers(root, 'led').submitLed(n, { lead }, echo(batches, leds));
+    const first = submit(1);
+    await new Promise((r) => setTimeout(r, 20));
+    const later = [submit(2), submit(3)];
+    expect(await Promise.all([first, ...later])).toEqual([1, 2, 3]);
+    expect(batches).toEqual([[1, 2, 3]]);
+    expect(leds).toEqual(['read 1']);
+  });
+
+  test('while the queue keeps growing after the lead-in, the holder waits for it to settle (bounded)', async () => {
+    const root = tempRoot();
+    const batches: number[][] = [];
+    const lead = async () => {
+      await new Promise((r) => setTimeout(r, 60));
+      return 'read';
+    };
+    const submit = (n: number) => numbers(root, 'settle').submitLed(n, { lead, settleMs: 60, maxSettleMs: 400 }, echo(batches, []));
+    const all = [submit(1)];
+    // Arrivals every 40 ms: two during the lead-in, the rest while it settles.
+    for (let n = 2; n <= 6; n++) {
+      await new Promise((r) => setTimeout(r, 40));
+      all.push(submit(n));
+    }
+    expect(await Promise.all(all)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(batches[0]).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+
+  test('a lone request never waits to settle', async () => {
+    const root = tempRoot();
+    const start = Date.now();
+    await numbers(root, 'lone').submitLed(7, { lead: async () => 'read', settleMs: 500, maxSettleMs: 2_000 }, echo([], []));
+    expect(Date.now() - start).toBeLessThan(400);
+  });
+
+  test('the wait for the queue to settle is bounded by maxSettleMs', async () => {
+    const root = tempRoot();
+    const batches: number[][] = [];
+    let stop = false;
+    const lead = async () => {
+      await new Promise((r) => setTimeout(r, 30));
+      return 'read';
+    };
+    const queue = () => numbers(root, 'bounded');
+    const first = queue().submitLed(0, { lead, settleMs: 20, maxSettleMs: 100 }, echo(batches, []));
+    // An endless stream of arrivals (one every 10 ms) must not hold the batch back for longer than the bound.
+    const others: Promise<number>[] = [];
+    const stream = (async () => {
+      for (let n = 1; !stop && n < 200; n++) {
+        others.push(queue().submitLed(n, { lead, settleMs: 20, maxSettleMs: 100 }, echo(batches, [])));
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    })();
+    const started = Date.now();
+    await first;
+    const firstDone = Date.now() - started;
+    stop = true;
+    await stream;
+    await Promise.all(others);
+    expect(firstDone).toBeLessThan(1_000);
+    expect(batches[0].length).toBeGreaterThan(1);
+    expect(batches.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: others.length + 1 }, (_, i) => i));
+  });
+});
+
+test('waiting processes are woken when the lock is released or their result is written, not only by polling', async () => {
+  const root = tempRoot();
+  const slow = { pollMs: 60_000 }; // were they polling, they would wait a minute
+  const drain = async (batch: QueuedItem<number>[]) => {
+    await new Promise((r) => setTimeout(r, 50));
+    return new Map(batch.map((item) => [item.id, item.payload]));
+  };
+  const start = Date.now();
+  const results = await Promise.all(Array.from({ length: 5 }, (_, i) => numbers(root, 'woken', slow).submit(i, drain)));
+  expect(results).toEqual([0, 1, 2, 3, 4]);
+  expect(Date.now() - start).toBeLessThan(5_000);
 });

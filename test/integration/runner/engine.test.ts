@@ -2,12 +2,13 @@
  * The read-modify-write engine against the emulator over HTTP, with the real
  * REST client: batching, isolation of a bad request, conflicts and failures.
  */
-import { GoogleRestClient } from '../../lib/api/client';
-import { IamPolicyApi } from '../../lib/api/iam-policy';
-import { AUTHORIZATION_POLICY_TYPE } from '../../lib/grant/resource-type';
-import { applyEditBatch, samePolicy, type EditRequest, type IamPolicyEndpoint } from '../../lib/runner/engine';
-import { policyEndpoint } from '../../lib/runner/policy-endpoint';
-import { GoogleApiEmulator } from '../../lib/testing';
+import { GoogleRestClient } from '../../../lib/api/client';
+import { GoogleApiError } from '../../../lib/api/errors';
+import { IamPolicyApi } from '../../../lib/api/iam-policy';
+import { AUTHORIZATION_POLICY_TYPE } from '../../../lib/grant/resource-type';
+import { applyEditBatch, type EditRequest, type IamPolicyEndpoint } from '../../../lib/runner/engine';
+import { policyEndpoint } from '../../../lib/runner/policy-endpoint';
+import { GoogleApiEmulator } from '../../../lib/testing';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 let emulator: GoogleApiEmulator;
@@ -106,34 +107,36 @@ test('NOT_FOUND fails every request at once, without retrying', async () => {
   ]);
 });
 
-test('samePolicy ignores key order', () => {
-  expect(samePolicy({ version: 1, etag: 'x', bindings: [{ role: 'r', members: ['a'] }] }, { bindings: [{ members: ['a'], role: 'r' }], etag: 'x', version: 1 })).toBe(true);
-  expect(samePolicy({ bindings: [{ role: 'r', members: ['a', 'b'] }] }, { bindings: [{ role: 'r', members: ['b', 'a'] }] })).toBe(false);
-});
+describe('a first read started by the caller (the lock holder reads before it takes the batch)', () => {
+  test('is used for the first attempt instead of a read of its own', async () => {
+    const resource = newResource({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] });
+    const read = await api.getIamPolicy(resource);
+    emulator.resetStats();
+    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], { ...fast, firstRead: async () => read });
+    expect(outcome).toMatchObject({ ok: true, changed: true, attempts: 1 });
+    expect(emulator.stats()).toMatchObject({ getIamPolicy: 0, setIamPolicy: 1 });
+  });
 
-test('a policy read without an etag is never written: a write without one would replace the policy blindly', async () => {
-  const writes: unknown[] = [];
-  const blind: IamPolicyEndpoint = {
-    getIamPolicy: async () => ({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] }),
-    setIamPolicy: async (policy) => { writes.push(policy); return policy; },
-  };
-  const [outcome] = await applyEditBatch(blind, [add('a', 'user:a@example.com')], fast);
-  expect(outcome).toMatchObject({ ok: false, attempts: 1, message: expect.stringMatching(/no etag.*nothing was written/) });
-  expect(writes).toEqual([]);
-});
+  test('a stale first read loses the etag race and the cycle is redone on a fresh read', async () => {
+    const resource = newResource();
+    const stale = await api.getIamPolicy(resource);
+    // Someone writes after that read.
+    await api.setIamPolicy(resource, { ...stale, bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }] });
+    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], { ...fast, firstRead: async () => stale });
+    expect(outcome).toMatchObject({ ok: true, attempts: 2 });
+    expect(emulator.policy(resource).bindings).toEqual([
+      { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] },
+      { role: ROLE, members: ['user:a@example.com'] },
+    ]);
+  });
 
-test('the write carries the etag that was read, and asks to replace audit configs only for a policy grant that declares them', async () => {
-  const writes: Array<{ policy: unknown; updateAuditConfigs?: boolean }> = [];
-  const recording: IamPolicyEndpoint = {
-    getIamPolicy: async () => ({ etag: 'BwX1', version: 1, bindings: [{ role: 'roles/a.b', members: [] }] }),
-    setIamPolicy: async (policy, options) => { writes.push({ policy, updateAuditConfigs: options.updateAuditConfigs }); return { ...policy, etag: 'BwX2' }; },
-  };
-  await applyEditBatch(recording, [add('a', 'user:a@example.com')], fast);
-  const audit = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
-  await applyEditBatch(recording, [{ id: 'p', edits: [{ kind: 'replaceBindings', bindings: [{ role: ROLE, members: ['user:p@example.com'] }] }, { kind: 'replaceAuditConfigs', auditConfigs: audit }] }], fast);
-  expect(writes).toEqual([
-    // The member-less binding that was read is dropped: Google requires a principal per binding.
-    { policy: { etag: 'BwX1', version: 1, bindings: [{ role: ROLE, members: ['user:a@example.com'] }] }, updateAuditConfigs: false },
-    { policy: { etag: 'BwX1', version: 1, bindings: [{ role: ROLE, members: ['user:p@example.com'] }], auditConfigs: audit }, updateAuditConfigs: true },
-  ]);
+  test('a first read that failed transiently is retried with a read of its own', async () => {
+    const resource = newResource();
+    const failed = Promise.reject(new GoogleApiError(503, 'UNAVAILABLE', 'try again', 'GET x'));
+    failed.catch(() => undefined);
+    let retried = 0;
+    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], { ...fast, firstRead: () => failed, onRetry: () => { retried++; } });
+    expect(outcome).toMatchObject({ ok: true, changed: true, attempts: 2 });
+    expect(retried).toBe(1);
+  });
 });

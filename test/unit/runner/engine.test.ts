@@ -1,0 +1,114 @@
+/**
+ * The read-modify-write engine against an in-memory policy (see
+ * test/support/memory-policy.ts): batching, isolation of a bad request,
+ * conflicts, the etag, the audit-config mask. The same engine against the
+ * emulator over HTTP: test/integration/runner/engine.test.ts.
+ */
+import { GoogleApiError } from '../../../lib/api/errors';
+import { applyEditBatch, samePolicy, type EditRequest, type IamPolicyEndpoint } from '../../../lib/runner/engine';
+import { MemoryPolicy } from '../../support/memory-policy';
+
+const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const OWNER = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] };
+const add = (id: string, member: string): EditRequest => ({ id, edits: [{ kind: 'addMember', role: ROLE, member }] });
+const fast = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 1_000 };
+
+test('a batch costs one read and one write; each request learns whether it changed anything', async () => {
+  const policy = new MemoryPolicy({ version: 1, bindings: [OWNER] });
+  const outcomes = await applyEditBatch(policy, [add('a', 'user:a@example.com'), add('b', 'user:b@example.com'), add('c', 'user:A@example.com')], fast);
+  expect(outcomes.map((o) => o.ok && o.changed)).toEqual([true, true, false]);
+  expect(outcomes.every((o) => o.ok && o.etag === 'etag-2' && o.batchSize === 3 && o.attempts === 1)).toBe(true);
+  expect([policy.reads.length, policy.writes.length]).toEqual([2, 1]); // the read, and the write's answer
+  expect(policy.policy.bindings).toEqual([OWNER, { role: ROLE, members: ['user:a@example.com', 'user:b@example.com'] }]);
+});
+
+test('nothing to change means no write', async () => {
+  const policy = new MemoryPolicy({ bindings: [{ role: ROLE, members: ['user:a@example.com'] }] });
+  const [outcome] = await applyEditBatch(policy, [add('a', 'user:A@Example.com')], fast);
+  expect(outcome).toMatchObject({ ok: true, changed: false, etag: 'etag-1' });
+  expect(policy.writes).toEqual([]);
+});
+
+test('a request that would break a policy rule is rejected alone; the others are written', async () => {
+  const policy = new MemoryPolicy({ bindings: [{ role: 'roles/a.b', members: Array.from({ length: 1_499 }, (_, i) => `user:u${i}@example.com`) }] });
+  const outcomes = await applyEditBatch(policy, [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com'), add('bad', 'User:x@example.com')], fast);
+  expect(outcomes[0]).toMatchObject({ ok: true, changed: true });
+  expect(outcomes[1]).toMatchObject({ ok: false, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/1,501 principals/) });
+  expect(outcomes[2]).toMatchObject({ ok: false, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/case-sensitive/) });
+  expect(policy.writes).toHaveLength(1);
+});
+
+test('a write Google refuses as INVALID_ARGUMENT is retried request by request, so one bad grant cannot sink the others', async () => {
+  const policy = new MemoryPolicy();
+  policy.beforeWrite = (written) => {
+    if ((written.bindings ?? []).some((b) => b.members?.includes('user:refused@example.com'))) throw new GoogleApiError(400, 'INVALID_ARGUMENT', 'Principal refused.', 'POST x');
+  };
+  const outcomes = await applyEditBatch(policy, [add('ok', 'user:ok@example.com'), add('no', 'user:refused@example.com')], fast);
+  expect(outcomes).toEqual([
+    expect.objectContaining({ id: 'ok', ok: true, changed: true, batchSize: 1 }),
+    expect.objectContaining({ id: 'no', ok: false, status: 'INVALID_ARGUMENT', message: 'Principal refused.' }),
+  ]);
+  expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:ok@example.com'] }]);
+});
+
+test('an etag conflict redoes the whole cycle on the fresh policy, keeping the other writer\'s change', async () => {
+  const policy = new MemoryPolicy();
+  let interfered = false;
+  policy.beforeWrite = () => {
+    if (interfered) return;
+    interfered = true;
+    policy.concurrentWrite({ bindings: [OWNER] });
+  };
+  const [outcome] = await applyEditBatch(policy, [add('a', 'user:a@example.com')], fast);
+  expect(outcome).toMatchObject({ ok: true, attempts: 2 });
+  expect(policy.policy.bindings).toEqual([OWNER, { role: ROLE, members: ['user:a@example.com'] }]);
+});
+
+test('an error that is not worth retrying fails every request of the batch at once', async () => {
+  const failing: IamPolicyEndpoint = {
+    getIamPolicy: async () => { throw new GoogleApiError(404, 'NOT_FOUND', 'gone', 'GET x'); },
+    setIamPolicy: async () => { throw new Error('never'); },
+  };
+  expect(await applyEditBatch(failing, [add('a', 'user:a@example.com'), add('b', 'user:b@example.com')], fast)).toEqual([
+    expect.objectContaining({ id: 'a', ok: false, status: 'NOT_FOUND', message: 'gone', attempts: 1 }),
+    expect.objectContaining({ id: 'b', ok: false, status: 'NOT_FOUND', message: 'gone', attempts: 1 }),
+  ]);
+});
+
+test('a policy read without an etag is never written: a write without one would replace the policy blindly', async () => {
+  const writes: unknown[] = [];
+  const blind: IamPolicyEndpoint = {
+    getIamPolicy: async () => ({ bindings: [OWNER] }),
+    setIamPolicy: async (policy) => { writes.push(policy); return policy; },
+  };
+  const [outcome] = await applyEditBatch(blind, [add('a', 'user:a@example.com')], fast);
+  expect(outcome).toMatchObject({ ok: false, attempts: 1, message: expect.stringMatching(/no etag.*nothing was written/) });
+  expect(writes).toEqual([]);
+});
+
+test('the write carries the etag that was read, drops member-less bindings, and replaces audit configs only when a policy grant declares them', async () => {
+  const policy = new MemoryPolicy({ version: 1, bindings: [{ role: 'roles/a.b', members: [] }] });
+  await applyEditBatch(policy, [add('a', 'user:a@example.com')], fast);
+  const audit = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
+  await applyEditBatch(policy, [{ id: 'p', edits: [{ kind: 'replaceBindings', bindings: [{ role: ROLE, members: ['user:p@example.com'] }] }, { kind: 'replaceAuditConfigs', auditConfigs: audit }] }], fast);
+  expect(policy.writes).toEqual([
+    { policy: { etag: 'etag-1', version: 1, bindings: [{ role: ROLE, members: ['user:a@example.com'] }] }, options: { updateAuditConfigs: false } },
+    { policy: { etag: 'etag-2', version: 1, bindings: [{ role: ROLE, members: ['user:p@example.com'] }], auditConfigs: audit }, options: { updateAuditConfigs: true } },
+  ]);
+});
+
+test('a first read started by the caller serves the first attempt; a stale one loses the etag race and the cycle is redone', async () => {
+  const policy = new MemoryPolicy();
+  const early = await policy.getIamPolicy();
+  const [first] = await applyEditBatch(policy, [add('a', 'user:a@example.com')], { ...fast, firstRead: async () => early });
+  expect(first).toMatchObject({ ok: true, attempts: 1 });
+  expect(policy.reads).toHaveLength(2); // the caller's read and the write's answer
+  const [second] = await applyEditBatch(policy, [add('b', 'user:b@example.com')], { ...fast, firstRead: async () => early });
+  expect(second).toMatchObject({ ok: true, attempts: 2 });
+  expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:a@example.com', 'user:b@example.com'] }]);
+});
+
+test('samePolicy ignores key order', () => {
+  expect(samePolicy({ version: 1, etag: 'x', bindings: [{ role: 'r', members: ['a'] }] }, { bindings: [{ members: ['a'], role: 'r' }], etag: 'x', version: 1 })).toBe(true);
+  expect(samePolicy({ bindings: [{ role: 'r', members: ['a', 'b'] }] }, { bindings: [{ role: 'r', members: ['b', 'a'] }] })).toBe(false);
+});
