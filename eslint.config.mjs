@@ -7,8 +7,15 @@ import tseslint from 'typescript-eslint';
 export default tseslint.config(
   {
     ignores: [
-      'node_modules/**', 'dist/**', 'dist-cdktn/**', 'dist-pacmak/**', 'cdktf.out/**', 'coverage/**',
-      '**/*.d.ts', 'lib/**/*.js', 'bench/results/**',
+      'node_modules/**',
+      'dist/**',
+      'dist-cdktn/**',
+      'dist-pacmak/**',
+      'cdktf.out/**',
+      'coverage/**',
+      '**/*.d.ts',
+      'lib/**/*.js',
+      'bench/results/**',
     ],
   },
   ...tseslint.configs.recommended,
@@ -23,7 +30,9 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.cjs', 'scripts/**', 'jest.config.js', 'test/support/summary-reporter.js', 'bench/workers/**'],
     rules: { '@typescript-eslint/no-require-imports': 'off', 'no-console': 'off' },
-    languageOptions: { globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      globals: { require: 'readonly', module: 'writable', process: 'readonly', __dirname: 'readonly', console: 'readonly' },
+    },
   },
   {
     files: ['test/**', 'bench/**', 'examples/**'],
@@ -35,15 +44,20 @@ export default tseslint.config(
     plugins: { jsdoc },
     settings: { jsdoc: { mode: 'typescript' } },
     rules: {
-      'jsdoc/require-jsdoc': ['error', {
-        publicOnly: true,
-        require: { ClassDeclaration: true, FunctionDeclaration: true },
-        contexts: [
-          'TSInterfaceDeclaration', 'TSEnumDeclaration', 'TSTypeAliasDeclaration',
-          'ClassBody > MethodDefinition[accessibility!="private"][kind!="constructor"]',
-          'ClassBody > PropertyDefinition[accessibility="public"]',
-        ],
-      }],
+      'jsdoc/require-jsdoc': [
+        'error',
+        {
+          publicOnly: true,
+          require: { ClassDeclaration: true, FunctionDeclaration: true },
+          contexts: [
+            'TSInterfaceDeclaration',
+            'TSEnumDeclaration',
+            'TSTypeAliasDeclaration',
+            'ClassBody > MethodDefinition[accessibility!="private"][kind!="constructor"]',
+            'ClassBody > PropertyDefinition[accessibility="public"]',
+          ],
+        },
+      ],
       'jsdoc/check-tag-names': ['error', { definedTags: ['default', 'internal', 'stability', 'subclassable', 'jsii'] }],
       'jsdoc/no-multi-asterisks': 'error',
       'jsdoc/empty-tags': 'error',

@@ -73,7 +73,11 @@ export class GrantsDeploy {
   /** One runner state folder for all runs, as a deployer's machine has: the warm-up run writes the code cache. */
   private readonly stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-bench-state-'));
 
-  private constructor(public readonly spec: DeploySpec, private readonly emulator: GoogleApiEmulator, private readonly ws: BenchWorkspace) {}
+  private constructor(
+    public readonly spec: DeploySpec,
+    private readonly emulator: GoogleApiEmulator,
+    private readonly ws: BenchWorkspace,
+  ) {}
 
   /** Resets the policies and the state, then `terraform apply`; checks that every grant landed. */
   public async apply(parallelism: number, sampleRssEveryMs?: number): Promise<ApplyResult> {
@@ -94,8 +98,14 @@ export class GrantsDeploy {
     }
     if (granted !== this.spec.grants) throw new Error(`deploy: ${granted} of ${this.spec.grants} grants landed`);
     return {
-      ...tracker.phases(), ms: run.ms, peakTreeRssMiB: run.peakTreeRssMiB, terraformCpuS: run.ownCpuS,
-      calls: stats.getIamPolicy + stats.setIamPolicy, reads: stats.getIamPolicy, writes: stats.setIamPolicy, conflicts: stats.conflicts,
+      ...tracker.phases(),
+      ms: run.ms,
+      peakTreeRssMiB: run.peakTreeRssMiB,
+      terraformCpuS: run.ownCpuS,
+      calls: stats.getIamPolicy + stats.setIamPolicy,
+      reads: stats.getIamPolicy,
+      writes: stats.setIamPolicy,
+      conflicts: stats.conflicts,
     };
   }
 
@@ -121,10 +131,18 @@ export class FloorDeploy {
 
   private constructor(private readonly ws: BenchWorkspace) {}
 
-  public async apply(parallelism: number, sampleRssEveryMs?: number): Promise<Phases & { ms: number; peakTreeRssMiB: number; terraformCpuS: number }> {
+  public async apply(
+    parallelism: number,
+    sampleRssEveryMs?: number,
+  ): Promise<Phases & { ms: number; peakTreeRssMiB: number; terraformCpuS: number }> {
     this.ws.resetState();
     const tracker = phaseTracker();
-    const run = await runProcess('terraform', APPLY_ARGS(parallelism), { cwd: this.ws.dir, env: { ...TF_ENV, ...externalProviderEnv() }, sampleRssEveryMs, onLine: tracker.onLine });
+    const run = await runProcess('terraform', APPLY_ARGS(parallelism), {
+      cwd: this.ws.dir,
+      env: { ...TF_ENV, ...externalProviderEnv() },
+      sampleRssEveryMs,
+      onLine: tracker.onLine,
+    });
     return { ...tracker.phases(), ms: run.ms, peakTreeRssMiB: run.peakTreeRssMiB, terraformCpuS: run.ownCpuS };
   }
 

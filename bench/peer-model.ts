@@ -122,7 +122,16 @@ class VirtualClock implements Clock {
     let done = false;
     let failure: unknown;
     let result: T | undefined;
-    main().then((v) => { result = v; done = true; }, (e) => { failure = e; done = true; });
+    main().then(
+      (v) => {
+        result = v;
+        done = true;
+      },
+      (e) => {
+        failure = e;
+        done = true;
+      },
+    );
     for (;;) {
       // Let every task run until it waits (microtasks, then real I/O in flight).
       await new Promise((resolve) => setImmediate(resolve));
@@ -190,7 +199,10 @@ interface Policy {
 }
 
 class HttpError extends Error {
-  constructor(public readonly code: number, body: string) {
+  constructor(
+    public readonly code: number,
+    body: string,
+  ) {
     super(`HTTP ${code}: ${body.slice(0, 200)}`);
   }
 }
@@ -199,7 +211,11 @@ class HttpError extends Error {
 class PeerApi {
   private readonly agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 
-  constructor(private readonly root: string, private readonly token: string, private readonly clock: Clock) {}
+  constructor(
+    private readonly root: string,
+    private readonly token: string,
+    private readonly clock: Clock,
+  ) {}
 
   public get(name: string): Promise<Policy> {
     return this.clock.call(() => this.request('GET', `v1/${name}:getIamPolicy?options.requestedPolicyVersion=3`));
@@ -216,15 +232,24 @@ class PeerApi {
   private request(method: string, path: string, body?: unknown): Promise<Policy> {
     return new Promise((resolve, reject) => {
       const text = body === undefined ? undefined : JSON.stringify(body);
-      const req = http.request(`${this.root}${path}`, {
-        method, agent: this.agent,
-        headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-      }, (res) => {
-        let data = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => { data += chunk; });
-        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(data) as Policy) : reject(new HttpError(res.statusCode ?? 0, data))));
-      });
+      const req = http.request(
+        `${this.root}${path}`,
+        {
+          method,
+          agent: this.agent,
+          headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+        },
+        (res) => {
+          let data = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => {
+            data += chunk;
+          });
+          res.on('end', () =>
+            res.statusCode === 200 ? resolve(JSON.parse(data) as Policy) : reject(new HttpError(res.statusCode ?? 0, data)),
+          );
+        },
+      );
       req.on('error', reject);
       req.end(text);
     });
@@ -248,7 +273,10 @@ function merge(policy: Policy, member: string): void {
 class PeerProvider {
   private readonly mutexes = new Map<string, Mutex>();
 
-  constructor(private readonly api: PeerApi, private readonly clock: Clock) {}
+  constructor(
+    private readonly api: PeerApi,
+    private readonly clock: Clock,
+  ) {}
 
   /** resourceIamMemberCreate: read-modify-write under the mutex, then resourceIamMemberRead. */
   public async createMember(name: string, member: string): Promise<void> {
@@ -350,14 +378,20 @@ function shuffled<T>(items: T[], seed: number): T[] {
  * itself; with the virtual clock it must add none.
  */
 export async function replayPeer(emulator: GoogleApiEmulator, spec: PeerSpec, clockKind: 'real' | 'virtual'): Promise<PeerResult> {
-  for (let p = 0; p < spec.policies; p++) emulator.addResource(policyName(p), { bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] });
+  for (let p = 0; p < spec.policies; p++)
+    emulator.addResource(policyName(p), {
+      bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }],
+    });
   emulator.resetStats();
   const env = emulator.env();
   const clock = clockKind === 'real' ? new RealClock() : new VirtualClock(spec.latencyMs);
   const api = new PeerApi(env.CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY, env.GOOGLE_OAUTH_ACCESS_TOKEN, clock);
   const provider = new PeerProvider(api, clock);
   const slots = new Semaphore(spec.parallelism);
-  const order = shuffled(Array.from({ length: spec.grants }, (_, i) => i), 42);
+  const order = shuffled(
+    Array.from({ length: spec.grants }, (_, i) => i),
+    42,
+  );
   const apply = async () => {
     const start = clock.now();
     await Promise.all(order.map((i) => slots.run(() => provider.createMember(policyName(i % spec.policies), memberName(i)))));
@@ -367,9 +401,16 @@ export async function replayPeer(emulator: GoogleApiEmulator, spec: PeerSpec, cl
     const ms = clock instanceof VirtualClock ? await clock.run(apply) : await apply();
     const stats = emulator.stats();
     let granted = 0;
-    for (let p = 0; p < spec.policies; p++) granted += emulator.policy(policyName(p)).bindings?.find((b) => b.role === ROLE && !b.condition)?.members?.length ?? 0;
+    for (let p = 0; p < spec.policies; p++)
+      granted += emulator.policy(policyName(p)).bindings?.find((b) => b.role === ROLE && !b.condition)?.members?.length ?? 0;
     if (granted !== spec.grants) throw new Error(`peer model: ${granted} of ${spec.grants} grants landed`);
-    return { ms, reads: stats.getIamPolicy, writes: stats.setIamPolicy, calls: stats.getIamPolicy + stats.setIamPolicy, conflicts: stats.conflicts };
+    return {
+      ms,
+      reads: stats.getIamPolicy,
+      writes: stats.setIamPolicy,
+      calls: stats.getIamPolicy + stats.setIamPolicy,
+      conflicts: stats.conflicts,
+    };
   } finally {
     api.close();
   }

@@ -41,13 +41,16 @@ export function runProcess(command: string, args: readonly string[], options: Pr
         pending = pending.slice(i + 1);
       }
     });
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
-    const sampler = options.sampleRssEveryMs && child.pid
-      ? setInterval(() => {
-        peak = Math.max(peak, treeRssBytes(child.pid!));
-        ownCpuS = Math.max(ownCpuS, cpuSeconds(child.pid!));
-      }, options.sampleRssEveryMs)
-      : undefined;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
+    const sampler =
+      options.sampleRssEveryMs && child.pid
+        ? setInterval(() => {
+            peak = Math.max(peak, treeRssBytes(child.pid!));
+            ownCpuS = Math.max(ownCpuS, cpuSeconds(child.pid!));
+          }, options.sampleRssEveryMs)
+        : undefined;
     child.on('error', (error) => {
       if (sampler) clearInterval(sampler);
       reject(error);

@@ -18,7 +18,11 @@ async function main(): Promise<void> {
   const log = path.join(dir, 'node-cpu.txt');
   const node = process.execPath;
   fs.mkdirSync(path.join(dir, 'bin'));
-  fs.writeFileSync(path.join(dir, 'bin', 'node'), `#!/bin/sh\nexec /usr/bin/time -a -o ${JSON.stringify(log)} -f "%U %S" ${JSON.stringify(node)} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(
+    path.join(dir, 'bin', 'node'),
+    `#!/bin/sh\nexec /usr/bin/time -a -o ${JSON.stringify(log)} -f "%U %S" ${JSON.stringify(node)} "$@"\n`,
+    { mode: 0o755 },
+  );
   const emulator = await GoogleApiEmulator.start({ latencyMs: 100 });
   const subjects = {
     floor: await FloorDeploy.create(grants),
@@ -30,10 +34,17 @@ async function main(): Promise<void> {
     for (const [name, subject] of Object.entries(subjects)) {
       fs.rmSync(log, { force: true });
       const run = await subject.apply(10, 50);
-      const cpu = fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => line.split(' ').map(Number)).map(([u, s]) => (u + s) * 1000);
-      process.stdout.write(`${name}: wall ${(run.ms / 1000).toFixed(1)} s (before the first create ${(run.firstCreateMs / 1000).toFixed(1)} s, creating ${((run.lastCreatedMs - run.firstCreateMs) / 1000).toFixed(1)} s); `
-        + `Terraform's own CPU ${run.terraformCpuS.toFixed(2)} s; ${cpu.length} node processes, ${(cpu.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s CPU, median ${median(cpu).toFixed(0)} ms each`
-        + `${'calls' in run ? `; ${((run as { calls: number }).calls / grants).toFixed(2)} IAM calls per grant` : ''}\n`);
+      const cpu = fs
+        .readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ').map(Number))
+        .map(([u, s]) => (u + s) * 1000);
+      process.stdout.write(
+        `${name}: wall ${(run.ms / 1000).toFixed(1)} s (before the first create ${(run.firstCreateMs / 1000).toFixed(1)} s, creating ${((run.lastCreatedMs - run.firstCreateMs) / 1000).toFixed(1)} s); ` +
+          `Terraform's own CPU ${run.terraformCpuS.toFixed(2)} s; ${cpu.length} node processes, ${(cpu.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s CPU, median ${median(cpu).toFixed(0)} ms each` +
+          `${'calls' in run ? `; ${((run as { calls: number }).calls / grants).toFixed(2)} IAM calls per grant` : ''}\n`,
+      );
     }
   } finally {
     for (const subject of Object.values(subjects)) subject.dispose();

@@ -34,8 +34,10 @@ export async function benchRunnerStart(runs: number): Promise<RunnerTimes> {
     ...emulator.env(),
     CDKTF_GOOGLE_IAM_STATE_DIR: stateDir,
     CDKTF_GOOGLE_IAM_GRANT: JSON.stringify({
-      mode: 'member', resource: { service: 'networksecurity', apiVersion: 'v1', name: POLICY },
-      role: 'roles/networksecurity.authorizationPolicyViewer', member: `user:runner-${n++}@example.com`,
+      mode: 'member',
+      resource: { service: 'networksecurity', apiVersion: 'v1', name: POLICY },
+      role: 'roles/networksecurity.authorizationPolicyViewer',
+      member: `user:runner-${n++}@example.com`,
     }),
   });
   try {

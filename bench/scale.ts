@@ -37,11 +37,19 @@ export async function benchScale(options: ScaleOptions): Promise<ScalePoint[]> {
       for (const policies of options.policies) {
         if (policies > grants) continue;
         const run = await measure(grants, policies);
-        const model = await replayPeer(peer, { grants, policies, parallelism: options.parallelism, latencyMs: options.latencyMs }, 'virtual');
+        const model = await replayPeer(
+          peer,
+          { grants, policies, parallelism: options.parallelism, latencyMs: options.latencyMs },
+          'virtual',
+        );
         const point: ScalePoint = {
-          grants, policies,
-          oursMs: run.ms, oursCallsPerGrant: run.calls / grants, oursPeakMiB: run.peakTreeRssMiB,
-          peerMs: model.ms, peerCallsPerGrant: model.calls / grants,
+          grants,
+          policies,
+          oursMs: run.ms,
+          oursCallsPerGrant: run.calls / grants,
+          oursPeakMiB: run.peakTreeRssMiB,
+          peerMs: model.ms,
+          peerCallsPerGrant: model.calls / grants,
         };
         options.log(`scale: ${JSON.stringify(point)}`);
         points.push(point);

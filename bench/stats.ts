@@ -15,7 +15,10 @@ export interface Comparison {
  * Runs each measurement in turn, `runs` rounds (after one warm-up round), so
  * that machine noise hits them all alike. Returns every sample by name.
  */
-export async function compareAll<K extends string>(runs: number, measurements: Record<K, () => Promise<number>>): Promise<Record<K, number[]>> {
+export async function compareAll<K extends string>(
+  runs: number,
+  measurements: Record<K, () => Promise<number>>,
+): Promise<Record<K, number[]>> {
   const names = Object.keys(measurements) as K[];
   for (const name of names) await measurements[name]();
   const samples = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;

@@ -46,7 +46,8 @@ function panel(left: number, title: string, series: Series[], yTicks: number[], 
   const [x0, x1] = [log10(xTicks[0]), log10(xTicks[xTicks.length - 1])];
   const [y0, y1] = [log10(yTicks[0]), log10(yTicks[yTicks.length - 1])];
   const px = (x: number) => left + ((log10(x) - x0) / (x1 - x0)) * PANEL_W;
-  const py = (y: number) => TOP + PANEL_H - ((log10(Math.min(Math.max(y, yTicks[0]), yTicks[yTicks.length - 1])) - y0) / (y1 - y0)) * PANEL_H;
+  const py = (y: number) =>
+    TOP + PANEL_H - ((log10(Math.min(Math.max(y, yTicks[0]), yTicks[yTicks.length - 1])) - y0) / (y1 - y0)) * PANEL_H;
   const out: string[] = [];
   out.push(`<text x="${left + PANEL_W / 2}" y="${TOP - 14}" text-anchor="middle" font-weight="bold">${esc(title)}</text>`);
   out.push(`<rect x="${left}" y="${TOP}" width="${PANEL_W}" height="${PANEL_H}" fill="none" stroke="#888"/>`);
@@ -63,7 +64,9 @@ function panel(left: number, title: string, series: Series[], yTicks: number[], 
     const path = s.points.map(([x, y], i) => `${i ? 'L' : 'M'}${px(x).toFixed(1)},${py(y).toFixed(1)}`).join(' ');
     out.push(`<path d="${path}" fill="none" stroke="${s.color}" stroke-width="2.2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
     for (const [x, y] of s.points) {
-      out.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3.5" fill="${s.color}"><title>${esc(`${s.label}: ${x} grants, ${yFormat(y)}`)}</title></circle>`);
+      out.push(
+        `<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="3.5" fill="${s.color}"><title>${esc(`${s.label}: ${x} grants, ${yFormat(y)}`)}</title></circle>`,
+      );
     }
   }
   return out.join('\n');
@@ -88,28 +91,41 @@ export function scaleSvg(points: readonly ScalePoint[], caption: string): string
   const grants = [...new Set(points.map((p) => p.grants))].sort((a, b) => a - b);
   const policies = [...new Set(points.map((p) => p.policies))].sort((a, b) => a - b);
   const series = (metric: (p: ScalePoint, who: Who) => number | undefined): Series[] =>
-    (['ours', 'fixed', 'peer'] as const).flatMap((who) => policies.map((pol) => ({
-      label: `${LABELS[who]}, ${pol} ${pol === 1 ? 'policy' : 'policies'}`,
-      color: COLORS[who],
-      dashed: pol !== 1,
-      points: points.filter((p) => p.policies === pol && metric(p, who) !== undefined).sort((a, b) => a.grants - b.grants).map((p) => [p.grants, metric(p, who)!] as [number, number]),
-    }))).filter((s) => s.points.length > 0);
+    (['ours', 'fixed', 'peer'] as const)
+      .flatMap((who) =>
+        policies.map((pol) => ({
+          label: `${LABELS[who]}, ${pol} ${pol === 1 ? 'policy' : 'policies'}`,
+          color: COLORS[who],
+          dashed: pol !== 1,
+          points: points
+            .filter((p) => p.policies === pol && metric(p, who) !== undefined)
+            .sort((a, b) => a.grants - b.grants)
+            .map((p) => [p.grants, metric(p, who)!] as [number, number]),
+        })),
+      )
+      .filter((s) => s.points.length > 0);
   const timeSeries = series((p, who) => {
     const v = who === 'ours' ? p.oursMs : who === 'fixed' ? p.fixedMs : p.peerMs;
     return v === undefined ? undefined : v / 1000;
   });
-  const callSeries = series((p, who) => (who === 'ours' ? p.oursCallsPerGrant : who === 'fixed' ? p.fixedCallsPerGrant : p.peerCallsPerGrant));
+  const callSeries = series((p, who) =>
+    who === 'ours' ? p.oursCallsPerGrant : who === 'fixed' ? p.fixedCallsPerGrant : p.peerCallsPerGrant,
+  );
   const allTimes = timeSeries.flatMap((s) => s.points.map(([, y]) => y));
   const allCalls = callSeries.flatMap((s) => s.points.map(([, y]) => y));
   const timeTicks = ticks(Math.min(...allTimes), Math.max(...allTimes));
   const callTicks = ticks(Math.min(...allCalls), Math.max(...allCalls));
   const fmtS = (v: number) => (v >= 1 ? `${v.toLocaleString('en-US')} s` : `${v} s`);
-  const legend = timeSeries.map((s, i) => {
-    const x = 70 + Math.floor(i / 2) * 270;
-    const y = H - 34 + (i % 2) * 18;
-    return `<line x1="${x}" x2="${x + 28}" y1="${y}" y2="${y}" stroke="${s.color}" stroke-width="2.2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>`
-      + `<text x="${x + 34}" y="${y + 4}">${esc(s.label)}</text>`;
-  }).join('\n');
+  const legend = timeSeries
+    .map((s, i) => {
+      const x = 70 + Math.floor(i / 2) * 270;
+      const y = H - 34 + (i % 2) * 18;
+      return (
+        `<line x1="${x}" x2="${x + 28}" y1="${y}" y2="${y}" stroke="${s.color}" stroke-width="2.2"${s.dashed ? ' stroke-dasharray="6 4"' : ''}/>` +
+        `<text x="${x + 34}" y="${y + 4}">${esc(s.label)}</text>`
+      );
+    })
+    .join('\n');
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H + 10}" viewBox="0 0 ${W} ${H + 10}" font-family="Helvetica, Arial, sans-serif" font-size="12">
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="${W / 2}" y="20" text-anchor="middle" font-size="14" font-weight="bold">${esc(caption)}</text>

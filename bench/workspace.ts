@@ -35,7 +35,10 @@ export class BenchWorkspace {
     return ws;
   }
 
-  private constructor(public readonly outdir: string, public readonly dir: string) {}
+  private constructor(
+    public readonly outdir: string,
+    public readonly dir: string,
+  ) {}
 
   public resetState(): void {
     fs.rmSync(path.join(this.dir, 'terraform.tfstate'), { force: true });

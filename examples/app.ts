@@ -12,13 +12,7 @@
  *   inventory import job has COMPLETED.
  */
 import { App, LocalBackend, TerraformOutput, TerraformStack } from 'cdktf';
-import {
-  AuthorizationPolicyIamMember,
-  DataAddressGroupIamPolicy,
-  DataImportJob,
-  GoogleLookups,
-  MigrationJobIamBinding,
-} from '../lib';
+import { AuthorizationPolicyIamMember, DataAddressGroupIamPolicy, DataImportJob, GoogleLookups, MigrationJobIamBinding } from '../lib';
 
 export const PROJECT = 'demo-project';
 export const AUTHORIZATION_POLICY = `projects/${PROJECT}/locations/global/authorizationPolicies/internal-apis`;

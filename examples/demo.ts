@@ -81,7 +81,9 @@ async function main(): Promise<void> {
     });
     const plan = await terraform('iam-grants', ['plan', '-input=false', '-no-color'], env);
     // Terraform shows the report twice: as the checked value (quotes escaped) and as the message.
-    const repair = [...plan.replace(/\s*\n\s*/g, ' ').matchAll(/Repair: terraform apply -replace='([^']+)'/g)].map((m) => m[1]).find((a) => !a.includes('\\'));
+    const repair = [...plan.replace(/\s*\n\s*/g, ' ').matchAll(/Repair: terraform apply -replace='([^']+)'/g)]
+      .map((m) => m[1])
+      .find((a) => !a.includes('\\'));
     if (!repair) throw new Error('the plan did not report the drift');
     step('The repair the plan names');
     await terraform('iam-grants', ['apply', '-auto-approve', '-input=false', '-no-color', `-replace=${repair}`], env);

@@ -20,11 +20,13 @@ export async function startSeededEmulator(log?: (line: string) => void): Promise
   const { project, location, addressGroupId } = ADDRESS_GROUP;
   emulator.addResource(`projects/${project}/locations/${location}/addressGroups/${addressGroupId}`, {
     version: 3,
-    bindings: [{
-      role: 'roles/networksecurity.addressGroupUser',
-      members: ['group:network-admins@example.com'],
-      condition: { title: 'office-hours', expression: 'request.time.getHours("Europe/Berlin") >= 8' },
-    }],
+    bindings: [
+      {
+        role: 'roles/networksecurity.addressGroupUser',
+        members: ['group:network-admins@example.com'],
+        condition: { title: 'office-hours', expression: 'request.time.getHours("Europe/Berlin") >= 8' },
+      },
+    ],
   });
   emulator.addImportJob({
     name: `projects/${IMPORT_JOB.project}/locations/${IMPORT_JOB.location}/importJobs/${IMPORT_JOB.importJobId}`,
@@ -44,5 +46,7 @@ export async function startSeededEmulator(log?: (line: string) => void): Promise
 
 /** True when the environment already points somewhere real (or at another emulator). */
 export function hasGoogleConfiguration(env: NodeJS.ProcessEnv): boolean {
-  return Boolean(env.GOOGLE_OAUTH_ACCESS_TOKEN || env.GOOGLE_APPLICATION_CREDENTIALS || env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER);
+  return Boolean(
+    env.GOOGLE_OAUTH_ACCESS_TOKEN || env.GOOGLE_APPLICATION_CREDENTIALS || env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER,
+  );
 }

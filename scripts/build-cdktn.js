@@ -38,13 +38,16 @@ fs.rmSync(OUT, { recursive: true, force: true });
 fs.mkdirSync(OUT);
 // Sources only (no compiled output), the framework swapped.
 copyTree(path.join(ROOT, 'lib'), path.join(OUT, 'lib'), (name) =>
-  (name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.proto') || name.endsWith('.md') ? swapFramework : undefined);
+  (name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.proto') || name.endsWith('.md') ? swapFramework : undefined,
+);
 if (!fs.existsSync(path.join(ROOT, 'dist', 'runner', 'runner.js'))) throw new Error('dist/ is missing: run `npm run build` first');
 fs.cpSync(path.join(ROOT, 'dist'), path.join(OUT, 'dist'), { recursive: true });
 fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(OUT, 'LICENSE'));
-fs.writeFileSync(path.join(OUT, 'README.md'),
+fs.writeFileSync(
+  path.join(OUT, 'README.md'),
   '# cdktn-google-iam\n\nThe CDK Terrain (`cdktn`) flavour of [cdktf-google-iam](https://github.com/cdktf-google-iam/cdktf-google-iam): ' +
-  'the same constructs, built from the same sources for `cdktn` instead of `cdktf`. See that README.\n');
+    'the same constructs, built from the same sources for `cdktn` instead of `cdktf`. See that README.\n',
+);
 
 const cdktn = require(path.join(ROOT, 'node_modules', 'cdktn', 'package.json'));
 const pkg = {
@@ -82,5 +85,8 @@ const pkg = {
 fs.writeFileSync(path.join(OUT, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
 // jsii resolves the dependencies' assemblies from node_modules: the repository's.
 fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(OUT, 'node_modules'), 'dir');
-execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'jsii', 'bin', 'jsii'), '--silence-warnings=reserved-word'], { cwd: OUT, stdio: 'inherit' });
+execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'jsii', 'bin', 'jsii'), '--silence-warnings=reserved-word'], {
+  cwd: OUT,
+  stdio: 'inherit',
+});
 process.stdout.write(`built ${pkg.name} ${pkg.version} into ${path.relative(ROOT, OUT)}/\n`);

@@ -26,12 +26,20 @@ async function viaGoogleAuth() {
 function call(suffix, method, body) {
   const http = require('http');
   return new Promise((resolve, reject) => {
-    const request = http.request(`${url}${suffix}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk) => { text += chunk; });
-      response.on('end', () => (response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${response.statusCode} ${text}`))));
-    });
+    const request = http.request(
+      `${url}${suffix}`,
+      { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk) => {
+          text += chunk;
+        });
+        response.on('end', () =>
+          response.statusCode === 200 ? resolve(JSON.parse(text)) : reject(new Error(`${response.statusCode} ${text}`)),
+        );
+      },
+    );
     request.on('error', reject);
     request.end(body);
   });
@@ -44,5 +52,8 @@ async function viaNodeHttp() {
 
 (mode === 'google-auth' ? viaGoogleAuth() : viaNodeHttp()).then(
   () => process.exit(0),
-  (error) => { process.stderr.write(`${error.stack ?? error}\n`); process.exit(1); },
+  (error) => {
+    process.stderr.write(`${error.stack ?? error}\n`);
+    process.exit(1);
+  },
 );

@@ -90,13 +90,16 @@ export class GoogleRestClient {
       });
       text = await readCapped(response, this.maxResponseBytes);
     } catch (error) {
-      if (error instanceof GoogleApiError) throw new GoogleApiError(error.httpStatus, error.status, error.apiMessage, context, error.retryable);
+      if (error instanceof GoogleApiError)
+        throw new GoogleApiError(error.httpStatus, error.status, error.apiMessage, context, error.retryable);
       // google-auth-library throws GaxiosError for a token it could not refresh mid-request.
       const failed = (error as { response?: { status?: number; data?: unknown } }).response;
-      if (failed?.status) throw GoogleApiError.fromResponse(failed.status, isStream(failed.data) ? undefined : failed.data, context, secrets);
+      if (failed?.status)
+        throw GoogleApiError.fromResponse(failed.status, isStream(failed.data) ? undefined : failed.data, context, secrets);
       throw GoogleApiError.network(error, context, secrets);
     }
-    if (response.status < 200 || response.status >= 300) throw GoogleApiError.fromResponse(response.status, parseJson(text) ?? text, context, secrets);
+    if (response.status < 200 || response.status >= 300)
+      throw GoogleApiError.fromResponse(response.status, parseJson(text) ?? text, context, secrets);
     const body = parseJson(text);
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw notGoogleJson(response, text, context, secrets);
     return body as T;
@@ -117,8 +120,11 @@ export class GoogleRestClient {
 
 /** The body as text, refusing (and dropping the connection of) an answer bigger than `maxBytes`. */
 async function readCapped(response: AuthResponse, maxBytes: number): Promise<string> {
-  const tooLarge = (size: string) => GoogleApiError.malformed(response.status,
-    `the endpoint answered with ${size}, more than the ${maxBytes} bytes accepted; refusing to read it`);
+  const tooLarge = (size: string) =>
+    GoogleApiError.malformed(
+      response.status,
+      `the endpoint answered with ${size}, more than the ${maxBytes} bytes accepted; refusing to read it`,
+    );
   const declared = Number(response.headers.get('content-length') ?? NaN);
   const stream = response.data as (AsyncIterable<Buffer> & { destroy?: () => void }) | null | undefined;
   if (declared > maxBytes) {
@@ -143,13 +149,19 @@ function notGoogleJson(response: AuthResponse, text: string, context: string, se
   const contentType = sanitize(response.headers.get('content-type') ?? 'none', [], 100);
   const size = Buffer.byteLength(text);
   const parsed = parseJson(text);
-  const what = text.trim() === '' ? 'an empty body'
-    : parsed === undefined ? 'a body that is not JSON'
-      : `JSON that is not an object (${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed})`;
+  const what =
+    text.trim() === ''
+      ? 'an empty body'
+      : parsed === undefined
+        ? 'a body that is not JSON'
+        : `JSON that is not an object (${Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : typeof parsed})`;
   const excerpt = text.trim() === '' ? '' : `; it begins: ${JSON.stringify(sanitize(text, secrets, 120))}`;
-  return GoogleApiError.malformed(response.status,
-    `the endpoint answered HTTP ${response.status} with ${what}, not Google's JSON (content type ${contentType}, ${size} bytes)${excerpt}. `
-    + 'A proxy, captive portal or wrong endpoint override may be in the way; nothing was done with the answer', context);
+  return GoogleApiError.malformed(
+    response.status,
+    `the endpoint answered HTTP ${response.status} with ${what}, not Google's JSON (content type ${contentType}, ${size} bytes)${excerpt}. ` +
+      'A proxy, captive portal or wrong endpoint override may be in the way; nothing was done with the answer',
+    context,
+  );
 }
 
 function isStream(data: unknown): boolean {
@@ -158,7 +170,9 @@ function isStream(data: unknown): boolean {
 
 function definedOnly(query: RestRequest['query']): Record<string, string> | undefined {
   if (!query) return undefined;
-  const entries = Object.entries(query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]);
+  const entries = Object.entries(query)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => [k, String(v)]);
   return entries.length ? Object.fromEntries(entries) : undefined;
 }
 

@@ -30,7 +30,10 @@ export interface Impersonation {
  * order, up to the one that failed. credentials.ts turns it into a CredentialsError.
  */
 export class CredentialConfigError extends Error {
-  constructor(message: string, public readonly tried?: string) {
+  constructor(
+    message: string,
+    public readonly tried?: string,
+  ) {
     super(message);
   }
 }
@@ -117,14 +120,20 @@ export function resolveCredentialSource(env: NodeJS.ProcessEnv, accessToken?: st
  */
 export function impersonation(env: NodeJS.ProcessEnv): Impersonation | undefined {
   const target = nonEmpty(env.GOOGLE_IMPERSONATE_SERVICE_ACCOUNT)?.trim();
-  const delegates = (env.GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES ?? '').split(',').map((d) => d.trim()).filter(Boolean);
+  const delegates = (env.GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES ?? '')
+    .split(',')
+    .map((d) => d.trim())
+    .filter(Boolean);
   if (!target) {
-    if (delegates.length) throw new CredentialConfigError('GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES is set but GOOGLE_IMPERSONATE_SERVICE_ACCOUNT is not');
+    if (delegates.length)
+      throw new CredentialConfigError('GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES is set but GOOGLE_IMPERSONATE_SERVICE_ACCOUNT is not');
     return undefined;
   }
   if (target.includes(',')) {
-    throw new CredentialConfigError('GOOGLE_IMPERSONATE_SERVICE_ACCOUNT takes one service account (as the Terraform google provider reads it); '
-      + 'put the delegation chain in GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES, comma-separated, in order');
+    throw new CredentialConfigError(
+      'GOOGLE_IMPERSONATE_SERVICE_ACCOUNT takes one service account (as the Terraform google provider reads it); ' +
+        'put the delegation chain in GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES, comma-separated, in order',
+    );
   }
   for (const account of [target, ...delegates]) {
     if (!/^[^\s/,]+$/.test(account.replace(/^projects\/-\/serviceAccounts\//, ''))) {

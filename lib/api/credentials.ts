@@ -1,7 +1,12 @@
 import { createHash } from 'crypto';
 import {
-  CredentialConfigError, impersonation, quotaProject, resolveCredentialSource,
-  type CredentialSource, type Impersonation, type ResolvedSource,
+  CredentialConfigError,
+  impersonation,
+  quotaProject,
+  resolveCredentialSource,
+  type CredentialSource,
+  type Impersonation,
+  type ResolvedSource,
 } from './credential-source';
 import { CredentialsError } from './errors';
 import { googleAuthModule, type AuthClient, type AuthHeaders } from './google-auth';
@@ -17,8 +22,12 @@ export const PROJECT_VARIABLES = ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_PROJECT', 'GCL
 
 /** The credentials JSON types google-auth-library reads (`GoogleAuth.fromJSON`). */
 export const CREDENTIALS_JSON_TYPES = [
-  'service_account', 'authorized_user', 'external_account', 'external_account_authorized_user',
-  'impersonated_service_account', 'gdch_service_account',
+  'service_account',
+  'authorized_user',
+  'external_account',
+  'external_account_authorized_user',
+  'impersonated_service_account',
+  'gdch_service_account',
 ] as const;
 
 /** The IAM Credentials API, for impersonation; `CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS` overrides it. */
@@ -61,9 +70,10 @@ export async function loadCredentials(accessToken: string | undefined, env: Node
       client,
       description,
       secrets,
-      requestHeaders: () => client.getRequestHeaders().catch((error: unknown) => {
-        throw tokenError(error, description, tried, secrets);
-      }),
+      requestHeaders: () =>
+        client.getRequestHeaders().catch((error: unknown) => {
+          throw tokenError(error, description, tried, secrets);
+        }),
     };
   } catch (error) {
     if (error instanceof CredentialsError) throw error;
@@ -89,15 +99,26 @@ export function credentialIdentity(env: NodeJS.ProcessEnv, accessToken?: string)
   let material: readonly string[];
   try {
     const { source } = resolveCredentialSource(env, accessToken);
-    material = source.kind === 'token' ? ['token', source.token] : source.kind === 'json' ? ['json', source.text] : ['metadata', env.GCE_METADATA_HOST ?? ''];
+    material =
+      source.kind === 'token'
+        ? ['token', source.token]
+        : source.kind === 'json'
+          ? ['json', source.text]
+          : ['metadata', env.GCE_METADATA_HOST ?? ''];
   } catch (error) {
     material = ['unusable', (error as Error).message];
   }
   const settings = [
-    'GOOGLE_IMPERSONATE_SERVICE_ACCOUNT', 'GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES', 'CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS',
-    'USER_PROJECT_OVERRIDE', 'GOOGLE_BILLING_PROJECT', 'GOOGLE_CLOUD_QUOTA_PROJECT',
+    'GOOGLE_IMPERSONATE_SERVICE_ACCOUNT',
+    'GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES',
+    'CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS',
+    'USER_PROJECT_OVERRIDE',
+    'GOOGLE_BILLING_PROJECT',
+    'GOOGLE_CLOUD_QUOTA_PROJECT',
   ].map((name) => env[name]?.trim() ?? '');
-  return `sha256:${createHash('sha256').update(JSON.stringify([material, settings])).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(JSON.stringify([material, settings]))
+    .digest('hex')}`;
 }
 
 /**
@@ -129,28 +150,41 @@ async function baseClient(resolved: ResolvedSource, env: NodeJS.ProcessEnv): Pro
   }
   if (source.kind === 'json') return jsonClient(source, env);
   if (!(await metadataServerAvailable(env))) {
-    const why = env.METADATA_SERVER_DETECTION?.trim().toLowerCase() === 'none' ? 'not asked (METADATA_SERVER_DETECTION=none)' : 'none answered';
+    const why =
+      env.METADATA_SERVER_DETECTION?.trim().toLowerCase() === 'none' ? 'not asked (METADATA_SERVER_DETECTION=none)' : 'none answered';
     const tried = resolved.tried.replace(/the metadata server \(used\)$/, `the metadata server: ${why}`);
-    throw new CredentialsError(withSources('no Google credentials found; set one of them (e.g. run `gcloud auth application-default login`, '
-      + 'or set GOOGLE_APPLICATION_CREDENTIALS to a key or workload identity federation file)', tried));
+    throw new CredentialsError(
+      withSources(
+        'no Google credentials found; set one of them (e.g. run `gcloud auth application-default login`, ' +
+          'or set GOOGLE_APPLICATION_CREDENTIALS to a key or workload identity federation file)',
+        tried,
+      ),
+    );
   }
   return { client: new (googleAuthModule().computeClass())({ scopes: [CLOUD_PLATFORM_SCOPE] }), secrets: [] };
 }
 
-async function jsonClient(source: Extract<CredentialSource, { kind: 'json' }>, env: NodeJS.ProcessEnv): Promise<{ client: AuthClient; secrets: string[] }> {
+async function jsonClient(
+  source: Extract<CredentialSource, { kind: 'json' }>,
+  env: NodeJS.ProcessEnv,
+): Promise<{ client: AuthClient; secrets: string[] }> {
   let json: unknown;
   try {
     json = JSON.parse(source.text);
   } catch {
     // JSON.parse's message quotes the input, which may hold a key: say nothing of it.
-    throw new CredentialConfigError(source.file
-      ? `${source.label} is not JSON`
-      : `${source.label} is neither the path of a readable file nor credentials JSON (the value is not shown: it may hold a key)`);
+    throw new CredentialConfigError(
+      source.file
+        ? `${source.label} is not JSON`
+        : `${source.label} is neither the path of a readable file nor credentials JSON (the value is not shown: it may hold a key)`,
+    );
   }
   const type = (json as { type?: unknown } | null)?.type;
   if (!json || typeof json !== 'object' || Array.isArray(json) || !CREDENTIALS_JSON_TYPES.includes(type as never)) {
     const got = typeof type === 'string' ? ` (got ${JSON.stringify(sanitize(type, [], 40))})` : '';
-    throw new CredentialConfigError(`${source.label} is not a credentials JSON: "type" must be one of ${CREDENTIALS_JSON_TYPES.join(', ')}${got}`);
+    throw new CredentialConfigError(
+      `${source.label} is not a credentials JSON: "type" must be one of ${CREDENTIALS_JSON_TYPES.join(', ')}${got}`,
+    );
   }
   const secrets = [source.text, ...secretValues(json)];
   let client: AuthClient;
@@ -158,7 +192,9 @@ async function jsonClient(source: Extract<CredentialSource, { kind: 'json' }>, e
     const GoogleAuth = googleAuthModule().googleAuthClass();
     client = await new GoogleAuth({ scopes: [CLOUD_PLATFORM_SCOPE], credentials: json }).getClient();
   } catch (error) {
-    throw new CredentialConfigError(`${source.label} (type ${type}) is not usable: ${sanitize((error as Error)?.message ?? String(error), secrets)}`);
+    throw new CredentialConfigError(
+      `${source.label} (type ${type}) is not usable: ${sanitize((error as Error)?.message ?? String(error), secrets)}`,
+    );
   }
   if (type === 'impersonated_service_account') useIamCredentialsOverride(client, env);
   return { client, secrets };
@@ -194,7 +230,9 @@ function useIamCredentialsOverride(client: AuthClient, env: NodeJS.ProcessEnv): 
   if (!env[`CLOUDSDK_API_ENDPOINT_OVERRIDES_${IAM_CREDENTIALS_SERVICE.toUpperCase()}`]?.trim()) return;
   const impersonated = client as AuthClient & { endpoint?: unknown };
   if (typeof impersonated.endpoint !== 'string') {
-    throw new CredentialConfigError('CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS cannot be applied to this google-auth-library version\'s impersonated credentials');
+    throw new CredentialConfigError(
+      "CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS cannot be applied to this google-auth-library version's impersonated credentials",
+    );
   }
   impersonated.endpoint = iamCredentialsEndpoint(env);
 }
@@ -214,12 +252,17 @@ function tokenError(error: unknown, description: string, tried: string, secrets:
   const httpStatus = typeof status === 'number' ? status : 0;
   const retryable = httpStatus === 0 || httpStatus === 429 || httpStatus >= 500;
   const reason = sanitize((error as Error)?.message ?? String(error), secrets);
-  return new CredentialsError(withSources(`could not get an access token with ${description}${httpStatus ? ` (HTTP ${httpStatus})` : ''}: ${reason}`, tried), { httpStatus, retryable });
+  return new CredentialsError(
+    withSources(`could not get an access token with ${description}${httpStatus ? ` (HTTP ${httpStatus})` : ''}: ${reason}`, tried),
+    { httpStatus, retryable },
+  );
 }
 
 function describe(source: CredentialSource, chain: Impersonation | undefined): string {
   if (!chain) return source.label;
-  const delegates = chain.delegates.length ? ` through ${chain.delegates.map((d) => d.replace(/^projects\/-\/serviceAccounts\//, '')).join(', ')}` : '';
+  const delegates = chain.delegates.length
+    ? ` through ${chain.delegates.map((d) => d.replace(/^projects\/-\/serviceAccounts\//, '')).join(', ')}`
+    : '';
   return `${source.label}, impersonating ${chain.targetPrincipal}${delegates} (GOOGLE_IMPERSONATE_SERVICE_ACCOUNT)`;
 }
 

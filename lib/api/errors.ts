@@ -28,12 +28,17 @@ const STATUS_BY_HTTP: Record<number, string> = {
  */
 export class GoogleApiError extends Error {
   /** From an `{"error": {code, status, message}}` body (or whatever came back instead). */
-  public static fromResponse(httpStatus: number, body: unknown, context?: string, secrets: readonly (string | undefined)[] = []): GoogleApiError {
+  public static fromResponse(
+    httpStatus: number,
+    body: unknown,
+    context?: string,
+    secrets: readonly (string | undefined)[] = [],
+  ): GoogleApiError {
     const error = (body as { error?: { status?: unknown; message?: unknown } } | undefined)?.error;
-    const status = typeof error?.status === 'string' && /^[A-Z_]{1,64}$/.test(error.status) ? error.status : (STATUS_BY_HTTP[httpStatus] ?? 'UNKNOWN');
-    const message = typeof error?.message === 'string' && error.message
-      ? error.message
-      : typeof body === 'string' && body ? body : `HTTP ${httpStatus}`;
+    const status =
+      typeof error?.status === 'string' && /^[A-Z_]{1,64}$/.test(error.status) ? error.status : (STATUS_BY_HTTP[httpStatus] ?? 'UNKNOWN');
+    const message =
+      typeof error?.message === 'string' && error.message ? error.message : typeof body === 'string' && body ? body : `HTTP ${httpStatus}`;
     return new GoogleApiError(httpStatus, status, sanitize(message, secrets), context);
   }
 

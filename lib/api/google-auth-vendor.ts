@@ -17,17 +17,20 @@ import type { Impersonated } from 'google-auth-library/build/src/auth/impersonat
 
 /** Application Default Credentials, and every credentials JSON type (`new GoogleAuth({credentials}).getClient()`). */
 export function googleAuthClass(): typeof GoogleAuth {
-  return (require('google-auth-library/build/src/auth/googleauth') as typeof import('google-auth-library/build/src/auth/googleauth')).GoogleAuth;
+  return (require('google-auth-library/build/src/auth/googleauth') as typeof import('google-auth-library/build/src/auth/googleauth'))
+    .GoogleAuth;
 }
 
 /** Service account impersonation through the IAM Credentials API's `generateAccessToken`. */
 export function impersonatedClass(): typeof Impersonated {
-  return (require('google-auth-library/build/src/auth/impersonated') as typeof import('google-auth-library/build/src/auth/impersonated')).Impersonated;
+  return (require('google-auth-library/build/src/auth/impersonated') as typeof import('google-auth-library/build/src/auth/impersonated'))
+    .Impersonated;
 }
 
 /** The metadata server's credentials (Compute Engine, GKE, Cloud Run, …). */
 export function computeClass(): typeof Compute {
-  return (require('google-auth-library/build/src/auth/computeclient') as typeof import('google-auth-library/build/src/auth/computeclient')).Compute;
+  return (require('google-auth-library/build/src/auth/computeclient') as typeof import('google-auth-library/build/src/auth/computeclient'))
+    .Compute;
 }
 
 /** Whether a metadata server answers, as google-auth-library's ADC decides it (honours METADATA_SERVER_DETECTION). */

@@ -39,10 +39,15 @@ const UNSAFE_RESOURCE = /[?#%\\\s\u0000-\u001f\u007f]|(^|\/)\.{1,2}(\/|$)|^\/|\/
 export class IamPolicyApi {
   private readonly getMethod: 'GET' | 'POST';
 
-  constructor(private readonly client: GoogleRestClient, private readonly target: IamPolicyService) {
+  constructor(
+    private readonly client: GoogleRestClient,
+    private readonly target: IamPolicyService,
+  ) {
     validateServiceName(target.service);
     if (typeof target.apiVersion !== 'string' || !API_VERSION.test(target.apiVersion)) {
-      throw new Error(`apiVersion: expected a Google API version such as v1, v1beta1 or v2alpha (got ${JSON.stringify(target.apiVersion)})`);
+      throw new Error(
+        `apiVersion: expected a Google API version such as v1, v1beta1 or v2alpha (got ${JSON.stringify(target.apiVersion)})`,
+      );
     }
     if (target.getIamPolicyMethod !== undefined && target.getIamPolicyMethod !== 'GET' && target.getIamPolicyMethod !== 'POST') {
       throw new Error(`getIamPolicyMethod: expected GET or POST (got ${JSON.stringify(target.getIamPolicyMethod)})`);
@@ -53,9 +58,19 @@ export class IamPolicyApi {
   /** Reads the policy; version 3 by default so conditional bindings come back intact. */
   public async getIamPolicy(resource: string, requestedPolicyVersion = 3): Promise<Policy> {
     const path = this.path(resource, 'getIamPolicy');
-    const answer = this.getMethod === 'POST'
-      ? await this.client.request<unknown>({ service: this.target.service, path, method: 'POST', body: { options: { requestedPolicyVersion } } })
-      : await this.client.request<unknown>({ service: this.target.service, path, query: { 'options.requestedPolicyVersion': requestedPolicyVersion } });
+    const answer =
+      this.getMethod === 'POST'
+        ? await this.client.request<unknown>({
+            service: this.target.service,
+            path,
+            method: 'POST',
+            body: { options: { requestedPolicyVersion } },
+          })
+        : await this.client.request<unknown>({
+            service: this.target.service,
+            path,
+            query: { 'options.requestedPolicyVersion': requestedPolicyVersion },
+          });
     return checkedPolicy(answer, `${this.getMethod} ${path}`);
   }
 
@@ -63,15 +78,22 @@ export class IamPolicyApi {
   public async setIamPolicy(resource: string, policy: Policy, options: SetIamPolicyOptions = {}): Promise<Policy> {
     const path = this.path(resource, 'setIamPolicy');
     if (typeof policy.etag !== 'string' || policy.etag === '') {
-      throw new GoogleApiError(0, 'FAILED_PRECONDITION',
+      throw new GoogleApiError(
+        0,
+        'FAILED_PRECONDITION',
         `refusing to write the IAM policy of ${resource} without an etag: such a write replaces whatever policy is there; read it first and write it back with its etag`,
-        `POST ${path}`, false);
+        `POST ${path}`,
+        false,
+      );
     }
     const answer = await this.client.request<unknown>({
       service: this.target.service,
       path,
       method: 'POST',
-      body: { policy: wirePolicy(policy), updateMask: options.updateAuditConfigs ? `${SET_POLICY_UPDATE_MASK},auditConfigs` : SET_POLICY_UPDATE_MASK },
+      body: {
+        policy: wirePolicy(policy),
+        updateMask: options.updateAuditConfigs ? `${SET_POLICY_UPDATE_MASK},auditConfigs` : SET_POLICY_UPDATE_MASK,
+      },
     });
     return checkedPolicy(answer, `POST ${path}`);
   }
@@ -106,12 +128,14 @@ export function wirePolicy(policy: Policy): Policy {
 }
 
 function wireBinding(binding: Binding): Binding {
-  const condition = binding.condition && compact({
-    expression: binding.condition.expression,
-    title: binding.condition.title,
-    description: binding.condition.description,
-    location: binding.condition.location,
-  });
+  const condition =
+    binding.condition &&
+    compact({
+      expression: binding.condition.expression,
+      title: binding.condition.title,
+      description: binding.condition.description,
+      location: binding.condition.location,
+    });
   return compact({ role: binding.role, members: binding.members, condition });
 }
 

@@ -2,7 +2,15 @@
 export * from './backoff';
 export * from './client';
 export * from './credentials';
-export { impersonation, quotaProject, resolveCredentialSource, gcloudAdcFile, type CredentialSource, type Impersonation, type ResolvedSource } from './credential-source';
+export {
+  impersonation,
+  quotaProject,
+  resolveCredentialSource,
+  gcloudAdcFile,
+  type CredentialSource,
+  type Impersonation,
+  type ResolvedSource,
+} from './credential-source';
 export * from './errors';
 export * from './iam-policy';
 export * from './import-jobs';

@@ -21,7 +21,8 @@ function bindingProblem(binding: Record<string, unknown>, at: string): string | 
   if (!isObject(condition)) return `${at}.condition is ${kind(condition)}, not an object`;
   if (typeof condition.expression !== 'string') return `${at}.condition.expression is ${kind(condition.expression)}, not a string`;
   for (const field of ['title', 'description', 'location']) {
-    if (condition[field] !== undefined && typeof condition[field] !== 'string') return `${at}.condition.${field} is ${kind(condition[field])}, not a string`;
+    if (condition[field] !== undefined && typeof condition[field] !== 'string')
+      return `${at}.condition.${field} is ${kind(condition[field])}, not a string`;
   }
   return undefined;
 }
@@ -29,13 +30,18 @@ function bindingProblem(binding: Record<string, unknown>, at: string): string | 
 function auditConfigProblem(config: Record<string, unknown>, at: string): string | undefined {
   if (typeof config.service !== 'string') return `${at}.service is ${kind(config.service)}, not a string`;
   return listProblem(config.auditLogConfigs, `${at}.auditLogConfigs`, (logConfig, where) => {
-    if (logConfig.logType !== undefined && typeof logConfig.logType !== 'string') return `${where}.logType is ${kind(logConfig.logType)}, not a string`;
+    if (logConfig.logType !== undefined && typeof logConfig.logType !== 'string')
+      return `${where}.logType is ${kind(logConfig.logType)}, not a string`;
     return stringsProblem(logConfig.exemptedMembers, `${where}.exemptedMembers`);
   });
 }
 
 /** An absent list is fine; a present one must hold objects that pass `check`. */
-function listProblem(list: unknown, at: string, check: (item: Record<string, unknown>, at: string) => string | undefined): string | undefined {
+function listProblem(
+  list: unknown,
+  at: string,
+  check: (item: Record<string, unknown>, at: string) => string | undefined,
+): string | undefined {
   if (list === undefined) return undefined;
   if (!Array.isArray(list)) return `${at} is ${kind(list)}, not an array`;
   for (let i = 0; i < list.length; i++) {

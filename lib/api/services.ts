@@ -10,7 +10,9 @@ const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 /** Throws unless `service` is a plain service name (it becomes a host name and a variable name). */
 export function validateServiceName(service: string): string {
   if (typeof service !== 'string' || !SERVICE_NAME.test(service)) {
-    throw new Error(`service: expected a Google API name of lowercase letters and digits, e.g. "networksecurity" (got ${JSON.stringify(service)})`);
+    throw new Error(
+      `service: expected a Google API name of lowercase letters and digits, e.g. "networksecurity" (got ${JSON.stringify(service)})`,
+    );
   }
   return service;
 }
@@ -41,7 +43,9 @@ function parseOverride(variable: string, value: string): URL {
   try {
     url = new URL(value);
   } catch {
-    throw new Error(`${variable}: not a URL (got ${JSON.stringify(value)}); expected a root URL such as https://networksecurity.example.com/`);
+    throw new Error(
+      `${variable}: not a URL (got ${JSON.stringify(value)}); expected a root URL such as https://networksecurity.example.com/`,
+    );
   }
   const shown = JSON.stringify(`${url.protocol}//${url.host}${url.pathname}`);
   if (url.username || url.password || url.search || url.hash) {
@@ -50,7 +54,9 @@ function parseOverride(variable: string, value: string): URL {
   if (url.protocol === 'https:') return url;
   if (url.protocol === 'http:' && LOOPBACK_HOSTS.test(url.hostname)) return url;
   if (url.protocol === 'http:') {
-    throw new Error(`${variable}: plain http:// is only allowed to a loopback host (127.0.0.0/8, ::1, localhost), since credentials travel with every request; use https:// (got ${shown})`);
+    throw new Error(
+      `${variable}: plain http:// is only allowed to a loopback host (127.0.0.0/8, ::1, localhost), since credentials travel with every request; use https:// (got ${shown})`,
+    );
   }
   throw new Error(`${variable}: expected an https:// URL (got ${shown})`);
 }

@@ -36,9 +36,18 @@ export class DataMigrationJobIamPolicy extends DataIamPolicyRead {
   public readonly location: string;
 
   constructor(scope: Construct, id: string, props: DataMigrationJobIamPolicyProps) {
-    super(scope, id, {
-      ...MIGRATION_JOB_TYPE, project: props.project, location: props.location, id: props.migrationJobId, idField: 'migrationJobId',
-    }, props.optionsRequestedPolicyVersion);
+    super(
+      scope,
+      id,
+      {
+        ...MIGRATION_JOB_TYPE,
+        project: props.project,
+        location: props.location,
+        id: props.migrationJobId,
+        idField: 'migrationJobId',
+      },
+      props.optionsRequestedPolicyVersion,
+    );
     this.migrationJobId = props.migrationJobId;
     this.location = props.location;
   }

@@ -36,10 +36,15 @@ export interface MigrationJobIamBindingProps extends IamGrantOptions {
  */
 export class MigrationJobIamBinding extends IamBindingGrant {
   constructor(scope: Construct, id: string, props: MigrationJobIamBindingProps) {
-    super(scope, id, {
-      typeName: 'MigrationJobIamBinding',
-      resource: resourceOfType(MIGRATION_JOB_TYPE, props.name),
-      nameFormat: MIGRATION_JOB_TYPE.nameFormat,
-    }, props);
+    super(
+      scope,
+      id,
+      {
+        typeName: 'MigrationJobIamBinding',
+        resource: resourceOfType(MIGRATION_JOB_TYPE, props.name),
+        nameFormat: MIGRATION_JOB_TYPE.nameFormat,
+      },
+      props,
+    );
   }
 }

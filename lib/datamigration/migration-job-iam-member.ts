@@ -37,6 +37,15 @@ export interface MigrationJobIamMemberProps extends IamGrantOptions {
  */
 export class MigrationJobIamMember extends IamMemberGrant {
   constructor(scope: Construct, id: string, props: MigrationJobIamMemberProps) {
-    super(scope, id, { typeName: 'MigrationJobIamMember', resource: resourceOfType(MIGRATION_JOB_TYPE, props.name), nameFormat: MIGRATION_JOB_TYPE.nameFormat }, props);
+    super(
+      scope,
+      id,
+      {
+        typeName: 'MigrationJobIamMember',
+        resource: resourceOfType(MIGRATION_JOB_TYPE, props.name),
+        nameFormat: MIGRATION_JOB_TYPE.nameFormat,
+      },
+      props,
+    );
   }
 }

@@ -33,6 +33,15 @@ export interface MigrationJobIamPolicyProps extends IamGrantOptions {
  */
 export class MigrationJobIamPolicy extends IamPolicyGrant {
   constructor(scope: Construct, id: string, props: MigrationJobIamPolicyProps) {
-    super(scope, id, { typeName: 'MigrationJobIamPolicy', resource: resourceOfType(MIGRATION_JOB_TYPE, props.name), nameFormat: MIGRATION_JOB_TYPE.nameFormat }, props);
+    super(
+      scope,
+      id,
+      {
+        typeName: 'MigrationJobIamPolicy',
+        resource: resourceOfType(MIGRATION_JOB_TYPE, props.name),
+        nameFormat: MIGRATION_JOB_TYPE.nameFormat,
+      },
+      props,
+    );
   }
 }

@@ -32,7 +32,13 @@ export interface DriftGroup {
  * `check` blocks.
  */
 export class DriftChecks extends TerraformElement {
-  constructor(scope: Construct, id: string, private readonly groups: () => DriftGroup[], private readonly runner: () => string, private readonly grantsAddress: string) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly groups: () => DriftGroup[],
+    private readonly runner: () => string,
+    private readonly grantsAddress: string,
+  ) {
     super(scope, id);
   }
 
@@ -43,9 +49,16 @@ export class DriftChecks extends TerraformElement {
     return {
       terraform: { required_providers: { external: EXTERNAL_PROVIDER_REQUIREMENT } },
       data: { external: Object.fromEntries(groups.map((group, i) => [names[i], this.read(group)])) },
-      check: Object.fromEntries(names.map((name) => [name, {
-        assert: [{ condition: `\${data.external.${name}.result.drift == ""}`, error_message: `\${data.external.${name}.result.drift}` }],
-      }])),
+      check: Object.fromEntries(
+        names.map((name) => [
+          name,
+          {
+            assert: [
+              { condition: `\${data.external.${name}.result.drift == ""}`, error_message: `\${data.external.${name}.result.drift}` },
+            ],
+          },
+        ]),
+      ),
     };
   }
 
@@ -60,7 +73,9 @@ export class DriftChecks extends TerraformElement {
     return {
       program: ['node', this.runner(), 'drift'],
       query: {
-        service, apiVersion, name,
+        service,
+        apiVersion,
+        name,
         ...(getIamPolicyMethod ? { getIamPolicyMethod } : {}),
         resource: this.grantsAddress,
         grants: `\${jsonencode([for k in ${keys} : { key = k, label = ${instance}.input, grant = ${instance}.triggers_replace, id = ${instance}.id }])}`,
@@ -71,5 +86,8 @@ export class DriftChecks extends TerraformElement {
 
 function checkName(group: DriftGroup): string {
   const { service, apiVersion, name } = group.resource;
-  return `google_iam_drift_${createHash('sha256').update(JSON.stringify([service, apiVersion, name])).digest('hex').slice(0, 16)}`;
+  return `google_iam_drift_${createHash('sha256')
+    .update(JSON.stringify([service, apiVersion, name]))
+    .digest('hex')
+    .slice(0, 16)}`;
 }

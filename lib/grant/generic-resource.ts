@@ -7,7 +7,8 @@ import type { GetIamPolicyMethod, GoogleIamResource } from './google-iam-resourc
  * the runner take it: its getIamPolicy method settled (see resource-type.ts). @internal
  */
 export function settledResource(resource: GoogleIamResource): IamResource {
-  const { service, apiVersion, name, policyReadMethod } = typeof resource === 'object' && resource !== null ? resource : ({} as GoogleIamResource);
+  const { service, apiVersion, name, policyReadMethod } =
+    typeof resource === 'object' && resource !== null ? resource : ({} as GoogleIamResource);
   // A missing name reads as '' here, so that the construct gets as far as reporting it.
   return genericResource({ service, apiVersion, name: name ?? '', getIamPolicyMethod: policyReadMethod });
 }

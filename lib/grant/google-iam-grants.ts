@@ -1,12 +1,19 @@
 import { createHash } from 'crypto';
-import { DefaultTokenResolver, Lazy, StringConcat, TerraformResource, TerraformStack, Tokenization, type TerraformResourceLifecycle } from 'cdktf';
+import {
+  DefaultTokenResolver,
+  Lazy,
+  StringConcat,
+  TerraformResource,
+  TerraformStack,
+  Tokenization,
+  type TerraformResourceLifecycle,
+} from 'cdktf';
 import type { Construct, IConstruct } from 'constructs';
 import { grantKey, type Grant, type IamResource } from '../iam/grant';
 import { RUNNER_ENV } from '../runner/env';
 import { runnerAssetPath } from '../synth/runner-asset';
 import { escapeTemplate, holdsTokens, terraformExpression } from '../synth/terraform-expression';
 import { DriftChecks, type DriftGroup } from './drift-checks';
-
 
 /** The Terraform name of every stack's grants resource: `terraform_data.google_iam_grants`. */
 export const GRANTS_RESOURCE_NAME = 'google_iam_grants';
@@ -101,7 +108,13 @@ export class GoogleIamGrants extends TerraformResource {
       { type: 'local-exec', command: 'apply', interpreter, environment },
       { type: 'local-exec', command: 'remove', interpreter, environment, when: 'destroy' },
     ];
-    new DriftChecks(this, 'DriftChecks', () => this.driftGroups(), () => this.runnerPath, `terraform_data.${GRANTS_RESOURCE_NAME}`);
+    new DriftChecks(
+      this,
+      'DriftChecks',
+      () => this.driftGroups(),
+      () => this.runnerPath,
+      `terraform_data.${GRANTS_RESOURCE_NAME}`,
+    );
   }
 
   /**
@@ -114,7 +127,9 @@ export class GoogleIamGrants extends TerraformResource {
     this.declared.push({ grant, label, detectDrift: options.detectDrift });
     this.entriesByKey = undefined;
     const index = this.declared.length - 1;
-    return Lazy.stringValue({ produce: () => `terraform_data.${GRANTS_RESOURCE_NAME}[${JSON.stringify(this.keyOf(this.declared[index].grant))}]` });
+    return Lazy.stringValue({
+      produce: () => `terraform_data.${GRANTS_RESOURCE_NAME}[${JSON.stringify(this.keyOf(this.declared[index].grant))}]`,
+    });
   }
 
   /** How many distinct grants the stack holds. */
@@ -130,7 +145,10 @@ export class GoogleIamGrants extends TerraformResource {
    * (measured: planning 100 grants took 3.2 s instead of 1.0 s).
    */
   public toTerraform(): any {
-    return { ...this.withForEach(super.toTerraform(), `\${local.${GRANTS_RESOURCE_NAME}}`), locals: { [GRANTS_RESOURCE_NAME]: this.forEachJson() } };
+    return {
+      ...this.withForEach(super.toTerraform(), `\${local.${GRANTS_RESOURCE_NAME}}`),
+      locals: { [GRANTS_RESOURCE_NAME]: this.forEachJson() },
+    };
   }
 
   /** The same for `synthHcl` output. */
@@ -159,10 +177,17 @@ export class GoogleIamGrants extends TerraformResource {
 
   /** `{ "<key>": { grant: "<JSON>", label: "<constructs>" } }`; a grant holding tokens is `${jsonencode({...})}`. */
   private forEachJson(): Record<string, { grant: string; label: string }> {
-    return Object.fromEntries([...this.entries()].map(([key, entry]) => [key, {
-      grant: entry.holdsTokens ? `\${jsonencode(${terraformExpression(entry.grant, this)})}` : escapeTemplate(JSON.stringify(entry.grant)),
-      label: escapeTemplate(entry.labels.join(', ')),
-    }]));
+    return Object.fromEntries(
+      [...this.entries()].map(([key, entry]) => [
+        key,
+        {
+          grant: entry.holdsTokens
+            ? `\${jsonencode(${terraformExpression(entry.grant, this)})}`
+            : escapeTemplate(JSON.stringify(entry.grant)),
+          label: escapeTemplate(entry.labels.join(', ')),
+        },
+      ]),
+    );
   }
 
   /**
@@ -173,7 +198,9 @@ export class GoogleIamGrants extends TerraformResource {
    */
   private forEachHcl(): string {
     const items = [...this.entries()].map(([key, entry]) => {
-      const grant = entry.holdsTokens ? `jsonencode(${terraformExpression(entry.grant, this)})` : base64Literal(JSON.stringify(entry.grant));
+      const grant = entry.holdsTokens
+        ? `jsonencode(${terraformExpression(entry.grant, this)})`
+        : base64Literal(JSON.stringify(entry.grant));
       return `${JSON.stringify(key)} = { grant = ${grant}, label = ${base64Literal(entry.labels.join(', '))} }`;
     });
     return `\${{ ${items.join(', ')} }}`;
@@ -227,7 +254,9 @@ function safeKey(identity: string): string {
 
 /** Every string of a resource reference escaped for templates (tokens left as they are). */
 function escapeTemplates(resource: IamResource): IamResource {
-  return Object.fromEntries(Object.entries(resource).map(([k, v]) => [k, typeof v === 'string' ? escapeTemplate(v) : v])) as unknown as IamResource;
+  return Object.fromEntries(
+    Object.entries(resource).map(([k, v]) => [k, typeof v === 'string' ? escapeTemplate(v) : v]),
+  ) as unknown as IamResource;
 }
 
 /** A copy of `value` with every token replaced by the text of its expression, e.g. `${var.member}`. */
@@ -238,4 +267,3 @@ function resolvedText<T>(value: T, scope: IConstruct): T {
 function base64Literal(text: string): string {
   return `base64decode("${Buffer.from(text, 'utf8').toString('base64')}")`;
 }
-

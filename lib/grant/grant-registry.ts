@@ -84,21 +84,46 @@ export class GrantRegistry {
     const policy = this.policyOwners.get(policyKey(grant.resource));
     if (grant.mode === 'policy') {
       return policy && policy !== entry
-        ? [validationMessage(construct, 'name', grant.resource.name, `only one IAM policy construct may own a resource's policy; ${policy.construct.node.path} already owns it`)]
+        ? [
+            validationMessage(
+              construct,
+              'name',
+              grant.resource.name,
+              `only one IAM policy construct may own a resource's policy; ${policy.construct.node.path} already owns it`,
+            ),
+          ]
         : [];
     }
     if (policy) {
-      return [validationMessage(construct, 'name', grant.resource.name,
-        `${policy.construct.node.path} (${policy.typeName}) owns the whole policy of this resource, so each apply of one would undo the other; declare the binding in the policy instead`)];
+      return [
+        validationMessage(
+          construct,
+          'name',
+          grant.resource.name,
+          `${policy.construct.node.path} (${policy.typeName}) owns the whole policy of this resource, so each apply of one would undo the other; declare the binding in the policy instead`,
+        ),
+      ];
     }
     const owner = this.owners.get(bindingIdentity(grant, grant.role, grant.condition));
     if (!owner || owner === entry) return [];
     if (grant.mode === 'binding') {
-      return [validationMessage(construct, 'role', grant.role,
-        `only one binding construct may own a role on a resource (with the same condition); ${owner.construct.node.path} already owns it on ${grant.resource.name}`)];
+      return [
+        validationMessage(
+          construct,
+          'role',
+          grant.role,
+          `only one binding construct may own a role on a resource (with the same condition); ${owner.construct.node.path} already owns it on ${grant.resource.name}`,
+        ),
+      ];
     }
-    return [validationMessage(construct, 'role', grant.role,
-      `${owner.construct.node.path} (${owner.typeName}) owns this role's whole member list on ${grant.resource.name}, so each apply of one would undo the other; add the member to the binding instead`)];
+    return [
+      validationMessage(
+        construct,
+        'role',
+        grant.role,
+        `${owner.construct.node.path} (${owner.typeName}) owns this role's whole member list on ${grant.resource.name}, so each apply of one would undo the other; add the member to the binding instead`,
+      ),
+    ];
   }
 
   /** The same member grant in two stacks: allowed (each stack holds it), but deleting it in either revokes it. */
@@ -108,7 +133,8 @@ export class GrantRegistry {
     if (!first || first === entry || TerraformStack.of(first.construct) === TerraformStack.of(entry.construct)) return;
     Annotations.of(entry.construct).addWarning(
       `${first.construct.node.path} grants the same member, role and condition in another stack; ` +
-      'deleting the grant from either stack revokes it for both. Declare it in one stack.');
+        'deleting the grant from either stack revokes it for both. Declare it in one stack.',
+    );
   }
 
   /** Reported once per policy, on the grant that crosses the limit. */
@@ -117,12 +143,24 @@ export class GrantRegistry {
     const field = entry.grant.mode === 'member' ? 'member' : entry.grant.mode === 'binding' ? 'members' : 'bindings';
     const errors: string[] = [];
     if (tally.principalsCrossedBy === entry) {
-      errors.push(validationMessage(entry.construct, field, grantMembers(entry.grant),
-        `the grants in this app would put ${tally.principals.toLocaleString('en-US')} principals on ${entry.grant.resource.name}; Google allows at most ${MAX_PRINCIPALS.toLocaleString('en-US')}`));
+      errors.push(
+        validationMessage(
+          entry.construct,
+          field,
+          grantMembers(entry.grant),
+          `the grants in this app would put ${tally.principals.toLocaleString('en-US')} principals on ${entry.grant.resource.name}; Google allows at most ${MAX_PRINCIPALS.toLocaleString('en-US')}`,
+        ),
+      );
     }
     if (tally.groupsCrossedBy === entry) {
-      errors.push(validationMessage(entry.construct, field, grantMembers(entry.grant),
-        `the grants in this app would put ${tally.groups} groups and domains on ${entry.grant.resource.name}; Google allows at most ${MAX_GROUP_PRINCIPALS}`));
+      errors.push(
+        validationMessage(
+          entry.construct,
+          field,
+          grantMembers(entry.grant),
+          `the grants in this app would put ${tally.groups} groups and domains on ${entry.grant.resource.name}; Google allows at most ${MAX_GROUP_PRINCIPALS}`,
+        ),
+      );
     }
     return errors;
   }

@@ -24,14 +24,25 @@ export function validateGrant(scope: IConstruct, grant: Grant): void {
       validateBinding(scope, grant.role, [grant.member], grant.condition, { prefix: '', members: 'member', member: () => 'member' });
       return;
     case 'binding':
-      validateBinding(scope, grant.role, grant.members, grant.condition, { prefix: '', members: 'members', member: (i) => `members[${i}]` });
+      validateBinding(scope, grant.role, grant.members, grant.condition, {
+        prefix: '',
+        members: 'members',
+        member: (i) => `members[${i}]`,
+      });
       return;
     case 'policy':
       if (!isKnown(grant.bindings)) return;
-      if (!Array.isArray(grant.bindings)) checkAt(scope, () => { throw new IamValidationError('bindings', grant.bindings, 'expected a list of { role, members, condition? }'); });
+      if (!Array.isArray(grant.bindings))
+        checkAt(scope, () => {
+          throw new IamValidationError('bindings', grant.bindings, 'expected a list of { role, members, condition? }');
+        });
       grant.bindings.forEach((binding, i) => {
         const prefix = `bindings[${i}].`;
-        validateBinding(scope, binding.role, binding.members, binding.condition, { prefix, members: `${prefix}members`, member: (j) => `${prefix}members[${j}]` });
+        validateBinding(scope, binding.role, binding.members, binding.condition, {
+          prefix,
+          members: `${prefix}members`,
+          member: (j) => `${prefix}members[${j}]`,
+        });
       });
       checkAt(scope, () => checkDistinctBindings(grant.bindings));
       if (grant.auditConfigs !== undefined && isKnown(grant.auditConfigs)) checkAt(scope, () => validateAuditConfigs(grant.auditConfigs!));
@@ -51,23 +62,36 @@ function checkDistinctBindings(bindings: readonly GrantBinding[]): void {
       return;
     }
     const what = binding.condition ? `role and condition (${JSON.stringify(binding.condition.title)})` : 'role, unconditional';
-    throw new IamValidationError(`bindings[${i}].role`, binding.role,
-      `bindings[${earlier}] already declares this binding (same ${what}); list all its members in one binding`);
+    throw new IamValidationError(
+      `bindings[${i}].role`,
+      binding.role,
+      `bindings[${earlier}] already declares this binding (same ${what}); list all its members in one binding`,
+    );
   });
 }
 
 /** Audit configs: a service once each, its log types among ADMIN_READ, DATA_WRITE and DATA_READ, once each, exemptions valid principals. */
 function validateAuditConfigs(configs: readonly AuditConfig[]): void {
-  if (!Array.isArray(configs as unknown)) throw new IamValidationError('auditConfigs', configs, 'expected a list of { service, auditLogConfigs }');
+  if (!Array.isArray(configs as unknown))
+    throw new IamValidationError('auditConfigs', configs, 'expected a list of { service, auditLogConfigs }');
   const services = new Map<string, number>();
   configs.forEach((config: AuditConfig, i: number) => {
     const field = `auditConfigs[${i}]`;
     if (isKnown(config.service)) {
       if (typeof config.service !== 'string' || !/^(allServices|[a-z][a-z0-9-]*(\.[a-z0-9-]+)+)$/.test(config.service)) {
-        throw new IamValidationError(`${field}.service`, config.service, 'expected allServices or a service name such as secretmanager.googleapis.com');
+        throw new IamValidationError(
+          `${field}.service`,
+          config.service,
+          'expected allServices or a service name such as secretmanager.googleapis.com',
+        );
       }
       const earlier = services.get(config.service);
-      if (earlier !== undefined) throw new IamValidationError(`${field}.service`, config.service, `auditConfigs[${earlier}] already configures this service; merge them`);
+      if (earlier !== undefined)
+        throw new IamValidationError(
+          `${field}.service`,
+          config.service,
+          `auditConfigs[${earlier}] already configures this service; merge them`,
+        );
       services.set(config.service, i);
     }
     if (!isKnown(config.auditLogConfigs)) return;
@@ -77,13 +101,26 @@ function validateAuditConfigs(configs: readonly AuditConfig[]): void {
       const { logType, exemptedMembers } = logConfig;
       if (isKnown(logType)) {
         if (logType === 'LOG_TYPE_UNSPECIFIED') {
-          throw new IamValidationError(`${logField}.logType`, logType, `Google documents it as "should never be this"; expected one of ${AUDIT_LOG_TYPES.join(', ')}`);
+          throw new IamValidationError(
+            `${logField}.logType`,
+            logType,
+            `Google documents it as "should never be this"; expected one of ${AUDIT_LOG_TYPES.join(', ')}`,
+          );
         }
         if (!AUDIT_LOG_TYPES.includes(logType as string)) {
-          throw new IamValidationError(`${logField}.logType`, logType, `expected one of ${AUDIT_LOG_TYPES.join(', ')} (admin writes are always logged)`);
+          throw new IamValidationError(
+            `${logField}.logType`,
+            logType,
+            `expected one of ${AUDIT_LOG_TYPES.join(', ')} (admin writes are always logged)`,
+          );
         }
         const earlier = logTypes.get(logType as string);
-        if (earlier !== undefined) throw new IamValidationError(`${logField}.logType`, logType, `${field}.auditLogConfigs[${earlier}] already configures ${logType}; merge their exemptions`);
+        if (earlier !== undefined)
+          throw new IamValidationError(
+            `${logField}.logType`,
+            logType,
+            `${field}.auditLogConfigs[${earlier}] already configures ${logType}; merge their exemptions`,
+          );
         logTypes.set(logType as string, j);
       }
       if (exemptedMembers !== undefined && isKnown(exemptedMembers)) {
@@ -101,10 +138,19 @@ interface Fields {
   readonly member: (index: number) => string;
 }
 
-function validateBinding(scope: IConstruct, role: string, members: readonly string[], condition: ConditionInput | undefined, fields: Fields): void {
+function validateBinding(
+  scope: IConstruct,
+  role: string,
+  members: readonly string[],
+  condition: ConditionInput | undefined,
+  fields: Fields,
+): void {
   if (isKnown(role)) checkAt(scope, () => validateRole(role, `${fields.prefix}role`));
   if (isKnown(members)) {
-    if (members.length === 0) checkAt(scope, () => { throw new IamValidationError(fields.members, members, 'must list at least one principal'); });
+    if (members.length === 0)
+      checkAt(scope, () => {
+        throw new IamValidationError(fields.members, members, 'must list at least one principal');
+      });
     members.forEach((member, i) => {
       if (isKnown(member)) checkAt(scope, () => parseGrantPrincipal(member, fields.member(i)));
     });

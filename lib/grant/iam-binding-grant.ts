@@ -32,7 +32,13 @@ export abstract class IamBindingGrant extends IamGrant {
   public readonly condition?: IamCondition;
 
   protected constructor(scope: Construct, id: string, target: GrantTarget, props: IamBindingFields) {
-    super(scope, id, target, { mode: 'binding', resource: target.resource, role: props.role, members: props.members, condition: conditionOf(props.condition) }, props);
+    super(
+      scope,
+      id,
+      target,
+      { mode: 'binding', resource: target.resource, role: props.role, members: props.members, condition: conditionOf(props.condition) },
+      props,
+    );
     this.role = props.role;
     this.members = props.members;
     this.condition = props.condition;

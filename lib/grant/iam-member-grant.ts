@@ -31,7 +31,13 @@ export abstract class IamMemberGrant extends IamGrant {
   public readonly condition?: IamCondition;
 
   protected constructor(scope: Construct, id: string, target: GrantTarget, props: IamMemberFields) {
-    super(scope, id, target, { mode: 'member', resource: target.resource, role: props.role, member: props.member, condition: conditionOf(props.condition) }, props);
+    super(
+      scope,
+      id,
+      target,
+      { mode: 'member', resource: target.resource, role: props.role, member: props.member, condition: conditionOf(props.condition) },
+      props,
+    );
     this.role = props.role;
     this.member = props.member;
     this.condition = props.condition;

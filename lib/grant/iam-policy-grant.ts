@@ -78,12 +78,18 @@ export abstract class IamPolicyGrant extends IamGrant {
   public readonly auditConfigs?: IamAuditConfigProps[];
 
   protected constructor(scope: Construct, id: string, target: GrantTarget, props: IamPolicyFields) {
-    super(scope, id, target, {
-      mode: 'policy',
-      resource: target.resource,
-      bindings: grantBindings(props.bindings),
-      ...(props.auditConfigs === undefined ? {} : { auditConfigs: auditConfigsOf(props.auditConfigs) }),
-    }, props);
+    super(
+      scope,
+      id,
+      target,
+      {
+        mode: 'policy',
+        resource: target.resource,
+        bindings: grantBindings(props.bindings),
+        ...(props.auditConfigs === undefined ? {} : { auditConfigs: auditConfigsOf(props.auditConfigs) }),
+      },
+      props,
+    );
     this.bindings = props.bindings;
     this.auditConfigs = props.auditConfigs;
   }
@@ -102,9 +108,11 @@ function auditConfigsOf(configs: IamAuditConfigProps[]): AuditConfig[] {
   if (Token.isUnresolved(configs) || !Array.isArray(configs)) return configs as unknown as AuditConfig[];
   return configs.map((c): AuditConfig => ({
     service: c.service,
-    auditLogConfigs: Token.isUnresolved(c.auditLogConfigs) ? c.auditLogConfigs as unknown as AuditConfig['auditLogConfigs'] : (c.auditLogConfigs ?? []).map((l) => ({
-      logType: l.logType,
-      ...(l.exemptedMembers === undefined ? {} : { exemptedMembers: l.exemptedMembers }),
-    })),
+    auditLogConfigs: Token.isUnresolved(c.auditLogConfigs)
+      ? (c.auditLogConfigs as unknown as AuditConfig['auditLogConfigs'])
+      : (c.auditLogConfigs ?? []).map((l) => ({
+          logType: l.logType,
+          ...(l.exemptedMembers === undefined ? {} : { exemptedMembers: l.exemptedMembers }),
+        })),
   }));
 }

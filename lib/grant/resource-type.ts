@@ -16,13 +16,22 @@ export interface IamResourceType {
   readonly getIamPolicyMethod?: 'GET' | 'POST';
 }
 
-export const AUTHORIZATION_POLICY_TYPE: IamResourceType = { service: 'networksecurity', apiVersion: 'v1', nameFormat: AUTHORIZATION_POLICY };
+export const AUTHORIZATION_POLICY_TYPE: IamResourceType = {
+  service: 'networksecurity',
+  apiVersion: 'v1',
+  nameFormat: AUTHORIZATION_POLICY,
+};
 export const MIGRATION_JOB_TYPE: IamResourceType = { service: 'datamigration', apiVersion: 'v1', nameFormat: MIGRATION_JOB };
 export const ADDRESS_GROUP_TYPE: IamResourceType = { service: 'networksecurity', apiVersion: 'v1', nameFormat: ADDRESS_GROUP };
 
 /** The resource a grant of this type names. */
 export function resourceOfType(type: IamResourceType, name: string): IamResource {
-  return { service: type.service, apiVersion: type.apiVersion, name, ...(type.getIamPolicyMethod ? { getIamPolicyMethod: type.getIamPolicyMethod } : {}) };
+  return {
+    service: type.service,
+    apiVersion: type.apiVersion,
+    name,
+    ...(type.getIamPolicyMethod ? { getIamPolicyMethod: type.getIamPolicyMethod } : {}),
+  };
 }
 
 /**
@@ -86,7 +95,9 @@ const API_VERSION = /^v\d+(p\d+)?((alpha|beta)\d*)?$/;
 export function genericResource(input: IamResourceInput): IamResource {
   const method = input.getIamPolicyMethod ?? (typeof input.service === 'string' ? defaultGetIamPolicyMethod(input.service) : 'GET');
   return {
-    service: input.service, apiVersion: input.apiVersion, name: input.name,
+    service: input.service,
+    apiVersion: input.apiVersion,
+    name: input.name,
     ...(method === 'GET' ? {} : { getIamPolicyMethod: method as 'POST' }),
   };
 }
@@ -99,27 +110,50 @@ export function genericResource(input: IamResourceInput): IamResource {
  * trailing or double slash), the getIamPolicy method GET or POST (reported
  * as `methodField`: the generic constructs call it `policyReadMethod`).
  */
-export function validateIamResource(resource: IamResourceInput, isKnown: (value: unknown) => boolean, prefix = 'resource.', methodField = 'policyReadMethod'): void {
+export function validateIamResource(
+  resource: IamResourceInput,
+  isKnown: (value: unknown) => boolean,
+  prefix = 'resource.',
+  methodField = 'policyReadMethod',
+): void {
   if (typeof resource !== 'object' || resource === null) {
     throw new IamValidationError(prefix.replace(/\.$/, ''), resource, `expected { service, apiVersion, name, ${methodField}? }`);
   }
   const { service, apiVersion, name, getIamPolicyMethod } = resource;
   if (isKnown(service)) {
     if (typeof service === 'string' && /\.googleapis\.com$/.test(service)) {
-      throw new IamValidationError(`${prefix}service`, service, `expected the API's name without .googleapis.com, e.g. ${JSON.stringify(service.replace(/\.googleapis\.com$/, ''))}`);
+      throw new IamValidationError(
+        `${prefix}service`,
+        service,
+        `expected the API's name without .googleapis.com, e.g. ${JSON.stringify(service.replace(/\.googleapis\.com$/, ''))}`,
+      );
     }
     if (typeof service !== 'string' || !SERVICE.test(service)) {
-      throw new IamValidationError(`${prefix}service`, service, 'expected a Google API name of lowercase letters and digits (the host name without .googleapis.com), e.g. secretmanager or cloudresourcemanager');
+      throw new IamValidationError(
+        `${prefix}service`,
+        service,
+        'expected a Google API name of lowercase letters and digits (the host name without .googleapis.com), e.g. secretmanager or cloudresourcemanager',
+      );
     }
     const unreachable = UNREACHABLE_SERVICES.get(service);
-    if (unreachable) throw new IamValidationError(`${prefix}service`, service, `not reachable through :getIamPolicy/:setIamPolicy on {version}/{name}: ${unreachable}`);
+    if (unreachable)
+      throw new IamValidationError(
+        `${prefix}service`,
+        service,
+        `not reachable through :getIamPolicy/:setIamPolicy on {version}/{name}: ${unreachable}`,
+      );
   }
   if (isKnown(apiVersion) && (typeof apiVersion !== 'string' || !API_VERSION.test(apiVersion))) {
     throw new IamValidationError(`${prefix}apiVersion`, apiVersion, 'expected a Google API version such as v1, v2, v3, v1beta1 or v2alpha');
   }
   if (isKnown(name)) {
     const problem = resourceNameProblem(name);
-    if (problem) throw new IamValidationError(`${prefix}name`, name, `${problem}; expected the resource's full name as the API's getIamPolicy takes it, e.g. projects/my-project/secrets/db-password`);
+    if (problem)
+      throw new IamValidationError(
+        `${prefix}name`,
+        name,
+        `${problem}; expected the resource's full name as the API's getIamPolicy takes it, e.g. projects/my-project/secrets/db-password`,
+      );
   }
   if (getIamPolicyMethod !== undefined && isKnown(getIamPolicyMethod) && getIamPolicyMethod !== 'GET' && getIamPolicyMethod !== 'POST') {
     throw new IamValidationError(`${prefix}${methodField}`, getIamPolicyMethod, 'expected GET or POST');

@@ -30,7 +30,11 @@ export interface ConditionIdentity {
  * `isKnown` lets a caller skip fields whose value is not known yet (e.g. a
  * Terraform token): each known field is still checked on its own.
  */
-export function validateCondition(condition: ConditionInput, field = 'condition', isKnown: (value: unknown) => boolean = () => true): ConditionInput {
+export function validateCondition(
+  condition: ConditionInput,
+  field = 'condition',
+  isKnown: (value: unknown) => boolean = () => true,
+): ConditionInput {
   if (typeof condition !== 'object' || condition === null || Array.isArray(condition)) {
     throw new IamValidationError(field, condition, 'expected an object with expression, title and an optional description');
   }
@@ -47,8 +51,11 @@ export function validateCondition(condition: ConditionInput, field = 'condition'
     requireText(expression, `${field}.expression`, 'a CEL expression is required, e.g. request.time < timestamp("2030-01-01T00:00:00Z")');
     const operators = countLogicalOperators(expression, `${field}.expression`);
     if (operators > MAX_LOGICAL_OPERATORS) {
-      throw new IamValidationError(`${field}.expression`, expression,
-        `the expression has ${formatCount(operators)} logical operators (&& and ||); Google allows at most ${MAX_LOGICAL_OPERATORS}`);
+      throw new IamValidationError(
+        `${field}.expression`,
+        expression,
+        `the expression has ${formatCount(operators)} logical operators (&& and ||); Google allows at most ${MAX_LOGICAL_OPERATORS}`,
+      );
     }
   }
   return description === undefined ? { expression, title } : { expression, title, description };
@@ -61,8 +68,11 @@ export function validateCondition(condition: ConditionInput, field = 'condition'
 export function countLogicalOperators(expression: string, field = 'expression'): number {
   const parsed = parseCel(expression);
   if (!parsed.ok) {
-    throw new IamValidationError(field, expression,
-      `not valid CEL: ${parsed.error.message} at ${describePosition(expression, parsed.error.offset)}`);
+    throw new IamValidationError(
+      field,
+      expression,
+      `not valid CEL: ${parsed.error.message} at ${describePosition(expression, parsed.error.offset)}`,
+    );
   }
   return countInNode(parsed.ast);
 }
@@ -84,12 +94,15 @@ export function conditionKey(condition?: ConditionIdentity): string {
  */
 export function checkConditionAllowed(role: string, members: readonly string[], field = 'condition'): void {
   if (isBasicRole(role)) {
-    throw new IamValidationError(field, role,
-      `a condition cannot be used with the basic role ${role}; use a predefined or custom role`);
+    throw new IamValidationError(field, role, `a condition cannot be used with the basic role ${role}; use a predefined or custom role`);
   }
   const everyone = members.find((member) => UNCONDITIONAL_PRINCIPALS.has(member));
   if (everyone !== undefined) {
-    throw new IamValidationError(field, everyone, `a condition cannot be used with ${everyone}; grant it without a condition or name the principals`);
+    throw new IamValidationError(
+      field,
+      everyone,
+      `a condition cannot be used with ${everyone}; grant it without a condition or name the principals`,
+    );
   }
 }
 

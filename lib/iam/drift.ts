@@ -28,13 +28,21 @@ export function grantDrift(grant: Grant, policy: Policy): string[] {
       const undeclared = bindings
         .filter((b) => !declared.has(bindingKey(b.role, b.condition)) && (b.members ?? []).length > 0)
         .map((b) => `binding ${describeBinding(b.role, b.condition)} is not declared (members: ${(b.members ?? []).join(', ')})`);
-      const changed = grant.bindings.flatMap((b) => bindingDrift(bindings, b.role, b.members, b.condition, `binding ${describeBinding(b.role, b.condition)}: `));
+      const changed = grant.bindings.flatMap((b) =>
+        bindingDrift(bindings, b.role, b.members, b.condition, `binding ${describeBinding(b.role, b.condition)}: `),
+      );
       return [...changed, ...undeclared];
     }
   }
 }
 
-function bindingDrift(bindings: readonly Binding[], role: string, declared: readonly string[], condition: ConditionInput | Expr | undefined, prefix: string): string[] {
+function bindingDrift(
+  bindings: readonly Binding[],
+  role: string,
+  declared: readonly string[],
+  condition: ConditionInput | Expr | undefined,
+  prefix: string,
+): string[] {
   const present = membersOf(bindings, role, condition);
   if (present.size === 0) return [`${prefix}the binding is gone (it should hold ${declared.join(', ')})`];
   const wanted = new Map(declared.map((m) => [comparisonKey(m), m]));

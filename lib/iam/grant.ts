@@ -66,11 +66,15 @@ export type GrantAction = 'apply' | 'remove';
 export function grantEdits(grant: Grant, action: GrantAction): PolicyEdit[] {
   switch (grant.mode) {
     case 'member':
-      return [{ kind: action === 'apply' ? 'addMember' : 'removeMember', role: grant.role, member: grant.member, condition: grant.condition }];
+      return [
+        { kind: action === 'apply' ? 'addMember' : 'removeMember', role: grant.role, member: grant.member, condition: grant.condition },
+      ];
     case 'binding':
-      return [action === 'apply'
-        ? { kind: 'setBinding', role: grant.role, members: grant.members, condition: grant.condition }
-        : { kind: 'removeBinding', role: grant.role, condition: grant.condition }];
+      return [
+        action === 'apply'
+          ? { kind: 'setBinding', role: grant.role, members: grant.members, condition: grant.condition }
+          : { kind: 'removeBinding', role: grant.role, condition: grant.condition },
+      ];
     case 'policy':
       if (action === 'remove') return grant.bindings.map((b) => ({ kind: 'removeBinding', role: b.role, condition: b.condition }));
       return [
@@ -128,9 +132,12 @@ export function describeGrant(grant: Grant): string {
 /** The principals a grant names, for messages. */
 export function grantMembers(grant: Grant): readonly string[] {
   switch (grant.mode) {
-    case 'member': return [grant.member];
-    case 'binding': return grant.members;
-    case 'policy': return grant.bindings.flatMap((b) => b.members);
+    case 'member':
+      return [grant.member];
+    case 'binding':
+      return grant.members;
+    case 'policy':
+      return grant.bindings.flatMap((b) => b.members);
   }
 }
 

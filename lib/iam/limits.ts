@@ -29,12 +29,18 @@ export function countPrincipals(policy: Policy): PrincipalCount {
 export function checkPolicyLimits(policy: Policy, field = 'policy'): void {
   const { principals, groups } = countPrincipals(policy);
   if (principals > MAX_PRINCIPALS) {
-    throw new IamValidationError(field, principals,
-      `policy would hold ${formatCount(principals)} principals; Google allows at most ${formatCount(MAX_PRINCIPALS)}`);
+    throw new IamValidationError(
+      field,
+      principals,
+      `policy would hold ${formatCount(principals)} principals; Google allows at most ${formatCount(MAX_PRINCIPALS)}`,
+    );
   }
   if (groups > MAX_GROUP_PRINCIPALS) {
-    throw new IamValidationError(field, groups,
-      `policy would hold ${formatCount(groups)} groups and domains; Google allows at most ${formatCount(MAX_GROUP_PRINCIPALS)}`);
+    throw new IamValidationError(
+      field,
+      groups,
+      `policy would hold ${formatCount(groups)} groups and domains; Google allows at most ${formatCount(MAX_GROUP_PRINCIPALS)}`,
+    );
   }
 }
 

@@ -64,16 +64,25 @@ export function applyEdit(policy: Policy, edit: PolicyEdit): Policy {
       if (bindings.some((b) => matches(b) && includesMember(b, edit.member))) return withBindings(policy, bindings);
       const first = bindings.findIndex(matches);
       if (first < 0) return withBindings(policy, [...bindings, newBinding(edit.role, [edit.member], edit.condition)]);
-      return withBindings(policy, bindings.map((b, i) => (i === first ? { ...b, members: [...(b.members ?? []), edit.member] } : b)));
+      return withBindings(
+        policy,
+        bindings.map((b, i) => (i === first ? { ...b, members: [...(b.members ?? []), edit.member] } : b)),
+      );
     }
     case 'removeMember':
-      return withBindings(policy, bindings
-        .map((b) => (matches(b) ? { ...b, members: (b.members ?? []).filter((m) => !samePrincipal(m, edit.member)) } : b))
-        .filter((b) => !matches(b) || hasMembers(b)));
+      return withBindings(
+        policy,
+        bindings
+          .map((b) => (matches(b) ? { ...b, members: (b.members ?? []).filter((m) => !samePrincipal(m, edit.member)) } : b))
+          .filter((b) => !matches(b) || hasMembers(b)),
+      );
     case 'setBinding':
       return withBindings(policy, setBinding(bindings, edit.role, edit.members, edit.condition));
     case 'removeBinding':
-      return withBindings(policy, bindings.filter((b) => !matches(b)));
+      return withBindings(
+        policy,
+        bindings.filter((b) => !matches(b)),
+      );
   }
 }
 
@@ -121,7 +130,13 @@ function withBindings(policy: Policy, bindings: readonly Binding[]): Policy {
 }
 
 /** The members of role + condition become exactly `members` (in the first matching binding; other matches are dropped). */
-function setBinding(bindings: readonly Binding[], role: string, members: readonly string[], condition: EditCondition | undefined, field = 'members'): Binding[] {
+function setBinding(
+  bindings: readonly Binding[],
+  role: string,
+  members: readonly string[],
+  condition: EditCondition | undefined,
+  field = 'members',
+): Binding[] {
   const key = bindingKey(role, condition);
   const matches = (binding: Binding): boolean => bindingKey(binding.role, binding.condition) === key;
   const distinct = distinctMembers(members, field);
@@ -138,12 +153,16 @@ function setBinding(bindings: readonly Binding[], role: string, members: readonl
  * a new one is appended; every other binding is dropped.
  */
 function replaceBindings(bindings: readonly Binding[], declared: readonly EditBinding[]): Binding[] {
-  const declaredKeys = new Set(declared.map((b, i) => {
-    validateRole(b.role, `bindings[${i}].role`);
-    return bindingKey(b.role, b.condition);
-  }));
+  const declaredKeys = new Set(
+    declared.map((b, i) => {
+      validateRole(b.role, `bindings[${i}].role`);
+      return bindingKey(b.role, b.condition);
+    }),
+  );
   let result: Binding[] = bindings.filter((b) => declaredKeys.has(bindingKey(b.role, b.condition)));
-  declared.forEach((b, i) => { result = setBinding(result, b.role, b.members, b.condition, `bindings[${i}].members`); });
+  declared.forEach((b, i) => {
+    result = setBinding(result, b.role, b.members, b.condition, `bindings[${i}].members`);
+  });
   return result;
 }
 

@@ -21,8 +21,9 @@ export const MAX_DOMAIN_LENGTH = 253;
 const K8S_NAMESPACE = '[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?';
 const K8S_SERVICE_ACCOUNT = '[a-z0-9](?:[-a-z0-9.]{0,251}[a-z0-9])?';
 /** `PROJECT_ID.svc.id.goog[NAMESPACE/KSA]` (GKE Workload Identity). */
-export const KUBERNETES_SERVICE_ACCOUNT_PATTERN =
-  new RegExp(`^${PROJECT_ID_SOURCE}\\.svc\\.id\\.goog\\[${K8S_NAMESPACE}/${K8S_SERVICE_ACCOUNT}\\]$`);
+export const KUBERNETES_SERVICE_ACCOUNT_PATTERN = new RegExp(
+  `^${PROJECT_ID_SOURCE}\\.svc\\.id\\.goog\\[${K8S_NAMESPACE}/${K8S_SERVICE_ACCOUNT}\\]$`,
+);
 
 /** Pool IDs are 4–32 lowercase letters, digits and hyphens; GKE's pool is `PROJECT_ID.svc.id.goog`. */
 const POOL = `(?:[a-z0-9][-a-z0-9]{2,30}[a-z0-9]|${PROJECT_ID_SOURCE}\\.svc\\.id\\.goog)`;

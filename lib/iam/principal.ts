@@ -1,8 +1,15 @@
 import { IamValidationError } from './errors';
 import { hasWhitespace, quote } from './format';
 import {
-  DOMAIN_PATTERN, EMAIL_PATTERN, EXPECTED_PRINCIPAL, EXPECTED_PRINCIPAL_SET, KUBERNETES_SERVICE_ACCOUNT_PATTERN,
-  MAX_DOMAIN_LENGTH, MAX_EMAIL_LENGTH, PRINCIPAL_PATTERNS, PRINCIPAL_SET_PATTERNS,
+  DOMAIN_PATTERN,
+  EMAIL_PATTERN,
+  EXPECTED_PRINCIPAL,
+  EXPECTED_PRINCIPAL_SET,
+  KUBERNETES_SERVICE_ACCOUNT_PATTERN,
+  MAX_DOMAIN_LENGTH,
+  MAX_EMAIL_LENGTH,
+  PRINCIPAL_PATTERNS,
+  PRINCIPAL_SET_PATTERNS,
 } from './principal-forms';
 
 /** The kinds of principal Google documents. */
@@ -67,9 +74,10 @@ const PRINCIPAL_TYPES: readonly PrincipalType[] = [
     prefix: 'serviceAccount:',
     countsAsGroup: false,
     deletion: 'withUid',
-    classify: (value, reject) => (value.includes('.svc.id.goog[')
-      ? { kind: 'kubernetesServiceAccount', comparable: checkKubernetesServiceAccount(value, reject) }
-      : { kind: 'serviceAccount', comparable: checkEmail(value, reject) }),
+    classify: (value, reject) =>
+      value.includes('.svc.id.goog[')
+        ? { kind: 'kubernetesServiceAccount', comparable: checkKubernetesServiceAccount(value, reject) }
+        : { kind: 'serviceAccount', comparable: checkEmail(value, reject) },
   },
   emailType('group:', 'group', true),
   {
@@ -112,8 +120,11 @@ export function parsePrincipal(raw: string, field = 'member'): Principal {
 export function parseGrantPrincipal(raw: string, field = 'member'): Principal {
   const principal = parsePrincipal(raw, field);
   if (principal.deleted) {
-    throw new IamValidationError(field, raw,
-      'a deleted: principal cannot be granted a role (Google says never to add one); grant the principal once it is restored');
+    throw new IamValidationError(
+      field,
+      raw,
+      'a deleted: principal cannot be granted a role (Google says never to add one); grant the principal once it is restored',
+    );
   }
   return principal;
 }
@@ -152,7 +163,9 @@ function rejectUnknownType(typed: string, reject: Reject): never {
   if (singleton) return reject(`write ${singleton} (the name is case-sensitive)`);
   const wrongCase = PRINCIPAL_TYPES.find((t) => typed.toLowerCase().startsWith(t.prefix.toLowerCase()));
   if (wrongCase) {
-    return reject(`type prefixes are case-sensitive: write ${quote(wrongCase.prefix)}, not ${quote(typed.slice(0, wrongCase.prefix.length))}`);
+    return reject(
+      `type prefixes are case-sensitive: write ${quote(wrongCase.prefix)}, not ${quote(typed.slice(0, wrongCase.prefix.length))}`,
+    );
   }
   const colon = typed.indexOf(':');
   if (colon < 0) {
@@ -171,7 +184,8 @@ function splitDeleted(typed: string, type: PrincipalType, reject: Reject): { val
     return { value: rest };
   }
   const uid = rest.slice(at + UID_SEPARATOR.length);
-  if (!UID_PATTERN.test(uid)) reject(`the ?uid= of a deleted principal must be letters and digits, e.g. deleted:${type.prefix}{email}?uid=123456789`);
+  if (!UID_PATTERN.test(uid))
+    reject(`the ?uid= of a deleted principal must be letters and digits, e.g. deleted:${type.prefix}{email}?uid=123456789`);
   return { value: rest.slice(0, at), uid };
 }
 
@@ -179,7 +193,13 @@ function emailType(prefix: string, kind: PrincipalKind, countsAsGroup: boolean):
   return { prefix, countsAsGroup, deletion: 'withUid', classify: (value, reject) => ({ kind, comparable: checkEmail(value, reject) }) };
 }
 
-function uriType(prefix: string, kind: PrincipalKind, patterns: readonly RegExp[], expected: string, deletion: PrincipalType['deletion']): PrincipalType {
+function uriType(
+  prefix: string,
+  kind: PrincipalKind,
+  patterns: readonly RegExp[],
+  expected: string,
+  deletion: PrincipalType['deletion'],
+): PrincipalType {
   return {
     prefix,
     countsAsGroup: false,

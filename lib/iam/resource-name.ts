@@ -33,7 +33,8 @@ const PROJECT_PATTERN = new RegExp(`^(?:${PROJECT_ID_SOURCE}|[1-9][0-9]{0,19})$`
 const LOCATION_PATTERN = /^[a-z](?:[-a-z0-9]*[a-z0-9])?$/;
 const RESOURCE_ID_PATTERN = /^[a-zA-Z][-a-zA-Z0-9_]{0,62}$/;
 
-const EXPECTED_PROJECT = 'expected a project ID (6–30 lowercase letters, digits and hyphens, starting with a letter, not ending with a hyphen), a domain-scoped ID like example.com:my-project, or a project number';
+const EXPECTED_PROJECT =
+  'expected a project ID (6–30 lowercase letters, digits and hyphens, starting with a letter, not ending with a hyphen), a domain-scoped ID like example.com:my-project, or a project number';
 const EXPECTED_LOCATION = 'expected a location such as global, us-central1 or europe-west4 (lowercase letters, digits and hyphens)';
 const EXPECTED_RESOURCE_ID = 'expected 1–63 letters, digits, hyphens and underscores, starting with a letter';
 

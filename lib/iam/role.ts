@@ -4,7 +4,8 @@ import { PROJECT_ID_SOURCE } from './resource-name';
 /** The basic (primitive) roles: they may not carry a condition. */
 const BASIC_ROLES: ReadonlySet<string> = new Set(['roles/owner', 'roles/editor', 'roles/viewer']);
 
-const EXPECTED_ROLE = 'expected roles/{name} (e.g. roles/networksecurity.admin), projects/{project}/roles/{id} or organizations/{organization}/roles/{id}';
+const EXPECTED_ROLE =
+  'expected roles/{name} (e.g. roles/networksecurity.admin), projects/{project}/roles/{id} or organizations/{organization}/roles/{id}';
 
 /**
  * One pattern per accepted form. Predefined role names are dotted identifiers

@@ -9,22 +9,22 @@ import { RunnerRead } from '../synth/runner-read';
 /** Which resource's policy an Output-form lookup reads. @internal */
 export type PolicyReadTarget =
   | {
-    readonly service: string;
-    readonly apiVersion: string;
-    readonly nameFormat: ResourceNameFormat;
-    readonly project?: string;
-    readonly location: string;
-    readonly id: string;
-    /** The props field that holds the id, e.g. `addressGroupId`. */
-    readonly idField: string;
-  }
+      readonly service: string;
+      readonly apiVersion: string;
+      readonly nameFormat: ResourceNameFormat;
+      readonly project?: string;
+      readonly location: string;
+      readonly id: string;
+      /** The props field that holds the id, e.g. `addressGroupId`. */
+      readonly idField: string;
+    }
   | {
-    readonly service: string;
-    readonly apiVersion: string;
-    readonly getIamPolicyMethod?: 'GET' | 'POST';
-    /** A full resource name. */
-    readonly name: string;
-  };
+      readonly service: string;
+      readonly apiVersion: string;
+      readonly getIamPolicyMethod?: 'GET' | 'POST';
+      /** A full resource name. */
+      readonly name: string;
+    };
 
 /**
  * The Output form of the `get*IamPolicy` lookups: reads a resource's IAM
@@ -56,14 +56,32 @@ export abstract class DataIamPolicyRead extends Construct {
     super(scope, id);
     const version = optionsRequestedPolicyVersion ?? 3;
     checkAt(this, () => {
-      if ('location' in target) validateLocatedResource({ project: target.project, location: target.location, id: target.id, idField: target.idField }, isKnown);
+      if ('location' in target)
+        validateLocatedResource({ project: target.project, location: target.location, id: target.id, idField: target.idField }, isKnown);
       validatePolicyVersion(version, isKnown);
     });
     this.optionsRequestedPolicyVersion = version;
     const read = new RunnerRead(this, 'Policy', {
-      query: 'location' in target
-        ? { kind: 'iamPolicy', service: target.service, apiVersion: target.apiVersion, collection: target.nameFormat.collection, project: target.project, location: target.location, id: target.id, version: Token.isUnresolved(version) ? Token.asString(version) : String(version) }
-        : { kind: 'iamPolicy', service: target.service, apiVersion: target.apiVersion, getIamPolicyMethod: target.getIamPolicyMethod, name: target.name, version: Token.isUnresolved(version) ? Token.asString(version) : String(version) },
+      query:
+        'location' in target
+          ? {
+              kind: 'iamPolicy',
+              service: target.service,
+              apiVersion: target.apiVersion,
+              collection: target.nameFormat.collection,
+              project: target.project,
+              location: target.location,
+              id: target.id,
+              version: Token.isUnresolved(version) ? Token.asString(version) : String(version),
+            }
+          : {
+              kind: 'iamPolicy',
+              service: target.service,
+              apiVersion: target.apiVersion,
+              getIamPolicyMethod: target.getIamPolicyMethod,
+              name: target.name,
+              version: Token.isUnresolved(version) ? Token.asString(version) : String(version),
+            },
     });
     this.project = ('location' in target ? target.project : undefined) ?? read.field('project');
     this.etag = read.field('etag');

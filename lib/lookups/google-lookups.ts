@@ -136,23 +136,40 @@ export class GoogleLookups {
 
   /** Reads a Migration Center import job: every field present, empty where Google left it out. */
   public async getImportJob(args: GetImportJobArgs): Promise<ImportJob> {
-    const name = await this.resolveName('getImportJob', { ...args, id: args.importJobId, idField: 'importJobId' }, () => validateImportJobView(args.view));
+    const name = await this.resolveName('getImportJob', { ...args, id: args.importJobId, idField: 'importJobId' }, () =>
+      validateImportJobView(args.view),
+    );
     return importJobFromWire(await new ImportJobsApi(this.client()).get(locatedName(IMPORT_JOB, ...name), args.view));
   }
 
   /** Reads an address group's IAM policy; a resource without a policy reads as an empty policy. */
   public async getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): Promise<IamPolicy> {
-    return this.locatedPolicy('getAddressGroupIamPolicy', ADDRESS_GROUP_TYPE, { ...args, id: args.addressGroupId, idField: 'addressGroupId' }, args.optionsRequestedPolicyVersion);
+    return this.locatedPolicy(
+      'getAddressGroupIamPolicy',
+      ADDRESS_GROUP_TYPE,
+      { ...args, id: args.addressGroupId, idField: 'addressGroupId' },
+      args.optionsRequestedPolicyVersion,
+    );
   }
 
   /** Reads a network-security authorization policy's IAM policy; a resource without a policy reads as an empty policy. */
   public async getAuthorizationPolicyIamPolicy(args: GetAuthorizationPolicyIamPolicyArgs): Promise<IamPolicy> {
-    return this.locatedPolicy('getAuthorizationPolicyIamPolicy', AUTHORIZATION_POLICY_TYPE, { ...args, id: args.authorizationPolicyId, idField: 'authorizationPolicyId' }, args.optionsRequestedPolicyVersion);
+    return this.locatedPolicy(
+      'getAuthorizationPolicyIamPolicy',
+      AUTHORIZATION_POLICY_TYPE,
+      { ...args, id: args.authorizationPolicyId, idField: 'authorizationPolicyId' },
+      args.optionsRequestedPolicyVersion,
+    );
   }
 
   /** Reads a Database Migration Service migration job's IAM policy; a resource without a policy reads as an empty policy. */
   public async getMigrationJobIamPolicy(args: GetMigrationJobIamPolicyArgs): Promise<IamPolicy> {
-    return this.locatedPolicy('getMigrationJobIamPolicy', MIGRATION_JOB_TYPE, { ...args, id: args.migrationJobId, idField: 'migrationJobId' }, args.optionsRequestedPolicyVersion);
+    return this.locatedPolicy(
+      'getMigrationJobIamPolicy',
+      MIGRATION_JOB_TYPE,
+      { ...args, id: args.migrationJobId, idField: 'migrationJobId' },
+      args.optionsRequestedPolicyVersion,
+    );
   }
 
   /**
@@ -169,9 +186,22 @@ export class GoogleLookups {
   }
 
   /** The typed lookups: the located resource's name, checked and with its project settled, then the one read. */
-  private async locatedPolicy(method: string, type: IamResourceType, where: LocatedResource, version: number | undefined): Promise<IamPolicy> {
+  private async locatedPolicy(
+    method: string,
+    type: IamResourceType,
+    where: LocatedResource,
+    version: number | undefined,
+  ): Promise<IamPolicy> {
     const name = await this.resolveName(method, where, () => validatePolicyVersion(version));
-    return this.readPolicy({ service: type.service, apiVersion: type.apiVersion, name: locatedName(type.nameFormat, ...name), getIamPolicyMethod: type.getIamPolicyMethod }, version);
+    return this.readPolicy(
+      {
+        service: type.service,
+        apiVersion: type.apiVersion,
+        name: locatedName(type.nameFormat, ...name),
+        getIamPolicyMethod: type.getIamPolicyMethod,
+      },
+      version,
+    );
   }
 
   private async readPolicy(resource: IamResource, version: number | undefined): Promise<IamPolicy> {
@@ -192,8 +222,11 @@ export class GoogleLookups {
     const project = where.project ?? this.props.project ?? (await defaultProject(process.env));
     return checkAt(at, () => {
       if (!project) {
-        throw new IamValidationError('project', project,
-          `no project given and none configured; pass project, set it in GoogleLookupsProps, or set one of ${PROJECT_VARIABLES.join(', ')}`);
+        throw new IamValidationError(
+          'project',
+          project,
+          `no project given and none configured; pass project, set it in GoogleLookupsProps, or set one of ${PROJECT_VARIABLES.join(', ')}`,
+        );
       }
       return [validateProjectId(project, 'project'), where.location, where.id];
     });

@@ -85,7 +85,14 @@ export class DataImportJob extends Construct {
     this.view = props.view;
 
     const read = new RunnerRead(this, 'ImportJob', {
-      query: { kind: 'importJob', collection: IMPORT_JOB.collection, project: props.project, location: props.location, id: props.importJobId, view: props.view },
+      query: {
+        kind: 'importJob',
+        collection: IMPORT_JOB.collection,
+        project: props.project,
+        location: props.location,
+        id: props.importJobId,
+        view: props.view,
+      },
     });
     this.project = props.project ?? read.field('project');
     this.name = read.field('name');

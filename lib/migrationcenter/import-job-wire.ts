@@ -1,6 +1,14 @@
 import { wireBoolean, wireList, wireNumber, wireObject, wireString, wireStringMap } from '../api/wire';
 import type {
-  ExecutionReport, FileValidationReport, ImportError, ImportJob, ImportRowError, InlinePayloadInfo, ObjectStoragePayloadInfo, PayloadFile, ValidationReport,
+  ExecutionReport,
+  FileValidationReport,
+  ImportError,
+  ImportJob,
+  ImportRowError,
+  InlinePayloadInfo,
+  ObjectStoragePayloadInfo,
+  PayloadFile,
+  ValidationReport,
 } from './import-job';
 
 /**
@@ -34,7 +42,12 @@ function importErrorFromWire(json: unknown): ImportError {
 
 function rowErrorFromWire(json: unknown): ImportRowError {
   const row = wireObject(json);
-  return { errors: wireList(row.errors, importErrorFromWire), rowNumber: wireNumber(row.rowNumber), vmName: wireString(row.vmName), vmUuid: wireString(row.vmUuid) };
+  return {
+    errors: wireList(row.errors, importErrorFromWire),
+    rowNumber: wireNumber(row.rowNumber),
+    vmName: wireString(row.vmName),
+    vmUuid: wireString(row.vmUuid),
+  };
 }
 
 function fileValidationFromWire(json: unknown): FileValidationReport {
@@ -50,7 +63,10 @@ function fileValidationFromWire(json: unknown): FileValidationReport {
 /** ValidationReport JSON → {@link ValidationReport}. */
 export function validationReportFromWire(json: unknown): ValidationReport {
   const report = wireObject(json);
-  return { fileValidations: wireList(report.fileValidations, fileValidationFromWire), jobErrors: wireList(report.jobErrors, importErrorFromWire) };
+  return {
+    fileValidations: wireList(report.fileValidations, fileValidationFromWire),
+    jobErrors: wireList(report.jobErrors, importErrorFromWire),
+  };
 }
 
 /** ExecutionReport JSON → {@link ExecutionReport}. */

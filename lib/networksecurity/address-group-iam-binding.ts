@@ -36,6 +36,15 @@ export interface AddressGroupIamBindingProps extends IamGrantOptions {
  */
 export class AddressGroupIamBinding extends IamBindingGrant {
   constructor(scope: Construct, id: string, props: AddressGroupIamBindingProps) {
-    super(scope, id, { typeName: 'AddressGroupIamBinding', resource: resourceOfType(ADDRESS_GROUP_TYPE, props.name), nameFormat: ADDRESS_GROUP_TYPE.nameFormat }, props);
+    super(
+      scope,
+      id,
+      {
+        typeName: 'AddressGroupIamBinding',
+        resource: resourceOfType(ADDRESS_GROUP_TYPE, props.name),
+        nameFormat: ADDRESS_GROUP_TYPE.nameFormat,
+      },
+      props,
+    );
   }
 }

@@ -37,6 +37,15 @@ export interface AddressGroupIamMemberProps extends IamGrantOptions {
  */
 export class AddressGroupIamMember extends IamMemberGrant {
   constructor(scope: Construct, id: string, props: AddressGroupIamMemberProps) {
-    super(scope, id, { typeName: 'AddressGroupIamMember', resource: resourceOfType(ADDRESS_GROUP_TYPE, props.name), nameFormat: ADDRESS_GROUP_TYPE.nameFormat }, props);
+    super(
+      scope,
+      id,
+      {
+        typeName: 'AddressGroupIamMember',
+        resource: resourceOfType(ADDRESS_GROUP_TYPE, props.name),
+        nameFormat: ADDRESS_GROUP_TYPE.nameFormat,
+      },
+      props,
+    );
   }
 }

@@ -33,6 +33,15 @@ export interface AddressGroupIamPolicyProps extends IamGrantOptions {
  */
 export class AddressGroupIamPolicy extends IamPolicyGrant {
   constructor(scope: Construct, id: string, props: AddressGroupIamPolicyProps) {
-    super(scope, id, { typeName: 'AddressGroupIamPolicy', resource: resourceOfType(ADDRESS_GROUP_TYPE, props.name), nameFormat: ADDRESS_GROUP_TYPE.nameFormat }, props);
+    super(
+      scope,
+      id,
+      {
+        typeName: 'AddressGroupIamPolicy',
+        resource: resourceOfType(ADDRESS_GROUP_TYPE, props.name),
+        nameFormat: ADDRESS_GROUP_TYPE.nameFormat,
+      },
+      props,
+    );
   }
 }

@@ -36,6 +36,15 @@ export interface AuthorizationPolicyIamBindingProps extends IamGrantOptions {
  */
 export class AuthorizationPolicyIamBinding extends IamBindingGrant {
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamBindingProps) {
-    super(scope, id, { typeName: 'AuthorizationPolicyIamBinding', resource: resourceOfType(AUTHORIZATION_POLICY_TYPE, props.name), nameFormat: AUTHORIZATION_POLICY_TYPE.nameFormat }, props);
+    super(
+      scope,
+      id,
+      {
+        typeName: 'AuthorizationPolicyIamBinding',
+        resource: resourceOfType(AUTHORIZATION_POLICY_TYPE, props.name),
+        nameFormat: AUTHORIZATION_POLICY_TYPE.nameFormat,
+      },
+      props,
+    );
   }
 }

@@ -38,10 +38,15 @@ export interface AuthorizationPolicyIamMemberProps extends IamGrantOptions {
  */
 export class AuthorizationPolicyIamMember extends IamMemberGrant {
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamMemberProps) {
-    super(scope, id, {
-      typeName: 'AuthorizationPolicyIamMember',
-      resource: resourceOfType(AUTHORIZATION_POLICY_TYPE, props.name),
-      nameFormat: AUTHORIZATION_POLICY_TYPE.nameFormat,
-    }, props);
+    super(
+      scope,
+      id,
+      {
+        typeName: 'AuthorizationPolicyIamMember',
+        resource: resourceOfType(AUTHORIZATION_POLICY_TYPE, props.name),
+        nameFormat: AUTHORIZATION_POLICY_TYPE.nameFormat,
+      },
+      props,
+    );
   }
 }

@@ -33,6 +33,15 @@ export interface AuthorizationPolicyIamPolicyProps extends IamGrantOptions {
  */
 export class AuthorizationPolicyIamPolicy extends IamPolicyGrant {
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamPolicyProps) {
-    super(scope, id, { typeName: 'AuthorizationPolicyIamPolicy', resource: resourceOfType(AUTHORIZATION_POLICY_TYPE, props.name), nameFormat: AUTHORIZATION_POLICY_TYPE.nameFormat }, props);
+    super(
+      scope,
+      id,
+      {
+        typeName: 'AuthorizationPolicyIamPolicy',
+        resource: resourceOfType(AUTHORIZATION_POLICY_TYPE, props.name),
+        nameFormat: AUTHORIZATION_POLICY_TYPE.nameFormat,
+      },
+      props,
+    );
   }
 }

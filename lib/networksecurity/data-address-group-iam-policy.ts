@@ -37,9 +37,18 @@ export class DataAddressGroupIamPolicy extends DataIamPolicyRead {
   public readonly location: string;
 
   constructor(scope: Construct, id: string, props: DataAddressGroupIamPolicyProps) {
-    super(scope, id, {
-      ...ADDRESS_GROUP_TYPE, project: props.project, location: props.location, id: props.addressGroupId, idField: 'addressGroupId',
-    }, props.optionsRequestedPolicyVersion);
+    super(
+      scope,
+      id,
+      {
+        ...ADDRESS_GROUP_TYPE,
+        project: props.project,
+        location: props.location,
+        id: props.addressGroupId,
+        idField: 'addressGroupId',
+      },
+      props.optionsRequestedPolicyVersion,
+    );
     this.addressGroupId = props.addressGroupId;
     this.location = props.location;
   }

@@ -36,9 +36,18 @@ export class DataAuthorizationPolicyIamPolicy extends DataIamPolicyRead {
   public readonly location: string;
 
   constructor(scope: Construct, id: string, props: DataAuthorizationPolicyIamPolicyProps) {
-    super(scope, id, {
-      ...AUTHORIZATION_POLICY_TYPE, project: props.project, location: props.location, id: props.authorizationPolicyId, idField: 'authorizationPolicyId',
-    }, props.optionsRequestedPolicyVersion);
+    super(
+      scope,
+      id,
+      {
+        ...AUTHORIZATION_POLICY_TYPE,
+        project: props.project,
+        location: props.location,
+        id: props.authorizationPolicyId,
+        idField: 'authorizationPolicyId',
+      },
+      props.optionsRequestedPolicyVersion,
+    );
     this.authorizationPolicyId = props.authorizationPolicyId;
     this.location = props.location;
   }

@@ -35,14 +35,22 @@ interface CheckedGrant {
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   const grants = JSON.parse(query.grants) as CheckedGrant[];
   const method = query.getIamPolicyMethod === 'POST' ? 'POST' : undefined;
-  const api = new IamPolicyApi(new GoogleRestClient({ env }), { service: query.service, apiVersion: query.apiVersion, getIamPolicyMethod: method });
+  const api = new IamPolicyApi(new GoogleRestClient({ env }), {
+    service: query.service,
+    apiVersion: query.apiVersion,
+    getIamPolicyMethod: method,
+  });
   let policy;
   try {
     policy = (await retrying(() => api.getIamPolicy(query.name), { maxElapsedMs: READ_RETRY_MS })).value;
   } catch (error) {
     // A check warns; it must not fail the plan (the grants' own apply reports such errors).
     const labels = [...new Set(grants.map((g) => g.label))].join(', ');
-    return { drift: `the IAM policy of ${query.name} could not be read to check ${labels}: ${(error as Error).message}`, checked: String(grants.length), drifted: String(grants.length) };
+    return {
+      drift: `the IAM policy of ${query.name} could not be read to check ${labels}: ${(error as Error).message}`,
+      checked: String(grants.length),
+      drifted: String(grants.length),
+    };
   }
   const reports = grants.flatMap(({ key, label, grant: json }) => {
     const grant = parseGrant(json);

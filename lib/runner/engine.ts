@@ -18,10 +18,26 @@ export interface EditRequest {
   readonly edits: readonly PolicyEdit[];
 }
 
+/** What became of one request: written (or already so), or Google's refusal. */
 export type EditOutcome =
-  | { readonly id: string; readonly ok: true; readonly changed: boolean; readonly etag: string; readonly attempts: number; readonly batchSize: number }
-  | { readonly id: string; readonly ok: false; readonly status: string; readonly message: string; readonly attempts: number; readonly batchSize: number };
+  | {
+      readonly id: string;
+      readonly ok: true;
+      readonly changed: boolean;
+      readonly etag: string;
+      readonly attempts: number;
+      readonly batchSize: number;
+    }
+  | {
+      readonly id: string;
+      readonly ok: false;
+      readonly status: string;
+      readonly message: string;
+      readonly attempts: number;
+      readonly batchSize: number;
+    };
 
+/** Retry timing, hooks and an already started first read. */
 export interface EngineOptions extends RetryOptions {
   readonly onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
   readonly sleep?: (ms: number) => Promise<void>;

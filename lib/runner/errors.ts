@@ -6,30 +6,58 @@ import { RUNNER_ENV } from './env';
  * built by a {@link RunnerErrors} function, so the wording lives in one place.
  */
 export class RunnerError extends Error {
-  constructor(message: string, public readonly code: string) {
+  constructor(
+    message: string,
+    public readonly code: string,
+  ) {
     super(message);
     this.name = 'RunnerError';
   }
 }
 
-const RESYNTH = 'synthesize the stack again (cdktf synth) with the same version of cdktf-google-iam that the runner comes from, then run terraform again';
+const RESYNTH =
+  'synthesize the stack again (cdktf synth) with the same version of cdktf-google-iam that the runner comes from, then run terraform again';
 
 /** The runner's errors, one builder each. */
 export const RunnerErrors = {
-  noGrant: () => new RunnerError(
-    `no grant to carry out: the environment variable ${RUNNER_ENV.grant} is empty. The runner is meant to be started by ` +
-    'the provisioners of terraform_data.google_iam_grants: run terraform apply (or cdktf deploy) instead', 'NO_GRANT'),
-  grantNotJson: (reason: string) => new RunnerError(`the grant in ${RUNNER_ENV.grant} is not JSON (${reason}); ${RESYNTH}`, 'GRANT_NOT_JSON'),
+  noGrant: () =>
+    new RunnerError(
+      `no grant to carry out: the environment variable ${RUNNER_ENV.grant} is empty. The runner is meant to be started by ` +
+        'the provisioners of terraform_data.google_iam_grants: run terraform apply (or cdktf deploy) instead',
+      'NO_GRANT',
+    ),
+  grantNotJson: (reason: string) =>
+    new RunnerError(`the grant in ${RUNNER_ENV.grant} is not JSON (${reason}); ${RESYNTH}`, 'GRANT_NOT_JSON'),
   malformedGrant: (why: string) => new RunnerError(`the grant in ${RUNNER_ENV.grant} is malformed: ${why}; ${RESYNTH}`, 'MALFORMED_GRANT'),
-  usage: (command: string | undefined) => new RunnerError(
-    `usage: runner.js apply|remove|read|drift (got ${JSON.stringify(command)}); the runner is started by Terraform, from the configuration cdktf synthesizes`, 'USAGE'),
-  queryNotJson: (reason: string) => new RunnerError(`the query on stdin is not JSON (${reason}); the runner reads what Terraform's external data source writes: ${RESYNTH}`, 'QUERY_NOT_JSON'),
+  usage: (command: string | undefined) =>
+    new RunnerError(
+      `usage: runner.js apply|remove|read|drift (got ${JSON.stringify(command)}); the runner is started by Terraform, from the configuration cdktf synthesizes`,
+      'USAGE',
+    ),
+  queryNotJson: (reason: string) =>
+    new RunnerError(
+      `the query on stdin is not JSON (${reason}); the runner reads what Terraform's external data source writes: ${RESYNTH}`,
+      'QUERY_NOT_JSON',
+    ),
   malformedQuery: (why: string) => new RunnerError(`the query on stdin is malformed: ${why}; ${RESYNTH}`, 'MALFORMED_QUERY'),
-  badMilliseconds: (variable: string, raw: string) => new RunnerError(`${variable} must be a non-negative number of milliseconds (got ${JSON.stringify(raw)}); unset it for the default`, 'BAD_SETTING'),
-  lockTimeout: (seconds: number, lock: string) => new RunnerError(
-    `gave up after ${seconds} s waiting for the policy lock ${lock}. Another runner of this user holds it; if no terraform is running on this machine, remove that folder and run terraform again`, 'LOCK_TIMEOUT'),
-  forgedResult: (id: string, dir: string) => new RunnerError(
-    `the result for request ${id} in ${dir} is not of the expected shape, so the grant's outcome is unknown: run terraform apply again (the next run reads the policy afresh)`, 'BAD_RESULT'),
-  blindWrite: () => new RunnerError(
-    'the policy that was read has no etag, and a write without one would replace the policy blindly; nothing was written. Check that the endpoint is Google\'s (see CLOUDSDK_API_ENDPOINT_OVERRIDES_*)', 'NO_ETAG'),
+  badMilliseconds: (variable: string, raw: string) =>
+    new RunnerError(
+      `${variable} must be a non-negative number of milliseconds (got ${JSON.stringify(raw)}); unset it for the default`,
+      'BAD_SETTING',
+    ),
+  lockTimeout: (seconds: number, lock: string) =>
+    new RunnerError(
+      `gave up after ${seconds} s waiting for the policy lock ${lock}. Another runner of this user holds it; if no terraform is running on this machine, remove that folder and run terraform again`,
+      'LOCK_TIMEOUT',
+    ),
+  forgedResult: (id: string, dir: string) =>
+    new RunnerError(
+      `the result for request ${id} in ${dir} is not of the expected shape, so the grant's outcome is unknown: run terraform apply again (the next run reads the policy afresh)`,
+      'BAD_RESULT',
+    ),
+  blindWrite: () =>
+    new RunnerError(
+      "the policy that was read has no etag, and a write without one would replace the policy blindly; nothing was written. Check that the endpoint is Google's (see CLOUDSDK_API_ENDPOINT_OVERRIDES_*)",
+      'NO_ETAG',
+    ),
 } as const;

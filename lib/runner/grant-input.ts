@@ -25,23 +25,32 @@ export function parseGrant(json: string | undefined): Grant {
   switch (grant.mode) {
     case 'member':
       return {
-        mode: 'member', resource,
+        mode: 'member',
+        resource,
         role: textOf(grant.role, 'role', malformed),
         member: textOf(grant.member, 'member', malformed),
         ...optionalCondition(grant.condition, 'condition', malformed),
       };
     case 'binding':
       return {
-        mode: 'binding', resource,
+        mode: 'binding',
+        resource,
         role: textOf(grant.role, 'role', malformed),
         members: textsOf(grant.members, 'members', malformed),
         ...optionalCondition(grant.condition, 'condition', malformed),
       };
     case 'policy':
       return {
-        mode: 'policy', resource,
+        mode: 'policy',
+        resource,
         bindings: listOf(grant.bindings, 'bindings', malformed).map((b, i) => bindingOf(b, `bindings[${i}]`, malformed)),
-        ...(grant.auditConfigs === undefined ? {} : { auditConfigs: listOf(grant.auditConfigs, 'auditConfigs', malformed).map((c, i) => auditConfigOf(c, `auditConfigs[${i}]`, malformed)) }),
+        ...(grant.auditConfigs === undefined
+          ? {}
+          : {
+              auditConfigs: listOf(grant.auditConfigs, 'auditConfigs', malformed).map((c, i) =>
+                auditConfigOf(c, `auditConfigs[${i}]`, malformed),
+              ),
+            }),
       };
     default:
       return malformed(`mode must be member, binding or policy (got ${JSON.stringify(grant.mode)})`);
@@ -69,9 +78,11 @@ function resourceOf(value: unknown, malformed: Malformed): IamResource {
   const name = textOf(resource.name, 'resource.name', malformed);
   if (!SERVICE.test(service)) malformed(`resource.service must be an API name such as networksecurity (got ${JSON.stringify(service)})`);
   if (!API_VERSION.test(apiVersion)) malformed(`resource.apiVersion must look like v1 or v1beta1 (got ${JSON.stringify(apiVersion)})`);
-  if (!RESOURCE_NAME.test(name) || LAST_SEGMENT_COLON.test(name)) malformed(`resource.name must be a resource path such as projects/p/... (got ${JSON.stringify(name)})`);
+  if (!RESOURCE_NAME.test(name) || LAST_SEGMENT_COLON.test(name))
+    malformed(`resource.name must be a resource path such as projects/p/... (got ${JSON.stringify(name)})`);
   const method = resource.getIamPolicyMethod;
-  if (method !== undefined && method !== 'GET' && method !== 'POST') malformed(`resource.getIamPolicyMethod must be GET or POST (got ${JSON.stringify(method)})`);
+  if (method !== undefined && method !== 'GET' && method !== 'POST')
+    malformed(`resource.getIamPolicyMethod must be GET or POST (got ${JSON.stringify(method)})`);
   return { service, apiVersion, name, ...(method === undefined ? {} : { getIamPolicyMethod: method }) };
 }
 

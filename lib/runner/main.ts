@@ -44,6 +44,7 @@ export function calledGoogle(): boolean {
   return googleCalled;
 }
 
+/** Applies or removes the grant in the environment; logs progress and returns whether it succeeded. */
 export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
   const grant = parseGrant(env[RUNNER_ENV.grant]);
   const label = env[RUNNER_ENV.label]?.trim() || grant.mode;
@@ -73,13 +74,18 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
     return { read };
   };
   const outcome = await queue.submitLed(grantEdits(grant, action), { lead, ...BATCH_SETTLE }, (batch, led) =>
-    applyEditBatch(endpoint, batch.map((item) => ({ id: item.id, edits: item.payload })), {
-      maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs),
-      initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs),
-      firstRead: () => led.read,
-      onRetry: (error, attempt, delayMs) =>
-        log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
-    }).then((outcomes) => new Map(outcomes.map((o) => [o.id, o]))));
+    applyEditBatch(
+      endpoint,
+      batch.map((item) => ({ id: item.id, edits: item.payload })),
+      {
+        maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs),
+        initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs),
+        firstRead: () => led.read,
+        onRetry: (error, attempt, delayMs) =>
+          log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
+      },
+    ).then((outcomes) => new Map(outcomes.map((o) => [o.id, o]))),
+  );
 
   const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}, batch of ${outcome.batchSize}`;
   if (outcome.ok) {
@@ -94,9 +100,12 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
 function verb(grant: Grant, action: GrantAction): string {
   const members = grantMembers(grant).join(', ');
   switch (grant.mode) {
-    case 'member': return action === 'apply' ? `add ${members}` : `remove ${members}`;
-    case 'binding': return action === 'apply' ? `set the members to [${members}]` : 'remove the binding';
-    case 'policy': return action === 'apply' ? `set the policy's ${grant.bindings.length} bindings` : 'remove the declared bindings';
+    case 'member':
+      return action === 'apply' ? `add ${members}` : `remove ${members}`;
+    case 'binding':
+      return action === 'apply' ? `set the members to [${members}]` : 'remove the binding';
+    case 'policy':
+      return action === 'apply' ? `set the policy's ${grant.bindings.length} bindings` : 'remove the declared bindings';
   }
 }
 
@@ -110,7 +119,8 @@ function describeOutcome(grant: Grant, action: GrantAction, changed: boolean): s
       if (action === 'apply') return changed ? `members set to [${members}]` : `members already [${members}]`;
       return changed ? 'binding removed' : 'binding was already absent';
     case 'policy':
-      if (action === 'apply') return changed ? `bindings set (${grant.bindings.length})` : `bindings already as declared (${grant.bindings.length})`;
+      if (action === 'apply')
+        return changed ? `bindings set (${grant.bindings.length})` : `bindings already as declared (${grant.bindings.length})`;
       return changed ? 'declared bindings removed' : 'declared bindings were already absent';
   }
 }
@@ -133,9 +143,16 @@ function editsOrUndefined(value: unknown): PolicyEdit[] | undefined {
 }
 
 function outcomeOrUndefined(value: unknown): EditOutcome | undefined {
-  const o = value as Partial<Record<'id' | 'status' | 'message' | 'etag', unknown> & Record<'ok' | 'changed', unknown> & Record<'attempts' | 'batchSize', unknown>> | null;
-  const ok = typeof o === 'object' && o !== null && typeof o.id === 'string' && typeof o.ok === 'boolean' &&
-    typeof o.attempts === 'number' && typeof o.batchSize === 'number' &&
+  const o = value as Partial<
+    Record<'id' | 'status' | 'message' | 'etag', unknown> & Record<'ok' | 'changed', unknown> & Record<'attempts' | 'batchSize', unknown>
+  > | null;
+  const ok =
+    typeof o === 'object' &&
+    o !== null &&
+    typeof o.id === 'string' &&
+    typeof o.ok === 'boolean' &&
+    typeof o.attempts === 'number' &&
+    typeof o.batchSize === 'number' &&
     (o.ok ? typeof o.changed === 'boolean' && typeof o.etag === 'string' : typeof o.status === 'string' && typeof o.message === 'string');
   return ok ? (o as EditOutcome) : undefined;
 }

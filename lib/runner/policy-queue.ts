@@ -14,6 +14,7 @@ export interface QueuedItem<P> {
 /** Checks what is read back from the queue folder: a value of the expected shape, or undefined. */
 export type Validator<T> = (value: unknown) => T | undefined;
 
+/** Timing of the queue's waits, locks and batches. */
 export interface PolicyQueueOptions {
   /**
    * How often a waiting process looks for its result or a free lock where
@@ -121,7 +122,11 @@ export class PolicyQueue<P, R> {
    * provisioners): it then waits, `settleMs` at a time, until the queue stops
    * growing, for at most `maxSettleMs`. A lone request never waits.
    */
-  public async submitLed<T>(payload: P, gather: GatherOptions<T>, drain: (batch: QueuedItem<P>[], led: T) => Promise<Map<string, R>>): Promise<R> {
+  public async submitLed<T>(
+    payload: P,
+    gather: GatherOptions<T>,
+    drain: (batch: QueuedItem<P>[], led: T) => Promise<Map<string, R>>,
+  ): Promise<R> {
     const id = `${Date.now().toString(36)}-${process.pid}-${randomBytes(6).toString('hex')}`;
     this.state.writeFile(this.file(this.queueDir, id), JSON.stringify(this.envelope(id, payload)));
     const deadline = Date.now() + this.timeoutMs;
@@ -189,8 +194,14 @@ export class PolicyQueue<P, R> {
         if (watchers.length === 0) return sleep(pollMs);
         if (!changed) {
           await new Promise<void>((resolve) => {
-            const timer = setTimeout(() => { wake = undefined; resolve(); }, WATCHED_POLL_MS);
-            wake = () => { clearTimeout(timer); resolve(); };
+            const timer = setTimeout(() => {
+              wake = undefined;
+              resolve();
+            }, WATCHED_POLL_MS);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
           });
         }
         // Let a burst of changes (a batch's results, the lock's removal) settle into one look.
@@ -297,7 +308,11 @@ export class PolicyQueue<P, R> {
   }
 
   private entryIds(dir: string): string[] {
-    return fs.readdirSync(dir).filter((f) => /^[0-9a-z]+-\d+-[0-9a-f]{12}\.json$/.test(f)).map((f) => f.slice(0, -5)).sort();
+    return fs
+      .readdirSync(dir)
+      .filter((f) => /^[0-9a-z]+-\d+-[0-9a-f]{12}\.json$/.test(f))
+      .map((f) => f.slice(0, -5))
+      .sort();
   }
 
   private tryLock(): boolean {

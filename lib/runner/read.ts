@@ -51,13 +51,20 @@ export async function runRead(query: ReadQuery, env: NodeJS.ProcessEnv): Promise
   if (query.kind === 'iamPolicy') {
     const version = query.version === undefined || query.version === '' ? 3 : Number(query.version);
     validatePolicyVersion(version);
-    const api = new IamPolicyApi(client, { service: required(query.service, 'service'), apiVersion: required(query.apiVersion, 'apiVersion'), getIamPolicyMethod: method(query.getIamPolicyMethod) });
+    const api = new IamPolicyApi(client, {
+      service: required(query.service, 'service'),
+      apiVersion: required(query.apiVersion, 'apiVersion'),
+      getIamPolicyMethod: method(query.getIamPolicyMethod),
+    });
     const raw = await api.getIamPolicy(name, version);
     const policy = iamPolicyFromWire(raw);
     return {
-      project, name,
-      etag: policy.etag, version: String(policy.version),
-      bindings: JSON.stringify(policy.bindings), auditConfigs: JSON.stringify(policy.auditConfigs),
+      project,
+      name,
+      etag: policy.etag,
+      version: String(policy.version),
+      bindings: JSON.stringify(policy.bindings),
+      auditConfigs: JSON.stringify(policy.auditConfigs),
       body: JSON.stringify(raw),
     };
   }
@@ -94,7 +101,11 @@ async function resourceName(query: ReadQuery, env: NodeJS.ProcessEnv): Promise<{
   validateLocatedResource({ project: query.project || undefined, location, id, idField: 'id' });
   const project = query.project || (await defaultProject(env));
   if (!project) {
-    throw new IamValidationError('project', project, `no project given and none configured; set project, or one of ${PROJECT_VARIABLES.join(', ')}`);
+    throw new IamValidationError(
+      'project',
+      project,
+      `no project given and none configured; set project, or one of ${PROJECT_VARIABLES.join(', ')}`,
+    );
   }
   validateProjectId(project, 'project');
   return { name: `projects/${project}/locations/${location}/${required(query.collection, 'collection')}/${id}`, project };

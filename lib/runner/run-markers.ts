@@ -25,9 +25,15 @@ const KEEP_MS = 24 * 60 * 60_000;
 export class RunMarkers {
   private readonly dir?: string;
 
-  constructor(private readonly state: StateDir, planTimestamp: string | undefined) {
+  constructor(
+    private readonly state: StateDir,
+    planTimestamp: string | undefined,
+  ) {
     if (!planTimestamp) return;
-    const run = createHash('sha256').update(JSON.stringify([planTimestamp, process.ppid, process.cwd()])).digest('hex').slice(0, 32);
+    const run = createHash('sha256')
+      .update(JSON.stringify([planTimestamp, process.ppid, process.cwd()]))
+      .digest('hex')
+      .slice(0, 32);
     this.dir = path.join(state.dir('runs'), run);
   }
 

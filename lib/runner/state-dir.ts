@@ -103,9 +103,14 @@ export class StateDir {
 
 /** The state folder (or something in it) is not private to this user. */
 export class StateDirError extends Error {
-  constructor(public readonly file: string, reason: string) {
-    super(`refusing to use ${file}: it ${reason}. The runner keeps its locks, queues and code cache there and trusts ` +
-      `their content, so the folder must be owned by you with mode 0700. Remove it, or set ${RUNNER_ENV.stateDir} to a folder only you can write.`);
+  constructor(
+    public readonly file: string,
+    reason: string,
+  ) {
+    super(
+      `refusing to use ${file}: it ${reason}. The runner keeps its locks, queues and code cache there and trusts ` +
+        `their content, so the folder must be owned by you with mode 0700. Remove it, or set ${RUNNER_ENV.stateDir} to a folder only you can write.`,
+    );
     this.name = 'StateDirError';
   }
 }

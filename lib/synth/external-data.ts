@@ -30,7 +30,10 @@ export class ExternalData extends TerraformDataSource {
   constructor(scope: Construct, id: string, config: ExternalDataConfig) {
     super(scope, id, {
       terraformResourceType: 'external',
-      terraformGeneratorMetadata: { providerName: EXTERNAL_PROVIDER.providerName, providerVersionConstraint: EXTERNAL_PROVIDER.versionConstraint },
+      terraformGeneratorMetadata: {
+        providerName: EXTERNAL_PROVIDER.providerName,
+        providerVersionConstraint: EXTERNAL_PROVIDER.versionConstraint,
+      },
       dependsOn: config.dependsOn,
     });
     this.config = config;
@@ -59,7 +62,10 @@ class ExternalProvider extends TerraformProvider {
   constructor(scope: Construct, id: string) {
     super(scope, id, {
       terraformResourceType: 'external',
-      terraformGeneratorMetadata: { providerName: EXTERNAL_PROVIDER.providerName, providerVersionConstraint: EXTERNAL_PROVIDER.versionConstraint },
+      terraformGeneratorMetadata: {
+        providerName: EXTERNAL_PROVIDER.providerName,
+        providerVersionConstraint: EXTERNAL_PROVIDER.versionConstraint,
+      },
       terraformProviderSource: EXTERNAL_PROVIDER.source,
     });
   }

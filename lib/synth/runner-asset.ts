@@ -22,7 +22,11 @@ let digest: string | undefined;
 function runnerDigest(): string {
   if (digest === undefined) {
     const hash = createHash('sha256');
-    for (const file of fs.readdirSync(RUNNER_DIR).sort()) hash.update(file).update('\0').update(fs.readFileSync(path.join(RUNNER_DIR, file)));
+    for (const file of fs.readdirSync(RUNNER_DIR).sort())
+      hash
+        .update(file)
+        .update('\0')
+        .update(fs.readFileSync(path.join(RUNNER_DIR, file)));
     digest = hash.digest('hex').slice(0, 32).toUpperCase();
   }
   return digest;

@@ -26,9 +26,11 @@ export class RunnerRead extends Construct {
 
   constructor(scope: Construct, id: string, props: RunnerReadProps) {
     super(scope, id);
-    const query = Object.fromEntries(Object.entries({ ...props.query, label: scope.node.path })
-      .filter((entry): entry is [string, string] => entry[1] !== undefined)
-      .map(([key, value]) => [key, escapeTemplate(value)]));
+    const query = Object.fromEntries(
+      Object.entries({ ...props.query, label: scope.node.path })
+        .filter((entry): entry is [string, string] => entry[1] !== undefined)
+        .map(([key, value]) => [key, escapeTemplate(value)]),
+    );
     this.data = new ExternalData(this, 'Read', { program: ['node', runnerAssetPath(this), 'read'], query, dependsOn: props.dependsOn });
   }
 

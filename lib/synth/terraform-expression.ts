@@ -37,7 +37,10 @@ export function escapeTemplate(text: string): string {
   const tokens = [...new Set(Tokenization.reverseString(text).tokens.map((token) => Token.asString(token)))];
   if (tokens.length === 0) return escapeLiteral(text);
   const pattern = new RegExp(`(${tokens.map(regexQuote).join('|')})`);
-  return text.split(pattern).map((part, i) => (i % 2 === 1 ? part : escapeLiteral(part))).join('');
+  return text
+    .split(pattern)
+    .map((part, i) => (i % 2 === 1 ? part : escapeLiteral(part)))
+    .join('');
 }
 
 /** True when any string, list or object inside `value` is (or holds) a token. */

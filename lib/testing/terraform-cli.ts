@@ -31,7 +31,11 @@ export interface TerraformRunOptions {
 export class TerraformCli {
   /** `terraform <args>` in `cwd`, with `TF_IN_AUTOMATION` and `CHECKPOINT_DISABLE` set. */
   public static async run(args: string[], options: TerraformRunOptions): Promise<CommandResult> {
-    const result = await TerraformCli.spawn('terraform', args, options.cwd, { TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...options.env });
+    const result = await TerraformCli.spawn('terraform', args, options.cwd, {
+      TF_IN_AUTOMATION: '1',
+      CHECKPOINT_DISABLE: '1',
+      ...options.env,
+    });
     if ((options.check ?? true) && result.code !== 0) {
       throw new Error(`terraform ${args.join(' ')} exited with ${result.code}:\n${result.output}`);
     }
@@ -45,8 +49,14 @@ export class TerraformCli {
       let stdout = '';
       let stderr = '';
       let output = '';
-      child.stdout.on('data', (d: Buffer) => { stdout += d; output += d; });
-      child.stderr.on('data', (d: Buffer) => { stderr += d; output += d; });
+      child.stdout.on('data', (d: Buffer) => {
+        stdout += d;
+        output += d;
+      });
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d;
+        output += d;
+      });
       child.on('error', reject);
       child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, output }));
     });

@@ -7,8 +7,17 @@
 import * as fs from 'fs';
 import * as path from 'path';
 
-interface Docs { summary?: string; default?: string }
-interface Member { name: string; docs?: Docs; optional?: boolean; static?: boolean; locationInModule?: unknown }
+interface Docs {
+  summary?: string;
+  default?: string;
+}
+interface Member {
+  name: string;
+  docs?: Docs;
+  optional?: boolean;
+  static?: boolean;
+  locationInModule?: unknown;
+}
 interface JsiiType {
   fqn: string;
   kind: 'class' | 'interface' | 'enum';
@@ -29,7 +38,8 @@ test.each(['.jsii', 'dist-cdktn/.jsii'])('every public type and member in %s is 
     if (!type.docs?.summary) missing.push(`${type.fqn}: no summary`);
     for (const property of type.properties ?? []) {
       if (!property.docs?.summary) missing.push(`${type.fqn}.${property.name}: no summary`);
-      if (type.datatype && property.optional && property.docs?.default === undefined) missing.push(`${type.fqn}.${property.name}: optional without @default`);
+      if (type.datatype && property.optional && property.docs?.default === undefined)
+        missing.push(`${type.fqn}.${property.name}: optional without @default`);
     }
     for (const method of type.methods ?? []) {
       if (!method.docs?.summary) missing.push(`${type.fqn}.${method.name}(): no summary`);

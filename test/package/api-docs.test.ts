@@ -20,17 +20,21 @@ test('API.md matches what jsii-docgen generates from the current .jsii', () => {
   try {
     // The same generator and arguments as `npm run docgen`, but writing into outdir.
     const generated = path.join(outdir, 'API.md');
-    const result = spawnSync(process.execPath,
-      [require.resolve('jsii-docgen/bin/jsii-docgen'), '-o', generated],
-      { cwd: ROOT, encoding: 'utf8', timeout: 110_000 });
+    const result = spawnSync(process.execPath, [require.resolve('jsii-docgen/bin/jsii-docgen'), '-o', generated], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 110_000,
+    });
     expect({ status: result.status, error: result.error, stderr: result.stderr }).toEqual(expect.objectContaining({ status: 0 }));
 
     const expected = fs.readFileSync(generated, 'utf8');
     const committed = fs.existsSync(API_MD) ? fs.readFileSync(API_MD, 'utf8') : undefined;
     if (committed !== expected) {
-      throw new Error(committed === undefined
-        ? 'API.md is missing: run `npm run docgen` and commit API.md'
-        : `API.md is out of date (${firstDifference(committed, expected)}): run \`npm run docgen\` and commit API.md`);
+      throw new Error(
+        committed === undefined
+          ? 'API.md is missing: run `npm run docgen` and commit API.md'
+          : `API.md is out of date (${firstDifference(committed, expected)}): run \`npm run docgen\` and commit API.md`,
+      );
     }
   } finally {
     fs.rmSync(outdir, { recursive: true, force: true });

@@ -18,15 +18,18 @@ test.each([
   ['cdktn-google-iam', path.join(ROOT, 'dist-cdktn'), 'cdktn_google_iam'],
 ])('%s: jsii-pacmak --code-only generates python, java, go and dotnet, and the Python compiles', async (name, packageDir, pythonModule) => {
   const assembly = JSON.parse(fs.readFileSync(path.join(packageDir, '.jsii'), 'utf8'));
-  expect(Object.keys(assembly.types)).toEqual(expect.arrayContaining([
-    `${name}.AuthorizationPolicyIamMember`,
-    `${name}.MigrationJobIamBinding`,
-  ]));
+  expect(Object.keys(assembly.types)).toEqual(
+    expect.arrayContaining([`${name}.AuthorizationPolicyIamMember`, `${name}.MigrationJobIamBinding`]),
+  );
 
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-pacmak-'));
   try {
-    const pacmak = await runCommand(path.join(ROOT, 'node_modules', '.bin', 'jsii-pacmak'),
-      ['--code-only', '--targets', 'python,java,go,dotnet', '--outdir', outdir], packageDir, {});
+    const pacmak = await runCommand(
+      path.join(ROOT, 'node_modules', '.bin', 'jsii-pacmak'),
+      ['--code-only', '--targets', 'python,java,go,dotnet', '--outdir', outdir],
+      packageDir,
+      {},
+    );
     expect(pacmak.output).not.toMatch(/error/i);
     expect(pacmak.code).toBe(0);
     for (const target of ['python', 'java', 'go', 'dotnet']) {
@@ -44,7 +47,8 @@ test.each([
 });
 
 function execFind(dir: string, name: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((f) => path.basename(f) === name)
     .map((f) => path.join(dir, f));
 }

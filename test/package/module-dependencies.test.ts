@@ -53,7 +53,12 @@ test('no cycle between the folders of lib/', () => {
 test('what runs inside terraform, and the IAM domain, never load the framework', () => {
   const graph = imports();
   for (const folder of ['iam', 'api', 'runner']) {
-    expect({ folder, framework: [...(graph.get(folder) ?? [])].filter((m) => ['cdktf', 'cdktn', 'constructs'].includes(m)) }).toEqual({ folder, framework: [] });
+    expect({ folder, framework: [...(graph.get(folder) ?? [])].filter((m) => ['cdktf', 'cdktn', 'constructs'].includes(m)) }).toEqual({
+      folder,
+      framework: [],
+    });
   }
-  expect([...(graph.get('iam') ?? [])].filter((m) => !['crypto', 'iam'].includes(m) && !graph.has(m) && m !== '@marcbachmann/cel-js')).toEqual([]);
+  expect(
+    [...(graph.get('iam') ?? [])].filter((m) => !['crypto', 'iam'].includes(m) && !graph.has(m) && m !== '@marcbachmann/cel-js'),
+  ).toEqual([]);
 });

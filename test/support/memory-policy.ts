@@ -28,7 +28,8 @@ export class MemoryPolicy implements IamPolicyEndpoint {
 
   public async setIamPolicy(policy: Policy, options: SetIamPolicyOptions): Promise<Policy> {
     this.beforeWrite?.(policy);
-    if (policy.etag !== this.policy.etag) throw new GoogleApiError(409, 'ABORTED', 'There were concurrent policy changes.', 'POST x:setIamPolicy');
+    if (policy.etag !== this.policy.etag)
+      throw new GoogleApiError(409, 'ABORTED', 'There were concurrent policy changes.', 'POST x:setIamPolicy');
     this.writes.push({ policy: JSON.parse(JSON.stringify(policy)) as Policy, options });
     this.policy = { ...policy, etag: `etag-${++this.generation}` };
     return this.getIamPolicy();

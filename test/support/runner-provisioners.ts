@@ -15,12 +15,12 @@ export function localExecs(resource: { provisioner?: unknown }): LocalExec[] {
   const { provisioner } = resource;
   const bodies: Record<string, unknown>[] = Array.isArray(provisioner)
     ? provisioner.map((p) => (p as Record<string, Record<string, unknown>>)['local-exec']).filter(Boolean)
-    : [((provisioner ?? {}) as Record<string, unknown>)['local-exec'] ?? []].flat() as Record<string, unknown>[];
+    : ([((provisioner ?? {}) as Record<string, unknown>)['local-exec'] ?? []].flat() as Record<string, unknown>[]);
   return bodies.map((body) => ({
     command: body.command as string,
     ...(body.when === undefined ? {} : { when: body.when as string }),
-    interpreter: typeof body.interpreter === 'string' ? listExpression(body.interpreter) : body.interpreter as string[],
-    environment: typeof body.environment === 'string' ? objectExpression(body.environment) : body.environment as Record<string, string>,
+    interpreter: typeof body.interpreter === 'string' ? listExpression(body.interpreter) : (body.interpreter as string[]),
+    environment: typeof body.environment === 'string' ? objectExpression(body.environment) : (body.environment as Record<string, string>),
   }));
 }
 
@@ -35,8 +35,10 @@ function listExpression(expression: string): string[] {
 function objectExpression(expression: string): Record<string, string> {
   const inner = /^\$\{\{(.*)\}\}$/s.exec(expression);
   if (!inner) throw new Error(`not an object expression: ${expression}`);
-  return Object.fromEntries(inner[1].split(',').map((pair) => {
-    const [key, ...value] = pair.split('=');
-    return [key.trim(), `\${${value.join('=').trim()}}`];
-  }));
+  return Object.fromEntries(
+    inner[1].split(',').map((pair) => {
+      const [key, ...value] = pair.split('=');
+      return [key.trim(), `\${${value.join('=').trim()}}`];
+    }),
+  );
 }

@@ -38,7 +38,10 @@ export class TerraformWorkspace {
     return new TerraformWorkspace(outdir, path.join(outdir, 'stacks', stackName));
   }
 
-  private constructor(public readonly outdir: string, public readonly dir: string) {}
+  private constructor(
+    public readonly outdir: string,
+    public readonly dir: string,
+  ) {}
 
   public async init(): Promise<void> {
     await this.run(['init', '-input=false', '-no-color'], {}, true);
@@ -82,7 +85,8 @@ export class TerraformWorkspace {
 
   /** The local state: cdktf's default backend writes `terraform.<stack>.tfstate`. */
   public state(): string {
-    return fs.readdirSync(this.dir)
+    return fs
+      .readdirSync(this.dir)
       .filter((entry) => entry.endsWith('.tfstate'))
       .map((entry) => fs.readFileSync(path.join(this.dir, entry), 'utf8'))
       .join('\n');

@@ -3,8 +3,9 @@ import type { GoogleApiEmulator, PolicyWrite } from '../../lib/testing';
 
 /** The members of role (+ condition title) in one written policy, sorted. */
 export function membersIn(write: PolicyWrite, role: string, conditionTitle?: string): string[] {
-  const binding = (write.policy.bindings ?? []).find((b: Binding) =>
-    b.role === role && (conditionTitle === undefined ? !b.condition : b.condition?.title === conditionTitle));
+  const binding = (write.policy.bindings ?? []).find(
+    (b: Binding) => b.role === role && (conditionTitle === undefined ? !b.condition : b.condition?.title === conditionTitle),
+  );
   return [...(binding?.members ?? [])].sort();
 }
 
@@ -17,8 +18,15 @@ export function historyOf(emulator: GoogleApiEmulator, resource: string, role: s
 }
 
 /** Every write to `resource` kept every one of `principals` in role (+ condition): nobody lacked access in between. */
-export function expectNoGap(emulator: GoogleApiEmulator, resource: string, role: string, principals: string[], conditionTitle?: string): void {
-  const lacking = emulator.writes(resource)
+export function expectNoGap(
+  emulator: GoogleApiEmulator,
+  resource: string,
+  role: string,
+  principals: string[],
+  conditionTitle?: string,
+): void {
+  const lacking = emulator
+    .writes(resource)
     .map((write) => ({ seq: write.seq, missing: principals.filter((p) => !membersIn(write, role, conditionTitle).includes(p)) }))
     .filter((w) => w.missing.length > 0);
   expect(lacking).toEqual([]);

@@ -1,6 +1,10 @@
 /** An error the emulator answers with, in Google's JSON error shape. */
 export class ApiError extends Error {
-  constructor(public readonly code: number, public readonly status: string, message: string) {
+  constructor(
+    public readonly code: number,
+    public readonly status: string,
+    message: string,
+  ) {
     super(message);
   }
 
@@ -19,6 +23,7 @@ export function rejectUnknownFields(value: unknown, known: readonly string[], wh
     throw invalidArgument(`Invalid value at '${where}': expected an object`);
   }
   for (const key of Object.keys(value)) {
-    if (!known.includes(key)) throw invalidArgument(`Invalid JSON payload received. Unknown name "${key}" at '${where}': Cannot find field.`);
+    if (!known.includes(key))
+      throw invalidArgument(`Invalid JSON payload received. Unknown name "${key}" at '${where}': Cannot find field.`);
   }
 }

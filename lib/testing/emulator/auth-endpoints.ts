@@ -32,7 +32,11 @@ const OAUTH_AUDIENCES = ['https://oauth2.googleapis.com/token', 'https://www.goo
 const TOKEN_LIFETIME_SECONDS = 3600;
 
 class OAuthError extends Error {
-  constructor(public readonly code: number, public readonly error: string, description: string) {
+  constructor(
+    public readonly code: number,
+    public readonly error: string,
+    description: string,
+  ) {
     super(description);
   }
 }
@@ -60,7 +64,10 @@ export class AuthEndpoints {
   private calls: AuthCall[] = [];
   private callers: ApiCaller[] = [];
 
-  constructor(acceptedTokens: readonly string[], private readonly deniedTokens: ReadonlySet<string> = new Set()) {
+  constructor(
+    acceptedTokens: readonly string[],
+    private readonly deniedTokens: ReadonlySet<string> = new Set(),
+  ) {
     for (const token of acceptedTokens) this.acceptToken(token);
   }
 
@@ -120,7 +127,11 @@ export class AuthEndpoints {
   public authorizeApiCall(token: string, headers: http.IncomingHttpHeaders): void {
     const identity = this.tokens.get(token);
     if (!identity) {
-      throw new ApiError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
+      throw new ApiError(
+        401,
+        'UNAUTHENTICATED',
+        'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
+      );
     }
     const userProject = headers['x-goog-user-project'];
     this.callers.push({ identity, ...(typeof userProject === 'string' ? { userProject } : {}) });
@@ -152,11 +163,14 @@ export class AuthEndpoints {
       this.log({ endpoint: 'oauth2.token', caller, status: 400 });
       return new OAuthError(400, 'invalid_grant', description);
     };
-    if (!claims || (decodeJwtPart(header) as { alg?: string } | undefined)?.alg !== 'RS256' || !signature) throw refuse('Invalid JWT: malformed assertion.');
+    if (!claims || (decodeJwtPart(header) as { alg?: string } | undefined)?.alg !== 'RS256' || !signature)
+      throw refuse('Invalid JWT: malformed assertion.');
     if (!key) throw refuse('Invalid grant: account not found');
-    if (!verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, 'base64url'))) throw refuse('Invalid JWT Signature.');
+    if (!verify('RSA-SHA256', Buffer.from(`${header}.${payload}`), key, Buffer.from(signature, 'base64url')))
+      throw refuse('Invalid JWT Signature.');
     if (!OAUTH_AUDIENCES.includes(claims.aud ?? '')) throw refuse('Invalid JWT: Failed audience check.');
-    if (!claims.exp || claims.exp * 1000 < Date.now()) throw refuse('Invalid JWT: Token must be a short-lived token and in a reasonable timeframe.');
+    if (!claims.exp || claims.exp * 1000 < Date.now())
+      throw refuse('Invalid JWT: Token must be a short-lived token and in a reasonable timeframe.');
     if (!claims.scope) throw refuse('Invalid OAuth scope or ID token audience provided.');
     return { email: claims.iss!, scope: claims.scope };
   }
@@ -175,7 +189,12 @@ export class AuthEndpoints {
     const scope = params.get('scope') ?? undefined;
     const token = this.newToken(principal);
     this.log({ endpoint: 'sts.token', caller: principal, issuedTo: principal, scope, status: 200 });
-    return { access_token: token, issued_token_type: 'urn:ietf:params:oauth:token-type:access_token', token_type: 'Bearer', expires_in: TOKEN_LIFETIME_SECONDS };
+    return {
+      access_token: token,
+      issued_token_type: 'urn:ietf:params:oauth:token-type:access_token',
+      token_type: 'Bearer',
+      expires_in: TOKEN_LIFETIME_SECONDS,
+    };
   }
 
   private oidcToken(headers: http.IncomingHttpHeaders): unknown {
@@ -196,11 +215,17 @@ export class AuthEndpoints {
       this.log({ endpoint: 'iamcredentials.generateAccessToken', caller, delegates, scope, status: error.code });
       return error;
     };
-    if (this.deniedTokens.has(token)) throw refuse(new ApiError(403, 'PERMISSION_DENIED', `Permission 'iam.serviceAccounts.getAccessToken' denied on resource (or it may not exist).`));
+    if (this.deniedTokens.has(token))
+      throw refuse(
+        new ApiError(403, 'PERMISSION_DENIED', `Permission 'iam.serviceAccounts.getAccessToken' denied on resource (or it may not exist).`),
+      );
     if (!this.tokens.has(token)) throw refuse(new ApiError(401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials.'));
     if (!scope) throw refuse(new ApiError(400, 'INVALID_ARGUMENT', 'Scope required.'));
     const badDelegate = delegates.find((d) => !/^projects\/-\/serviceAccounts\/[^/]+$/.test(d));
-    if (badDelegate !== undefined) throw refuse(new ApiError(400, 'INVALID_ARGUMENT', 'Delegates must be of the form projects/-/serviceAccounts/{ACCOUNT_EMAIL_OR_UNIQUEID}.'));
+    if (badDelegate !== undefined)
+      throw refuse(
+        new ApiError(400, 'INVALID_ARGUMENT', 'Delegates must be of the form projects/-/serviceAccounts/{ACCOUNT_EMAIL_OR_UNIQUEID}.'),
+      );
     const identity = `serviceAccount:${email}`;
     const accessToken = this.newToken(identity);
     this.log({ endpoint: 'iamcredentials.generateAccessToken', caller, issuedTo: identity, delegates, scope, status: 200 });
@@ -233,7 +258,8 @@ export class AuthEndpoints {
         status = error.code;
         body = { error: error.error, error_description: error.message };
       } else {
-        const apiError = error instanceof ApiError ? error : new ApiError(400, 'INVALID_ARGUMENT', String((error as Error)?.message ?? error));
+        const apiError =
+          error instanceof ApiError ? error : new ApiError(400, 'INVALID_ARGUMENT', String((error as Error)?.message ?? error));
         status = apiError.code;
         body = apiError.body();
       }
@@ -246,7 +272,9 @@ export class AuthEndpoints {
 
 function form(body: string, headers: http.IncomingHttpHeaders): URLSearchParams {
   if ((headers['content-type'] ?? '').includes('application/json')) {
-    return new URLSearchParams(Object.entries(parseJsonObject(body)).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+    return new URLSearchParams(
+      Object.entries(parseJsonObject(body)).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
   }
   return new URLSearchParams(body);
 }

@@ -22,18 +22,21 @@ import { GoogleApiEmulator } from './emulator';
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      'port': { type: 'string', default: '0' },
-      'services': { type: 'string', default: '' },
+      port: { type: 'string', default: '0' },
+      services: { type: 'string', default: '' },
       'external-provider': { type: 'boolean', default: false },
-      'json': { type: 'boolean', default: false },
-      'log': { type: 'boolean', default: false },
+      json: { type: 'boolean', default: false },
+      log: { type: 'boolean', default: false },
     },
   });
   const emulator = await GoogleApiEmulator.start({
     port: Number(values.port),
     log: values.log ? (line) => process.stderr.write(`${line}\n`) : undefined,
   });
-  const services = (values.services ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const services = (values.services ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const env = {
     ...emulator.env(GoogleApiEmulator.ACCESS_TOKEN, services),
     ...(values['external-provider'] ? ExternalProviderStandIn.install().env : {}),

@@ -113,7 +113,10 @@ export class GoogleApiEmulator {
    */
   public env(token: string = GoogleApiEmulator.ACCESS_TOKEN, services: readonly string[] = []): Record<string, string> {
     this.auth.acceptToken(token);
-    const overrides = [...GoogleApiEmulator.SERVICES, ...services].map((service) => [`CLOUDSDK_API_ENDPOINT_OVERRIDES_${service.toUpperCase()}`, this.endpoint(service)]);
+    const overrides = [...GoogleApiEmulator.SERVICES, ...services].map((service) => [
+      `CLOUDSDK_API_ENDPOINT_OVERRIDES_${service.toUpperCase()}`,
+      this.endpoint(service),
+    ]);
     return {
       ...Object.fromEntries(overrides),
       GOOGLE_OAUTH_ACCESS_TOKEN: token,

@@ -35,10 +35,15 @@ const MALFORMED: Record<'html' | 'empty', { contentType: string; body: string }>
 };
 
 const ERRORS: Record<Exclude<FaultKind, 'reset' | 'html' | 'empty'>, () => ApiError> = {
-  '429': () => new ApiError(429, 'RESOURCE_EXHAUSTED', 'Quota exceeded for quota metric \'Read requests\' (injected fault).'),
+  '429': () => new ApiError(429, 'RESOURCE_EXHAUSTED', "Quota exceeded for quota metric 'Read requests' (injected fault)."),
   '500': () => new ApiError(500, 'INTERNAL', 'Internal error encountered (injected fault).'),
   '503': () => new ApiError(503, 'UNAVAILABLE', 'The service is currently unavailable (injected fault).'),
-  '409': () => new ApiError(409, 'ABORTED', 'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff (injected fault).'),
+  '409': () =>
+    new ApiError(
+      409,
+      'ABORTED',
+      'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff (injected fault).',
+    ),
 };
 
 /** Seeded fault injection (mulberry32), deterministic for a given request order. */

@@ -9,7 +9,18 @@ const MAX_PRINCIPALS = 1_500;
 const MAX_GROUPS_AND_DOMAINS = 250;
 const BASIC_ROLES = ['roles/owner', 'roles/editor', 'roles/viewer'];
 const PUBLIC_PRINCIPALS = ['allUsers', 'allAuthenticatedUsers'];
-const PRINCIPAL_PREFIXES = ['user:', 'serviceAccount:', 'group:', 'domain:', 'principal://', 'principalSet://', 'deleted:', 'projectOwner:', 'projectEditor:', 'projectViewer:'];
+const PRINCIPAL_PREFIXES = [
+  'user:',
+  'serviceAccount:',
+  'group:',
+  'domain:',
+  'principal://',
+  'principalSet://',
+  'deleted:',
+  'projectOwner:',
+  'projectEditor:',
+  'projectViewer:',
+];
 
 interface StoredPolicy {
   version: number;
@@ -91,13 +102,17 @@ export class IamPolicyStore {
 
     const currentEtag = stored?.etag ?? EMPTY_POLICY_ETAG;
     if (policy.etag !== undefined && policy.etag !== currentEtag) {
-      throw new ApiError(409, 'ABORTED', 'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff.');
+      throw new ApiError(
+        409,
+        'ABORTED',
+        'There were concurrent policy changes. Please retry the whole read-modify-write with exponential backoff.',
+      );
     }
     const next: StoredPolicy = {
-      version: mask.has('version') ? policy.version ?? 1 : stored?.version ?? 1,
+      version: mask.has('version') ? (policy.version ?? 1) : (stored?.version ?? 1),
       etag: this.newEtag(),
-      bindings: mask.has('bindings') ? normalizeBindings(policy.bindings ?? []) : stored?.bindings ?? [],
-      auditConfigs: mask.has('auditConfigs') ? clone(policy.auditConfigs ?? []) : stored?.auditConfigs ?? [],
+      bindings: mask.has('bindings') ? normalizeBindings(policy.bindings ?? []) : (stored?.bindings ?? []),
+      auditConfigs: mask.has('auditConfigs') ? clone(policy.auditConfigs ?? []) : (stored?.auditConfigs ?? []),
     };
     validateRules(next);
     this.policies.set(name, next);
@@ -145,7 +160,9 @@ function validatePolicyShape(policy: Policy): void {
   });
   (policy.auditConfigs ?? []).forEach((config, i) => {
     rejectUnknownFields(config, ['service', 'auditLogConfigs'], `policy.auditConfigs[${i}]`);
-    (config.auditLogConfigs ?? []).forEach((c, j) => rejectUnknownFields(c, ['logType', 'exemptedMembers'], `policy.auditConfigs[${i}].auditLogConfigs[${j}]`));
+    (config.auditLogConfigs ?? []).forEach((c, j) =>
+      rejectUnknownFields(c, ['logType', 'exemptedMembers'], `policy.auditConfigs[${i}].auditLogConfigs[${j}]`),
+    );
   });
   if (policy.version !== undefined && !VALID_VERSIONS.includes(policy.version)) {
     throw invalidArgument(`Invalid policy version ${policy.version}: must be 0, 1 or 3.`);
@@ -163,7 +180,9 @@ function validateRules(policy: StoredPolicy): void {
       throw invalidArgument(`Role ${JSON.stringify(binding.role)} is not supported for this resource.`);
     }
     if (binding.role.includes('_withcond_')) {
-      throw invalidArgument(`Role ${binding.role} is a version 1 view of a conditional binding; read the policy with version 3 and write that.`);
+      throw invalidArgument(
+        `Role ${binding.role} is a version 1 view of a conditional binding; read the policy with version 3 and write that.`,
+      );
     }
     for (const member of binding.members ?? []) {
       if (!PUBLIC_PRINCIPALS.includes(member) && !PRINCIPAL_PREFIXES.some((p) => member.startsWith(p) && member.length > p.length)) {
@@ -174,18 +193,23 @@ function validateRules(policy: StoredPolicy): void {
     if (binding.condition) {
       if (!binding.condition.expression || !binding.condition.title) throw invalidArgument('A condition needs an expression and a title.');
       if (BASIC_ROLES.includes(binding.role)) throw invalidArgument(`Conditions are not supported for basic role ${binding.role}.`);
-      if ((binding.members ?? []).some((m) => PUBLIC_PRINCIPALS.includes(m))) throw invalidArgument('Conditions are not supported for allUsers and allAuthenticatedUsers.');
+      if ((binding.members ?? []).some((m) => PUBLIC_PRINCIPALS.includes(m)))
+        throw invalidArgument('Conditions are not supported for allUsers and allAuthenticatedUsers.');
     }
   }
   for (const config of policy.auditConfigs) {
     for (const logConfig of config.auditLogConfigs ?? []) principals.push(...(logConfig.exemptedMembers ?? []));
   }
   if (principals.length > MAX_PRINCIPALS) {
-    throw invalidArgument(`The number of members in the policy (${principals.length.toLocaleString('en-US')}) is larger than the maximum allowed size ${MAX_PRINCIPALS.toLocaleString('en-US')}.`);
+    throw invalidArgument(
+      `The number of members in the policy (${principals.length.toLocaleString('en-US')}) is larger than the maximum allowed size ${MAX_PRINCIPALS.toLocaleString('en-US')}.`,
+    );
   }
   const groups = principals.filter((m) => m.startsWith('group:') || m.startsWith('domain:')).length;
   if (groups > MAX_GROUPS_AND_DOMAINS) {
-    throw invalidArgument(`The number of groups and domains in the policy (${groups}) is larger than the maximum allowed ${MAX_GROUPS_AND_DOMAINS}.`);
+    throw invalidArgument(
+      `The number of groups and domains in the policy (${groups}) is larger than the maximum allowed ${MAX_GROUPS_AND_DOMAINS}.`,
+    );
   }
 }
 

@@ -13,13 +13,16 @@ import { lookPath, runProgram } from './program';
 export const DATA_SOURCE_TYPE_NAME = 'external';
 
 /** The cty type of the data source's object (its attributes in the schema). */
-export const DATA_SOURCE_TYPE: CtyType = ['object', {
-  id: 'string',
-  program: ['list', 'string'],
-  query: ['map', 'string'],
-  result: ['map', 'string'],
-  working_dir: 'string',
-}];
+export const DATA_SOURCE_TYPE: CtyType = [
+  'object',
+  {
+    id: 'string',
+    program: ['list', 'string'],
+    query: ['map', 'string'],
+    result: ['map', 'string'],
+    working_dir: 'string',
+  },
+];
 
 /** One attribute of the data source's schema, as Terraform's plugin protocol describes it. */
 export interface SchemaAttribute {
@@ -42,16 +45,18 @@ export const DATA_SOURCE_ATTRIBUTES: readonly SchemaAttribute[] = [
     name: 'program',
     type: ['list', 'string'],
     required: true,
-    description: 'A list of strings, whose first element is the program to run and whose subsequent elements are optional '
-      + 'command line arguments to the program. Terraform does not execute the program through a shell, so it is not '
-      + 'necessary to escape shell metacharacters nor add quotes around arguments containing spaces.',
+    description:
+      'A list of strings, whose first element is the program to run and whose subsequent elements are optional ' +
+      'command line arguments to the program. Terraform does not execute the program through a shell, so it is not ' +
+      'necessary to escape shell metacharacters nor add quotes around arguments containing spaces.',
   },
   {
     name: 'query',
     type: ['map', 'string'],
     optional: true,
-    description: 'A map of string values to pass to the external program as the query arguments. If not supplied, the '
-      + 'program will receive an empty object as its input.',
+    description:
+      'A map of string values to pass to the external program as the query arguments. If not supplied, the ' +
+      'program will receive an empty object as its input.',
   },
   {
     name: 'result',
@@ -67,9 +72,10 @@ export const DATA_SOURCE_ATTRIBUTES: readonly SchemaAttribute[] = [
   },
 ];
 
-export const DATA_SOURCE_DESCRIPTION = 'The `external` data source allows an external program implementing a specific '
-  + 'protocol (defined below) to act as a data source, exposing arbitrary data for use elsewhere in the Terraform '
-  + 'configuration. (Stand-in of hashicorp/external for offline tests: cdktf-google-iam/lib/testing.)';
+export const DATA_SOURCE_DESCRIPTION =
+  'The `external` data source allows an external program implementing a specific ' +
+  'protocol (defined below) to act as a data source, exposing arbitrary data for use elsewhere in the Terraform ' +
+  'configuration. (Stand-in of hashicorp/external for offline tests: cdktf-google-iam/lib/testing.)';
 
 /** An error or warning for Terraform to show. */
 export interface Diagnostic {
@@ -87,12 +93,14 @@ export const OUTPUT_EXCERPT_LENGTH = 512;
 export function validateConfig(config: CtyObject): Diagnostic[] {
   const program = config.program;
   if (!Array.isArray(program) || program.length >= 1) return [];
-  return [{
-    severity: 'ERROR',
-    summary: 'Invalid Attribute Value',
-    detail: `Attribute program list must contain at least 1 elements, got: ${program.length}`,
-    attribute: 'program',
-  }];
+  return [
+    {
+      severity: 'ERROR',
+      summary: 'Invalid Attribute Value',
+      detail: `Attribute program list must contain at least 1 elements, got: ${program.length}`,
+      attribute: 'program',
+    },
+  ];
 }
 
 /** What a read of the data source ends in: its new state, or diagnostics. */
@@ -111,8 +119,10 @@ export async function readDataSource(config: CtyObject, signal?: AbortSignal): P
   const programList = (config.program ?? []) as Array<string | null>;
   const program = programList.filter((arg): arg is string => arg !== null && arg !== '');
   if (program.length === 0) {
-    return fail('External Program Missing', 'The data source was configured without a program to execute. '
-      + 'Verify the configuration contains at least one non-empty value.');
+    return fail(
+      'External Program Missing',
+      'The data source was configured without a program to execute. ' + 'Verify the configuration contains at least one non-empty value.',
+    );
   }
 
   // Null query values are left out, as v2.2.3 and earlier did (hashicorp/terraform-provider-external#208).
@@ -124,10 +134,10 @@ export async function readDataSource(config: CtyObject, signal?: AbortSignal): P
 
   const found = lookPath(program[0]);
   if (!found.ok) {
-    return fail('External Program Lookup Failed', LOOKUP_FAILED_DETAIL
-      + `\nPlatform: ${goos()}`
-      + `\nProgram: ${String(programList[0])}`
-      + `\nError: ${found.error}`);
+    return fail(
+      'External Program Lookup Failed',
+      LOOKUP_FAILED_DETAIL + `\nPlatform: ${goos()}` + `\nProgram: ${String(programList[0])}` + `\nError: ${found.error}`,
+    );
   }
 
   const workingDir = typeof config.working_dir === 'string' ? config.working_dir : '';
@@ -138,23 +148,29 @@ export async function readDataSource(config: CtyObject, signal?: AbortSignal): P
 
   if (run.error !== undefined) {
     if (run.stderr.length > 0) {
-      return fail('External Program Execution Failed', 'The data source received an unexpected error while attempting to execute the program.'
-        + `\n\nProgram: ${found.path}`
-        + `\nError Message: ${run.stderr}`
-        + `\nState: ${run.error}`);
+      return fail(
+        'External Program Execution Failed',
+        'The data source received an unexpected error while attempting to execute the program.' +
+          `\n\nProgram: ${found.path}` +
+          `\nError Message: ${run.stderr}` +
+          `\nState: ${run.error}`,
+      );
     }
-    return fail('External Program Execution Failed', 'The data source received an unexpected error while attempting to execute the program.\n\n'
-      + 'The program was executed, however it returned no additional error messaging.'
-      + `\n\nProgram: ${found.path}`
-      + `\nState: ${run.error}`);
+    return fail(
+      'External Program Execution Failed',
+      'The data source received an unexpected error while attempting to execute the program.\n\n' +
+        'The program was executed, however it returned no additional error messaging.' +
+        `\n\nProgram: ${found.path}` +
+        `\nState: ${run.error}`,
+    );
   }
 
   const parsed = goUnmarshalStringMap(run.stdout);
   if (!parsed.ok) {
-    return fail('Unexpected External Program Results', RESULTS_DETAIL
-      + `\nProgram: ${found.path}`
-      + `\nResult Error: ${parsed.error}`
-      + `\nProgram Output: ${excerpt(output)}`);
+    return fail(
+      'Unexpected External Program Results',
+      RESULTS_DETAIL + `\nProgram: ${found.path}` + `\nResult Error: ${parsed.error}` + `\nProgram Output: ${excerpt(output)}`,
+    );
   }
 
   return { state: { ...config, result: parsed.value, id: '-' }, diagnostics: [] };
@@ -166,7 +182,8 @@ function fail(summary: string, detail: string): ReadResult {
 
 function excerpt(output: string): string {
   if (output.length === 0) return '(empty)';
-  const shown = output.length > OUTPUT_EXCERPT_LENGTH ? `${output.slice(0, OUTPUT_EXCERPT_LENGTH)}... (${output.length} characters in all)` : output;
+  const shown =
+    output.length > OUTPUT_EXCERPT_LENGTH ? `${output.slice(0, OUTPUT_EXCERPT_LENGTH)}... (${output.length} characters in all)` : output;
   return JSON.stringify(shown);
 }
 
@@ -176,19 +193,20 @@ function goos(): string {
 }
 
 // The real provider's text, including its first sentence about parsing the query (sic).
-const LOOKUP_FAILED_DETAIL = 'The data source received an unexpected error while attempting to parse the query. '
-  + 'The data source received an unexpected error while attempting to find the program.\n\n'
-  + 'The program must be accessible according to the platform where Terraform is running.\n\n'
-  + 'If the expected program should be automatically found on the platform where Terraform is running, ensure that the program is in an expected directory. '
-  + 'On Unix-based platforms, these directories are typically searched based on the \'$PATH\' environment variable. '
-  + 'On Windows-based platforms, these directories are typically searched based on the \'%PATH%\' environment variable.\n\n'
-  + 'If the expected program is relative to the Terraform configuration, it is recommended that the program name includes the interpolated value of '
-  + '\'path.module\' before the program name to ensure that it is compatible with varying module usage. For example: "${path.module}/my-program"\n\n'
-  + 'The program must also be executable according to the platform where Terraform is running. '
-  + 'On Unix-based platforms, the file on the filesystem must have the executable bit set. On Windows-based platforms, no action is typically necessary.\n';
+const LOOKUP_FAILED_DETAIL =
+  'The data source received an unexpected error while attempting to parse the query. ' +
+  'The data source received an unexpected error while attempting to find the program.\n\n' +
+  'The program must be accessible according to the platform where Terraform is running.\n\n' +
+  'If the expected program should be automatically found on the platform where Terraform is running, ensure that the program is in an expected directory. ' +
+  "On Unix-based platforms, these directories are typically searched based on the '$PATH' environment variable. " +
+  "On Windows-based platforms, these directories are typically searched based on the '%PATH%' environment variable.\n\n" +
+  'If the expected program is relative to the Terraform configuration, it is recommended that the program name includes the interpolated value of ' +
+  '\'path.module\' before the program name to ensure that it is compatible with varying module usage. For example: "${path.module}/my-program"\n\n' +
+  'The program must also be executable according to the platform where Terraform is running. ' +
+  'On Unix-based platforms, the file on the filesystem must have the executable bit set. On Windows-based platforms, no action is typically necessary.\n';
 
-const RESULTS_DETAIL = 'The data source received unexpected results after executing the program.\n\n'
-  + 'Program output must be a JSON encoded map of string keys and string values.\n\n'
-  + 'If the error is unclear, the output can be viewed by enabling Terraform\'s logging at TRACE level. '
-  + 'Terraform documentation on logging: https://www.terraform.io/internals/debugging\n';
-
+const RESULTS_DETAIL =
+  'The data source received unexpected results after executing the program.\n\n' +
+  'Program output must be a JSON encoded map of string keys and string values.\n\n' +
+  "If the error is unclear, the output can be viewed by enabling Terraform's logging at TRACE level. " +
+  'Terraform documentation on logging: https://www.terraform.io/internals/debugging\n';

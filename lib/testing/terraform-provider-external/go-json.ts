@@ -24,8 +24,7 @@ function goQuote(s: string): string {
 /** The outcome of Go's json.Unmarshal into a map[string]string. */
 export type GoUnmarshalResult =
   /** `value` is null when the document is the literal `null`, as Go leaves the map nil. */
-  | { readonly ok: true; readonly value: Map<string, string> | null }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly value: Map<string, string> | null } | { readonly ok: false; readonly error: string };
 
 /**
  * Go's json.Unmarshal(data, &map[string]string{}): a syntax error anywhere
@@ -148,7 +147,7 @@ class Parser {
       if (c === '\\') {
         const e = this.peek();
         this.pos++;
-        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t' };
+        const simple: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
         if (e === 'u') out += this.unicodeEscape();
         else if (e in simple) out += simple[e];
         else this.fail('in string escape code', -1);
@@ -238,7 +237,16 @@ class Parser {
 function quoteChar(c: string): string {
   if (c === "'") return "'\\''";
   if (c === '"') return "'\"'";
-  const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '\\': '\\\\' };
+  const named: Record<string, string> = {
+    '\x07': '\\a',
+    '\b': '\\b',
+    '\f': '\\f',
+    '\n': '\\n',
+    '\r': '\\r',
+    '\t': '\\t',
+    '\v': '\\v',
+    '\\': '\\\\',
+  };
   if (c in named) return `'${named[c]}'`;
   const code = c.codePointAt(0) as number;
   if (code < 0x20 || code === 0x7f) return `'\\x${code.toString(16).padStart(2, '0')}'`;

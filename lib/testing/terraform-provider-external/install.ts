@@ -45,8 +45,10 @@ export class ExternalProviderStandIn {
   public static install(dir?: string): ExternalProviderInstallation {
     const bundle = ExternalProviderStandIn.bundlePath();
     if (!fs.existsSync(bundle)) {
-      throw new Error(`The stand-in of the hashicorp/external provider is not built: ${bundle} is missing. `
-        + 'Run `npm run bundle:testing` (part of `npm run build`) in cdktf-google-iam.');
+      throw new Error(
+        `The stand-in of the hashicorp/external provider is not built: ${bundle} is missing. ` +
+          'Run `npm run bundle:testing` (part of `npm run build`) in cdktf-google-iam.',
+      );
     }
     const root = path.resolve(dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'terraform-provider-external-')));
     const version = ExternalProviderStandIn.VERSION;
@@ -117,8 +119,10 @@ function goPlatform(): string {
   const system = goos[process.platform];
   const arch = goarch[process.arch];
   if (!system || !arch) {
-    throw new Error(`The stand-in of the hashicorp/external provider does not run on ${process.platform}/${process.arch} `
-      + '(it needs a POSIX shell to start Node.js).');
+    throw new Error(
+      `The stand-in of the hashicorp/external provider does not run on ${process.platform}/${process.arch} ` +
+        '(it needs a POSIX shell to start Node.js).',
+    );
   }
   return `${system}_${arch}`;
 }

@@ -17,12 +17,7 @@
 import { Decoder, Encoder, ExtensionCodec, decode as decodeRaw } from '@msgpack/msgpack';
 
 /** A cty type, in the JSON form the protocol's Schema.Attribute.type uses. */
-export type CtyType =
-  | 'string'
-  | 'number'
-  | 'bool'
-  | readonly ['list' | 'set' | 'map', CtyType]
-  | readonly ['object', ObjectAttributes];
+export type CtyType = 'string' | 'number' | 'bool' | readonly ['list' | 'set' | 'map', CtyType] | readonly ['object', ObjectAttributes];
 
 /** The attribute types of a cty object type. */
 export interface ObjectAttributes {
@@ -58,7 +53,10 @@ const REFINEMENT = { nullness: 1, stringPrefix: 2, lengthMin: 5, lengthMax: 6 } 
 
 /** Marks an extension value while decoding; turned into Unknown by the typed pass. */
 class RawUnknown {
-  constructor(public readonly type: number, public readonly data: Uint8Array) {}
+  constructor(
+    public readonly type: number,
+    public readonly data: Uint8Array,
+  ) {}
 }
 
 const extensions = new ExtensionCodec();

@@ -38,13 +38,20 @@ export async function servePlugin(options: PluginOptions): Promise<void> {
   const env = options.env ?? process.env;
   if (env[MAGIC_COOKIE_KEY] !== MAGIC_COOKIE_VALUE) {
     // go-plugin's words for a plugin started by hand.
-    throw new PluginStartError('This binary is a plugin. These are not meant to be executed directly.\n'
-      + 'Please execute the program that consumes these plugins, which will\nload any plugins automatically');
+    throw new PluginStartError(
+      'This binary is a plugin. These are not meant to be executed directly.\n' +
+        'Please execute the program that consumes these plugins, which will\nload any plugins automatically',
+    );
   }
-  const offered = (env.PLUGIN_PROTOCOL_VERSIONS ?? '').split(',').map((v) => v.trim()).filter((v) => v !== '');
+  const offered = (env.PLUGIN_PROTOCOL_VERSIONS ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
   if (offered.length > 0 && !offered.includes(String(options.protocolVersion))) {
-    throw new PluginStartError(`This provider speaks Terraform plugin protocol ${options.protocolVersion}; `
-      + `Terraform offered ${offered.join(', ')}. Use Terraform 1.0 or later.`);
+    throw new PluginStartError(
+      `This provider speaks Terraform plugin protocol ${options.protocolVersion}; ` +
+        `Terraform offered ${offered.join(', ')}. Use Terraform 1.0 or later.`,
+    );
   }
 
   const server = new grpc.Server({
@@ -82,9 +89,11 @@ export async function servePlugin(options: PluginOptions): Promise<void> {
   if (clientCert) {
     const cert = generateServerCertificate();
     // Only Terraform's own certificate is trusted, and a client must present it.
-    credentials = grpc.ServerCredentials.createSsl(Buffer.from(clientCert), [
-      { private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) },
-    ], true);
+    credentials = grpc.ServerCredentials.createSsl(
+      Buffer.from(clientCert),
+      [{ private_key: Buffer.from(cert.keyPem), cert_chain: Buffer.from(cert.certPem) }],
+      true,
+    );
     handshakeCert = cert.handshakeCert;
   }
 
@@ -110,9 +119,10 @@ function portRange(env: NodeJS.ProcessEnv): { min: number; max: number } {
 }
 
 async function bind(server: grpc.Server, credentials: grpc.ServerCredentials, range: { min: number; max: number }): Promise<number> {
-  const tryPort = (port: number): Promise<number | undefined> => new Promise((resolve) => {
-    server.bindAsync(`127.0.0.1:${port}`, credentials, (error, bound) => resolve(error ? undefined : bound));
-  });
+  const tryPort = (port: number): Promise<number | undefined> =>
+    new Promise((resolve) => {
+      server.bindAsync(`127.0.0.1:${port}`, credentials, (error, bound) => resolve(error ? undefined : bound));
+    });
   if (range.min === 0) {
     const port = await tryPort(0);
     if (port === undefined) throw new PluginStartError('Could not bind a TCP port on 127.0.0.1');

@@ -12,8 +12,7 @@ import * as path from 'path';
 /** Where Go's exec.LookPath would find the program, or why it would not. */
 export type LookPathResult =
   /** `path` is what Go's exec.Command would run (cmd.Path). */
-  | { readonly ok: true; readonly path: string }
-  | { readonly ok: false; readonly error: string };
+  { readonly ok: true; readonly path: string } | { readonly ok: false; readonly error: string };
 
 /**
  * Go's exec.LookPath on Unix: a name with a slash is checked as it is;

@@ -116,13 +116,21 @@ function schema(attributes: readonly SchemaAttribute[], description: string): un
 }
 
 function decodeConfig(request: DataSourceRequest): { value: CtyObject } | { diagnostics: Diagnostic[] } {
-  const error = (summary: string, detail: string): { diagnostics: Diagnostic[] } => ({ diagnostics: [{ severity: 'ERROR', summary, detail }] });
+  const error = (summary: string, detail: string): { diagnostics: Diagnostic[] } => ({
+    diagnostics: [{ severity: 'ERROR', summary, detail }],
+  });
   if (request.type_name !== DATA_SOURCE_TYPE_NAME) {
-    return error('Data Source Type Not Found', `The data source type "${request.type_name}" is not served by this provider, which has only "${DATA_SOURCE_TYPE_NAME}".`);
+    return error(
+      'Data Source Type Not Found',
+      `The data source type "${request.type_name}" is not served by this provider, which has only "${DATA_SOURCE_TYPE_NAME}".`,
+    );
   }
   const bytes = request.config?.msgpack;
   if (!bytes || bytes.length === 0) {
-    return error('Unable to Read Configuration', 'The request carried no msgpack-encoded configuration (this stand-in reads only msgpack, which Terraform sends).');
+    return error(
+      'Unable to Read Configuration',
+      'The request carried no msgpack-encoded configuration (this stand-in reads only msgpack, which Terraform sends).',
+    );
   }
   try {
     return { value: decodeCty(bytes, DATA_SOURCE_TYPE) as CtyObject };
@@ -149,7 +157,7 @@ function unary<Request>(
       .then(() => handle(call.request, call))
       .then(
         (response) => callback(null, response),
-        (e: unknown) => callback({ code: 13 /* INTERNAL */, details: e instanceof Error ? e.stack ?? e.message : String(e) }),
+        (e: unknown) => callback({ code: 13 /* INTERNAL */, details: e instanceof Error ? (e.stack ?? e.message) : String(e) }),
       );
   };
 }

@@ -44,10 +44,7 @@ export function generateServerCertificate(now = new Date()): ServerCertificate {
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   const notBefore = new Date(now.getTime() - 30_000);
   const notAfter = new Date(now.getTime() + 262_980 * 3600_000);
-  const name = seq(
-    set(seq(oid(OID.organization), utf8('HashiCorp'))),
-    set(seq(oid(OID.commonName), utf8('localhost'))),
-  );
+  const name = seq(set(seq(oid(OID.organization), utf8('HashiCorp'))), set(seq(oid(OID.commonName), utf8('localhost'))));
   const tbs = seq(
     explicit(0, integer(Buffer.from([2]))), // v3
     integer(serialNumber()),
@@ -56,16 +53,23 @@ export function generateServerCertificate(now = new Date()): ServerCertificate {
     seq(time(notBefore), time(notAfter)),
     name,
     asn1.fromDer(binary(spki)),
-    explicit(3, seq(
-      // digitalSignature (bit 0) and keyCertSign (bit 5): 0b1000_0100, the 2 low bits unused.
-      extension(OID.keyUsage, true, bitString(Buffer.from([0x84]), 2)),
-      extension(OID.extKeyUsage, false, seq(oid(OID.serverAuth), oid(OID.clientAuth))),
-      extension(OID.basicConstraints, true, seq(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.BOOLEAN, false, '\xff'))),
-      extension(OID.subjectAltName, false, seq(
-        asn1.create(asn1.Class.CONTEXT_SPECIFIC, 2, false, 'localhost'), // dNSName
-        asn1.create(asn1.Class.CONTEXT_SPECIFIC, 7, false, binary(Buffer.from([127, 0, 0, 1]))), // iPAddress
-      )),
-    )),
+    explicit(
+      3,
+      seq(
+        // digitalSignature (bit 0) and keyCertSign (bit 5): 0b1000_0100, the 2 low bits unused.
+        extension(OID.keyUsage, true, bitString(Buffer.from([0x84]), 2)),
+        extension(OID.extKeyUsage, false, seq(oid(OID.serverAuth), oid(OID.clientAuth))),
+        extension(OID.basicConstraints, true, seq(asn1.create(asn1.Class.UNIVERSAL, asn1.Type.BOOLEAN, false, '\xff'))),
+        extension(
+          OID.subjectAltName,
+          false,
+          seq(
+            asn1.create(asn1.Class.CONTEXT_SPECIFIC, 2, false, 'localhost'), // dNSName
+            asn1.create(asn1.Class.CONTEXT_SPECIFIC, 7, false, binary(Buffer.from([127, 0, 0, 1]))), // iPAddress
+          ),
+        ),
+      ),
+    ),
   );
   const tbsDer = der(tbs);
   const signature = crypto.sign('sha256', tbsDer, privateKey); // DER-encoded ECDSA signature

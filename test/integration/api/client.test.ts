@@ -21,7 +21,10 @@ afterAll(() => emulator.close());
 beforeEach(() => emulator.setFaults(undefined));
 
 async function failure(promise: Promise<unknown>): Promise<GoogleApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(GoogleApiError);
   return error as GoogleApiError;
 }
@@ -34,7 +37,11 @@ test('a resource without a policy reads as Google’s empty policy', async () =>
 test('read-modify-write with the etag; a stale etag is ABORTED and changes nothing', async () => {
   emulator.addResource(AP, { bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] });
   const read = await api.getIamPolicy(AP);
-  const written = await api.setIamPolicy(AP, { ...read, version: 3, bindings: [...read.bindings!, { role: 'roles/a.c', members: ['user:b@example.com'], condition: CONDITION }] });
+  const written = await api.setIamPolicy(AP, {
+    ...read,
+    version: 3,
+    bindings: [...read.bindings!, { role: 'roles/a.c', members: ['user:b@example.com'], condition: CONDITION }],
+  });
   expect(written.etag).not.toBe(read.etag);
   expect(written.bindings).toHaveLength(2);
   const stale = await failure(api.setIamPolicy(AP, { ...read, bindings: [] }));
@@ -54,14 +61,28 @@ test('a version 1 read of a conditional policy mangles the role; version 3 keeps
 
 test('only the fields the API defines are sent', async () => {
   emulator.addResource(AP);
-  const policy = { etag: 'ACAB', bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], extra: 1, condition: { ...CONDITION, foo: 2 } }], somethingNew: true };
-  expect(wirePolicy(policy)).toEqual({ etag: 'ACAB', bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: CONDITION }] });
+  const policy = {
+    etag: 'ACAB',
+    bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], extra: 1, condition: { ...CONDITION, foo: 2 } }],
+    somethingNew: true,
+  };
+  expect(wirePolicy(policy)).toEqual({
+    etag: 'ACAB',
+    bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: CONDITION }],
+  });
   await expect(api.setIamPolicy(AP, { ...policy, version: 3 })).resolves.toMatchObject({ version: 3 });
 });
 
 test('Google’s statuses: NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, INVALID_ARGUMENT', async () => {
-  expect(await failure(api.getIamPolicy('projects/p/locations/global/authorizationPolicies/nope'))).toMatchObject({ status: 'NOT_FOUND', httpStatus: 404, retryable: false });
-  const denied = new IamPolicyApi(new GoogleRestClient({ env: emulator.env(GoogleApiEmulator.DENIED_TOKEN) }), { service: 'networksecurity', apiVersion: 'v1' });
+  expect(await failure(api.getIamPolicy('projects/p/locations/global/authorizationPolicies/nope'))).toMatchObject({
+    status: 'NOT_FOUND',
+    httpStatus: 404,
+    retryable: false,
+  });
+  const denied = new IamPolicyApi(new GoogleRestClient({ env: emulator.env(GoogleApiEmulator.DENIED_TOKEN) }), {
+    service: 'networksecurity',
+    apiVersion: 'v1',
+  });
   expect(await failure(denied.getIamPolicy(AP))).toMatchObject({ status: 'PERMISSION_DENIED', httpStatus: 403 });
   emulator.addResource(AP);
   const tooMany = Array.from({ length: 1_501 }, (_, i) => `user:u${i}@example.com`);
@@ -75,10 +96,15 @@ test('Google’s statuses: NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, INVALI
 test('an explicit access token wins over the environment; the emulator accepts only the tokens it knows', async () => {
   emulator.addResource(AP);
   const unknown = new GoogleRestClient({ env: emulator.env(), accessToken: 'another-token' });
-  expect(await failure(new IamPolicyApi(unknown, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP))).toMatchObject({ status: 'UNAUTHENTICATED', httpStatus: 401 });
+  expect(await failure(new IamPolicyApi(unknown, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP))).toMatchObject({
+    status: 'UNAUTHENTICATED',
+    httpStatus: 401,
+  });
   emulator.auth.acceptToken('another-token');
   const client = new GoogleRestClient({ env: emulator.env(GoogleApiEmulator.DENIED_TOKEN), accessToken: 'another-token' });
-  await expect(new IamPolicyApi(client, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP)).resolves.toEqual({ etag: 'ACAB' });
+  await expect(new IamPolicyApi(client, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP)).resolves.toEqual({
+    etag: 'ACAB',
+  });
 });
 
 test('a connection reset is a retryable UNAVAILABLE with no HTTP status', async () => {
@@ -90,7 +116,12 @@ test('a connection reset is a retryable UNAVAILABLE with no HTTP status', async 
 
 test('import jobs: the basic view leaves the reports out, a bad view is INVALID_ARGUMENT', async () => {
   const name = 'projects/p/locations/us-central1/importJobs/j';
-  emulator.addImportJob({ name, state: 'IMPORT_JOB_STATE_READY', executionReport: { framesReported: 3 }, validationReport: { jobErrors: [] } });
+  emulator.addImportJob({
+    name,
+    state: 'IMPORT_JOB_STATE_READY',
+    executionReport: { framesReported: 3 },
+    validationReport: { jobErrors: [] },
+  });
   const jobs = new ImportJobsApi(new GoogleRestClient({ env: emulator.env() }));
   expect(await jobs.get(name, 'IMPORT_JOB_VIEW_BASIC')).toEqual({ name, state: 'IMPORT_JOB_STATE_READY' });
   expect(await jobs.get(name)).toEqual({ name, state: 'IMPORT_JOB_STATE_READY' });

@@ -24,21 +24,35 @@ export function writeJson(dir: string, name: string, value: unknown): string {
 /** A `service_account` key file whose public key the emulator knows. */
 export function serviceAccountKey(emulator: GoogleApiEmulator, email: string, project = 'key-project'): Record<string, string> {
   const { privateKey, publicKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048, privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' },
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
   });
   emulator.auth.addServiceAccount(email, publicKey);
   return {
-    type: 'service_account', project_id: project, private_key_id: 'test-key', private_key: privateKey,
-    client_email: email, client_id: '1', token_uri: GOOGLE_TOKEN_URL,
+    type: 'service_account',
+    project_id: project,
+    private_key_id: 'test-key',
+    private_key: privateKey,
+    client_email: email,
+    client_id: '1',
+    token_uri: GOOGLE_TOKEN_URL,
   };
 }
 
 /** gcloud's `authorized_user` ADC file (`gcloud auth application-default login`). */
 export function authorizedUser(emulator: GoogleApiEmulator, user: string, quotaProjectId?: string): Record<string, string> {
-  const credentials = { clientId: 'gcloud-client.apps.example.com', clientSecret: `client-secret-${process.pid}`, refreshToken: `refresh-${user}-${Date.now()}` };
+  const credentials = {
+    clientId: 'gcloud-client.apps.example.com',
+    clientSecret: `client-secret-${process.pid}`,
+    refreshToken: `refresh-${user}-${Date.now()}`,
+  };
   emulator.auth.addAuthorizedUser(user, credentials);
   return {
-    type: 'authorized_user', client_id: credentials.clientId, client_secret: credentials.clientSecret, refresh_token: credentials.refreshToken,
+    type: 'authorized_user',
+    client_id: credentials.clientId,
+    client_secret: credentials.clientSecret,
+    refresh_token: credentials.refreshToken,
     ...(quotaProjectId ? { quota_project_id: quotaProjectId } : {}),
   };
 }
@@ -50,7 +64,11 @@ export const POOL_AUDIENCE = '//iam.googleapis.com/projects/123456/locations/glo
  * emulator's STS; the subject token comes from a file, or from a CI's OIDC
  * URL as google-github-actions/auth writes it; optionally impersonating.
  */
-export function externalAccount(emulator: GoogleApiEmulator, dir: string, options: { source: 'file' | 'github'; impersonate?: string }): Record<string, unknown> {
+export function externalAccount(
+  emulator: GoogleApiEmulator,
+  dir: string,
+  options: { source: 'file' | 'github'; impersonate?: string },
+): Record<string, unknown> {
   const subjectToken = `header.subject-${Math.random().toString(36).slice(2)}.signature`;
   emulator.auth.addExternalSubject(POOL_AUDIENCE, subjectToken);
   let credentialSource: Record<string, unknown>;
@@ -87,7 +105,11 @@ export function generateAccessTokenUrl(emulator: GoogleApiEmulator, email: strin
  * unredirected request).
  */
 export function redirectGoogleTokenUrl(client: AuthClient, emulator: GoogleApiEmulator): void {
-  const transporter = (client as unknown as { transporter: { interceptors: { request: { add(i: { resolved: (c: { url: URL | string }) => unknown }): void } } } }).transporter;
+  const transporter = (
+    client as unknown as {
+      transporter: { interceptors: { request: { add(i: { resolved: (c: { url: URL | string }) => unknown }): void } } };
+    }
+  ).transporter;
   transporter.interceptors.request.add({
     resolved: (config) => {
       if (String(config.url) === GOOGLE_TOKEN_URL) config.url = new URL(`${emulator.url}/token`);

@@ -14,7 +14,13 @@ import { CredentialsError } from '../../../lib/api/errors';
 import { IamPolicyApi } from '../../../lib/api/iam-policy';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import {
-  authorizedUser, externalAccount, generateAccessTokenUrl, redirectGoogleTokenUrl, serviceAccountKey, tempDir, writeJson,
+  authorizedUser,
+  externalAccount,
+  generateAccessTokenUrl,
+  redirectGoogleTokenUrl,
+  serviceAccountKey,
+  tempDir,
+  writeJson,
 } from './credential-fixtures';
 
 const AP = 'projects/p/locations/global/authorizationPolicies/creds';
@@ -48,7 +54,10 @@ async function readPolicy(env: NodeJS.ProcessEnv, accessToken?: string) {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<CredentialsError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(CredentialsError);
   return error as CredentialsError;
 }
@@ -71,7 +80,9 @@ describe('1. an access token', () => {
     fs.writeFileSync(file, `${GoogleApiEmulator.ACCESS_TOKEN}\n`);
     await readPolicy({ ...base, GOOGLE_OAUTH_ACCESS_TOKEN: file });
     expect(lastCaller()?.identity).toBe(`token:${GoogleApiEmulator.ACCESS_TOKEN}`);
-    expect((await loadCredentials(undefined, { ...base, GOOGLE_OAUTH_ACCESS_TOKEN: file })).description).toBe(`GOOGLE_OAUTH_ACCESS_TOKEN (file ${file})`);
+    expect((await loadCredentials(undefined, { ...base, GOOGLE_OAUTH_ACCESS_TOKEN: file })).description).toBe(
+      `GOOGLE_OAUTH_ACCESS_TOKEN (file ${file})`,
+    );
   });
 });
 
@@ -83,10 +94,18 @@ describe('2. GOOGLE_CREDENTIALS and its aliases: a path or the JSON', () => {
     redirectGoogleTokenUrl(credentials.client, emulator);
     const token = (await credentials.requestHeaders()).get('authorization');
     expect(token).toMatch(/^Bearer emulator-issued-/);
-    expect(emulator.auth.authCalls()).toEqual([expect.objectContaining({
-      endpoint: 'oauth2.token', caller: `serviceAccount:${DEPLOYER}`, scope: 'https://www.googleapis.com/auth/cloud-platform', status: 200,
-    })]);
-    const response = await credentials.client.request({ url: `${emulator.endpoint('networksecurity')}v1/${AP}:getIamPolicy`, method: 'GET' });
+    expect(emulator.auth.authCalls()).toEqual([
+      expect.objectContaining({
+        endpoint: 'oauth2.token',
+        caller: `serviceAccount:${DEPLOYER}`,
+        scope: 'https://www.googleapis.com/auth/cloud-platform',
+        status: 200,
+      }),
+    ]);
+    const response = await credentials.client.request({
+      url: `${emulator.endpoint('networksecurity')}v1/${AP}:getIamPolicy`,
+      method: 'GET',
+    });
     expect(response.status).toBe(200);
     expect(lastCaller()?.identity).toBe(`serviceAccount:${DEPLOYER}`);
   });
@@ -109,16 +128,24 @@ describe('2. GOOGLE_CREDENTIALS and its aliases: a path or the JSON', () => {
     const config = externalAccount(emulator, dir, { source: 'file' });
     expect(await readPolicy({ ...base, GOOGLE_CREDENTIALS: JSON.stringify(config) })).toEqual({ etag: 'ACAB' });
     expect(emulator.auth.authCalls().map((c) => c.endpoint)).toEqual(['sts.token']);
-    expect(lastCaller()?.identity).toMatch(/^principal:projects\/123456\/locations\/global\/workloadIdentityPools\/ci\/providers\/github\/subject\//);
+    expect(lastCaller()?.identity).toMatch(
+      /^principal:projects\/123456\/locations\/global\/workloadIdentityPools\/ci\/providers\/github\/subject\//,
+    );
   });
 });
 
 describe('3. Application Default Credentials', () => {
   test('GOOGLE_APPLICATION_CREDENTIALS: external_account from GitHub Actions (OIDC URL, STS, service account impersonation)', async () => {
-    const file = writeJson(dir, 'github-wif.json', externalAccount(emulator, dir, { source: 'github', impersonate: 'ci@prod-project.iam.gserviceaccount.com' }));
+    const file = writeJson(
+      dir,
+      'github-wif.json',
+      externalAccount(emulator, dir, { source: 'github', impersonate: 'ci@prod-project.iam.gserviceaccount.com' }),
+    );
     expect(await readPolicy({ ...base, GOOGLE_APPLICATION_CREDENTIALS: file })).toEqual({ etag: 'ACAB' });
     expect(emulator.auth.authCalls().map((c) => [c.endpoint, c.status])).toEqual([
-      ['oidc.token', 200], ['sts.token', 200], ['iamcredentials.generateAccessToken', 200],
+      ['oidc.token', 200],
+      ['sts.token', 200],
+      ['iamcredentials.generateAccessToken', 200],
     ]);
     expect(lastCaller()?.identity).toBe('serviceAccount:ci@prod-project.iam.gserviceaccount.com');
   });
@@ -134,7 +161,9 @@ describe('3. Application Default Credentials', () => {
     const [exchange, impersonation] = emulator.auth.authCalls();
     expect(exchange).toMatchObject({ endpoint: 'sts.token', status: 200 });
     expect(impersonation).toMatchObject({
-      endpoint: 'iamcredentials.generateAccessToken', caller: exchange.issuedTo, issuedTo: `serviceAccount:${TARGET}`,
+      endpoint: 'iamcredentials.generateAccessToken',
+      caller: exchange.issuedTo,
+      issuedTo: `serviceAccount:${TARGET}`,
       delegates: ['projects/-/serviceAccounts/middle@prod-project.iam.gserviceaccount.com'],
     });
     expect(lastCaller()?.identity).toBe(`serviceAccount:${TARGET}`);
@@ -145,7 +174,9 @@ describe('3. Application Default Credentials', () => {
     fs.mkdirSync(gcloud, { recursive: true });
     writeJson(gcloud, 'application_default_credentials.json', authorizedUser(emulator, 'alice@example.com'));
     const credentials = await loadCredentials(undefined, { ...base, CLOUDSDK_CONFIG: gcloud });
-    expect(credentials.description).toBe(`gcloud's application default credentials (file ${path.join(gcloud, 'application_default_credentials.json')})`);
+    expect(credentials.description).toBe(
+      `gcloud's application default credentials (file ${path.join(gcloud, 'application_default_credentials.json')})`,
+    );
     redirectGoogleTokenUrl(credentials.client, emulator);
     await credentials.client.request({ url: `${emulator.endpoint('networksecurity')}v1/${AP}:getIamPolicy`, method: 'GET' });
     expect(emulator.auth.authCalls()).toEqual([expect.objectContaining({ endpoint: 'oauth2.token', issuedTo: 'user:alice@example.com' })]);
@@ -156,9 +187,15 @@ describe('3. Application Default Credentials', () => {
     const error = await rejection(readPolicy(base));
     expect(error).toMatchObject({ status: 'UNAUTHENTICATED', retryable: false });
     expect(error.apiMessage).toContain('no Google credentials found');
-    const order = ['GOOGLE_OAUTH_ACCESS_TOKEN: not set', 'GOOGLE_CREDENTIALS: not set', 'GOOGLE_CLOUD_KEYFILE_JSON: not set',
-      'GCLOUD_KEYFILE_JSON: not set', 'GOOGLE_APPLICATION_CREDENTIALS: not set', `gcloud's application default credentials: no file ${path.join(dir, '.config', 'gcloud', 'application_default_credentials.json')}`,
-      'the metadata server: not asked (METADATA_SERVER_DETECTION=none)'];
+    const order = [
+      'GOOGLE_OAUTH_ACCESS_TOKEN: not set',
+      'GOOGLE_CREDENTIALS: not set',
+      'GOOGLE_CLOUD_KEYFILE_JSON: not set',
+      'GCLOUD_KEYFILE_JSON: not set',
+      'GOOGLE_APPLICATION_CREDENTIALS: not set',
+      `gcloud's application default credentials: no file ${path.join(dir, '.config', 'gcloud', 'application_default_credentials.json')}`,
+      'the metadata server: not asked (METADATA_SERVER_DETECTION=none)',
+    ];
     expect(error.apiMessage).toContain(order.join('; '));
     expect(emulator.stats().requests).toBe(0);
   });
@@ -167,20 +204,31 @@ describe('3. Application Default Credentials', () => {
 describe('impersonation on top of any source: GOOGLE_IMPERSONATE_SERVICE_ACCOUNT', () => {
   test('on an access token, with delegates from GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES, at the IAM Credentials override', async () => {
     const env = {
-      ...base, GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN, GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET,
+      ...base,
+      GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN,
+      GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET,
       GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES: ' a@p.iam.gserviceaccount.com , projects/-/serviceAccounts/b@p.iam.gserviceaccount.com',
     };
     await readPolicy(env);
-    expect(emulator.auth.authCalls()).toEqual([{
-      endpoint: 'iamcredentials.generateAccessToken', caller: `token:${GoogleApiEmulator.ACCESS_TOKEN}`, issuedTo: `serviceAccount:${TARGET}`,
-      delegates: ['projects/-/serviceAccounts/a@p.iam.gserviceaccount.com', 'projects/-/serviceAccounts/b@p.iam.gserviceaccount.com'],
-      scope: 'https://www.googleapis.com/auth/cloud-platform', status: 200,
-    }]);
+    expect(emulator.auth.authCalls()).toEqual([
+      {
+        endpoint: 'iamcredentials.generateAccessToken',
+        caller: `token:${GoogleApiEmulator.ACCESS_TOKEN}`,
+        issuedTo: `serviceAccount:${TARGET}`,
+        delegates: ['projects/-/serviceAccounts/a@p.iam.gserviceaccount.com', 'projects/-/serviceAccounts/b@p.iam.gserviceaccount.com'],
+        scope: 'https://www.googleapis.com/auth/cloud-platform',
+        status: 200,
+      },
+    ]);
     expect(lastCaller()?.identity).toBe(`serviceAccount:${TARGET}`);
   });
 
   test('on a service account key and on workload identity federation', async () => {
-    const key = await loadCredentials(undefined, { ...base, GOOGLE_CREDENTIALS: JSON.stringify(serviceAccountKey(emulator, DEPLOYER)), GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET });
+    const key = await loadCredentials(undefined, {
+      ...base,
+      GOOGLE_CREDENTIALS: JSON.stringify(serviceAccountKey(emulator, DEPLOYER)),
+      GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET,
+    });
     expect(key.description).toBe(`GOOGLE_CREDENTIALS (JSON content), impersonating ${TARGET} (GOOGLE_IMPERSONATE_SERVICE_ACCOUNT)`);
     redirectGoogleTokenUrl((key.client as unknown as { sourceClient: never }).sourceClient, emulator);
     await key.requestHeaders();
@@ -190,7 +238,11 @@ describe('impersonation on top of any source: GOOGLE_IMPERSONATE_SERVICE_ACCOUNT
     ]);
 
     emulator.auth.clearLog();
-    await readPolicy({ ...base, GOOGLE_CREDENTIALS: JSON.stringify(externalAccount(emulator, dir, { source: 'file' })), GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET });
+    await readPolicy({
+      ...base,
+      GOOGLE_CREDENTIALS: JSON.stringify(externalAccount(emulator, dir, { source: 'file' })),
+      GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET,
+    });
     expect(emulator.auth.authCalls().map((c) => c.endpoint)).toEqual(['sts.token', 'iamcredentials.generateAccessToken']);
     expect(lastCaller()?.identity).toBe(`serviceAccount:${TARGET}`);
   });
@@ -199,33 +251,51 @@ describe('impersonation on top of any source: GOOGLE_IMPERSONATE_SERVICE_ACCOUNT
     const env = { ...base, GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN, GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET };
     const error = await rejection(readPolicy(env));
     expect(error).toMatchObject({ httpStatus: 403, retryable: false });
-    expect(error.apiMessage).toContain(`could not get an access token with GOOGLE_OAUTH_ACCESS_TOKEN, impersonating ${TARGET} (GOOGLE_IMPERSONATE_SERVICE_ACCOUNT) (HTTP 403)`);
+    expect(error.apiMessage).toContain(
+      `could not get an access token with GOOGLE_OAUTH_ACCESS_TOKEN, impersonating ${TARGET} (GOOGLE_IMPERSONATE_SERVICE_ACCOUNT) (HTTP 403)`,
+    );
     expect(error.apiMessage).toContain('PERMISSION_DENIED');
     expect(error.message).not.toContain(GoogleApiEmulator.DENIED_TOKEN);
     expect(emulator.stats().getIamPolicy).toBe(0);
-    await expect(loadCredentials(undefined, { ...env, GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: `${TARGET},other@p.iam.gserviceaccount.com` }))
-      .rejects.toThrow(/GOOGLE_IMPERSONATE_SERVICE_ACCOUNT takes one service account .* GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES/);
+    await expect(
+      loadCredentials(undefined, { ...env, GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: `${TARGET},other@p.iam.gserviceaccount.com` }),
+    ).rejects.toThrow(/GOOGLE_IMPERSONATE_SERVICE_ACCOUNT takes one service account .* GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES/);
   });
 });
 
 describe('the quota project: x-goog-user-project on every call', () => {
   test.each([
     ['GOOGLE_CLOUD_QUOTA_PROJECT', { GOOGLE_CLOUD_QUOTA_PROJECT: 'quota-a' }, 'quota-a'],
-    ['GOOGLE_BILLING_PROJECT with USER_PROJECT_OVERRIDE, over GOOGLE_CLOUD_QUOTA_PROJECT', { GOOGLE_BILLING_PROJECT: 'billing-b', USER_PROJECT_OVERRIDE: 'true', GOOGLE_CLOUD_QUOTA_PROJECT: 'quota-a' }, 'billing-b'],
+    [
+      'GOOGLE_BILLING_PROJECT with USER_PROJECT_OVERRIDE, over GOOGLE_CLOUD_QUOTA_PROJECT',
+      { GOOGLE_BILLING_PROJECT: 'billing-b', USER_PROJECT_OVERRIDE: 'true', GOOGLE_CLOUD_QUOTA_PROJECT: 'quota-a' },
+      'billing-b',
+    ],
     ['not GOOGLE_BILLING_PROJECT alone (as the provider)', { GOOGLE_BILLING_PROJECT: 'billing-b' }, undefined],
-    ['not GOOGLE_BILLING_PROJECT with USER_PROJECT_OVERRIDE=false', { GOOGLE_BILLING_PROJECT: 'billing-b', USER_PROJECT_OVERRIDE: 'false', GOOGLE_CLOUD_QUOTA_PROJECT: 'quota-a' }, 'quota-a'],
+    [
+      'not GOOGLE_BILLING_PROJECT with USER_PROJECT_OVERRIDE=false',
+      { GOOGLE_BILLING_PROJECT: 'billing-b', USER_PROJECT_OVERRIDE: 'false', GOOGLE_CLOUD_QUOTA_PROJECT: 'quota-a' },
+      'quota-a',
+    ],
   ])('%s', async (_label, settings, expected) => {
     await readPolicy({ ...base, GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN, ...settings });
     expect(lastCaller()?.userProject).toBe(expected);
   });
 
   test('with impersonation, and from a credentials file’s quota_project_id when the environment names none', async () => {
-    await readPolicy({ ...base, GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN, GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET, GOOGLE_CLOUD_QUOTA_PROJECT: 'quota-a' });
+    await readPolicy({
+      ...base,
+      GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN,
+      GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET,
+      GOOGLE_CLOUD_QUOTA_PROJECT: 'quota-a',
+    });
     expect(lastCaller()).toEqual({ identity: `serviceAccount:${TARGET}`, userProject: 'quota-a' });
     const config = { ...externalAccount(emulator, dir, { source: 'file' }), quota_project_id: 'file-quota' };
     await readPolicy({ ...base, GOOGLE_CREDENTIALS: JSON.stringify(config) });
     expect(lastCaller()?.userProject).toBe('file-quota');
-    await expect(readPolicy({ ...base, GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN, USER_PROJECT_OVERRIDE: 'yes' })).rejects.toThrow(/USER_PROJECT_OVERRIDE: expected true or false/);
+    await expect(
+      readPolicy({ ...base, GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN, USER_PROJECT_OVERRIDE: 'yes' }),
+    ).rejects.toThrow(/USER_PROJECT_OVERRIDE: expected true or false/);
   });
 });
 
@@ -234,8 +304,10 @@ describe('unusable credentials: which sources were tried, never a secret', () =>
 
   test('GOOGLE_CREDENTIALS that is neither a file nor JSON', async () => {
     const error = await rejection(readPolicy({ ...base, GOOGLE_CREDENTIALS: '/no/such/key.json' }));
-    expect(error.apiMessage).toBe('GOOGLE_CREDENTIALS (JSON content) is neither the path of a readable file nor credentials JSON (the value is not shown: it may hold a key). '
-      + 'Credential sources, in order (the first one set is used): GOOGLE_OAUTH_ACCESS_TOKEN: not set; GOOGLE_CREDENTIALS (JSON content) (used)');
+    expect(error.apiMessage).toBe(
+      'GOOGLE_CREDENTIALS (JSON content) is neither the path of a readable file nor credentials JSON (the value is not shown: it may hold a key). ' +
+        'Credential sources, in order (the first one set is used): GOOGLE_OAUTH_ACCESS_TOKEN: not set; GOOGLE_CREDENTIALS (JSON content) (used)',
+    );
     expect(error.message).not.toContain('/no/such/key.json');
   });
 
@@ -250,11 +322,16 @@ describe('unusable credentials: which sources were tried, never a secret', () =>
   });
 
   test('a JSON of an unknown type, an unreadable ADC file, an empty option', async () => {
-    expect((await rejection(readPolicy({ ...base, GOOGLE_CREDENTIALS: '{"type":"api_key","key":"AIzaSecretValue123"}' }))).message)
-      .toMatch(/"type" must be one of service_account, authorized_user, external_account, external_account_authorized_user, impersonated_service_account, gdch_service_account \(got "api_key"\)/);
+    expect((await rejection(readPolicy({ ...base, GOOGLE_CREDENTIALS: '{"type":"api_key","key":"AIzaSecretValue123"}' }))).message).toMatch(
+      /"type" must be one of service_account, authorized_user, external_account, external_account_authorized_user, impersonated_service_account, gdch_service_account \(got "api_key"\)/,
+    );
     const missing = path.join(dir, 'missing.json');
     const adc = await rejection(readPolicy({ ...base, GOOGLE_APPLICATION_CREDENTIALS: missing }));
-    expect(adc.apiMessage).toMatch(new RegExp(`^GOOGLE_APPLICATION_CREDENTIALS \\(file ${missing}\\) cannot be read \\(ENOENT\\)\\. .*GCLOUD_KEYFILE_JSON: not set; GOOGLE_APPLICATION_CREDENTIALS \\(used\\)$`));
+    expect(adc.apiMessage).toMatch(
+      new RegExp(
+        `^GOOGLE_APPLICATION_CREDENTIALS \\(file ${missing}\\) cannot be read \\(ENOENT\\)\\. .*GCLOUD_KEYFILE_JSON: not set; GOOGLE_APPLICATION_CREDENTIALS \\(used\\)$`,
+      ),
+    );
     await expect(readPolicy(base, ' ')).rejects.toThrow('the accessToken option is empty');
   });
 
@@ -266,7 +343,9 @@ describe('unusable credentials: which sources were tried, never a secret', () =>
     redirectGoogleTokenUrl(credentials.client, emulator);
     const error = await rejection(credentials.requestHeaders());
     expect(error).toMatchObject({ httpStatus: 400, retryable: false });
-    expect(error.apiMessage).toMatch(/^could not get an access token with GOOGLE_CREDENTIALS \(JSON content\) \(HTTP 400\): invalid_grant: Invalid JWT Signature\. Credential sources/);
+    expect(error.apiMessage).toMatch(
+      /^could not get an access token with GOOGLE_CREDENTIALS \(JSON content\) \(HTTP 400\): invalid_grant: Invalid JWT Signature\. Credential sources/,
+    );
     expect(error.message).not.toMatch(/PRIVATE KEY|eyJ/);
   });
 });
@@ -301,14 +380,21 @@ describe('the default project and the client object', () => {
     expect(await defaultProject({ GOOGLE_APPLICATION_CREDENTIALS: key })).toBe('adc-project');
     expect(await defaultProject({ GOOGLE_CREDENTIALS: key, GOOGLE_OAUTH_ACCESS_TOKEN: 'tok' })).toBe('adc-project');
     expect(await defaultProject({ GOOGLE_CREDENTIALS: key, GOOGLE_PROJECT: 'env-project' })).toBe('env-project');
-    expect(await defaultProject({ GOOGLE_APPLICATION_CREDENTIALS: writeJson(dir, 'wif.json', externalAccount(emulator, dir, { source: 'file' })) })).toBeUndefined();
+    expect(
+      await defaultProject({
+        GOOGLE_APPLICATION_CREDENTIALS: writeJson(dir, 'wif.json', externalAccount(emulator, dir, { source: 'file' })),
+      }),
+    ).toBeUndefined();
   });
 
   test('authClient: an access token needs no key file; a key file signs as its service account', async () => {
     const key = writeJson(dir, 'client-key.json', serviceAccountKey(emulator, DEPLOYER));
-    const signer = await authClient(undefined, { GOOGLE_APPLICATION_CREDENTIALS: key }) as unknown as { email?: string };
+    const signer = (await authClient(undefined, { GOOGLE_APPLICATION_CREDENTIALS: key })) as unknown as { email?: string };
     expect(signer.email).toBe(DEPLOYER);
-    const client = await authClient(undefined, { GOOGLE_APPLICATION_CREDENTIALS: key, GOOGLE_OAUTH_ACCESS_TOKEN: 'tok' }) as unknown as { email?: string; credentials: { access_token?: string } };
+    const client = (await authClient(undefined, { GOOGLE_APPLICATION_CREDENTIALS: key, GOOGLE_OAUTH_ACCESS_TOKEN: 'tok' })) as unknown as {
+      email?: string;
+      credentials: { access_token?: string };
+    };
     expect(client.email).toBeUndefined();
     expect(client.credentials.access_token).toBe('tok');
   });
@@ -320,10 +406,13 @@ describe('the default project and the client object', () => {
       source_credentials: externalAccount(emulator, dir, { source: 'file' }),
     });
     const { CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: _override, ...withoutOverride } = base;
-    const plain = await authClient(undefined, { ...withoutOverride, GOOGLE_APPLICATION_CREDENTIALS: file }) as unknown as { endpoint: string; getTargetPrincipal(): string };
+    const plain = (await authClient(undefined, { ...withoutOverride, GOOGLE_APPLICATION_CREDENTIALS: file })) as unknown as {
+      endpoint: string;
+      getTargetPrincipal(): string;
+    };
     expect(plain.endpoint).toBe('https://iamcredentials.googleapis.com');
     expect(plain.getTargetPrincipal()).toBe(TARGET);
-    const overridden = await authClient(undefined, { ...base, GOOGLE_APPLICATION_CREDENTIALS: file }) as unknown as { endpoint: string };
+    const overridden = (await authClient(undefined, { ...base, GOOGLE_APPLICATION_CREDENTIALS: file })) as unknown as { endpoint: string };
     expect(overridden.endpoint).toBe(emulator.endpoint('iamcredentials').replace(/\/$/, ''));
   });
 });

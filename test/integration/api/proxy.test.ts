@@ -111,12 +111,17 @@ afterEach(() => {
   }
 });
 
-const readPolicy = (env: NodeJS.ProcessEnv) => new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP);
+const readPolicy = (env: NodeJS.ProcessEnv) =>
+  new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP);
 const port = () => new URL(emulator.url).port;
 
 test('HTTPS_PROXY: the OIDC token, STS, generateAccessToken and the API call all pass through the proxy', async () => {
   process.env.HTTPS_PROXY = proxy.url;
-  const file = writeJson(dir, 'github.json', externalAccount(emulator, dir, { source: 'github', impersonate: 'ci@prod.iam.gserviceaccount.com' }));
+  const file = writeJson(
+    dir,
+    'github.json',
+    externalAccount(emulator, dir, { source: 'github', impersonate: 'ci@prod.iam.gserviceaccount.com' }),
+  );
   expect(await readPolicy({ ...base, GOOGLE_APPLICATION_CREDENTIALS: file })).toEqual({ etag: 'ACAB' });
   const inside = proxy.seen.filter((line) => line.startsWith('→')).map((line) => line.replace(/\?.*$/, ''));
   expect(inside).toEqual([
@@ -132,11 +137,22 @@ test('HTTPS_PROXY: the OIDC token, STS, generateAccessToken and the API call all
 test('HTTP_PROXY when HTTPS_PROXY is not set; the proxy also forwards absolute-URI requests', async () => {
   process.env.HTTP_PROXY = proxy.url;
   await readPolicy({ ...base, GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN });
-  expect(proxy.seen).toEqual([`CONNECT 127.0.0.1:${port()}`, `→ GET /networksecurity/v1/${AP}:getIamPolicy?options.requestedPolicyVersion=3`]);
+  expect(proxy.seen).toEqual([
+    `CONNECT 127.0.0.1:${port()}`,
+    `→ GET /networksecurity/v1/${AP}:getIamPolicy?options.requestedPolicyVersion=3`,
+  ]);
 
   const absolute = await new Promise<number>((resolve, reject) => {
-    http.get(`${proxy.url}`, { path: `${emulator.url}/networksecurity/v1/${AP}:getIamPolicy`, headers: { authorization: `Bearer ${GoogleApiEmulator.ACCESS_TOKEN}` } },
-      (res) => resolve(res.resume().statusCode ?? 0)).on('error', reject);
+    http
+      .get(
+        `${proxy.url}`,
+        {
+          path: `${emulator.url}/networksecurity/v1/${AP}:getIamPolicy`,
+          headers: { authorization: `Bearer ${GoogleApiEmulator.ACCESS_TOKEN}` },
+        },
+        (res) => resolve(res.resume().statusCode ?? 0),
+      )
+      .on('error', reject);
   });
   expect(absolute).toBe(200);
   expect(proxy.seen.at(-1)).toBe(`GET ${emulator.url}/networksecurity/v1/${AP}:getIamPolicy`);
@@ -145,7 +161,11 @@ test('HTTP_PROXY when HTTPS_PROXY is not set; the proxy also forwards absolute-U
 test('NO_PROXY bypasses the proxy for the hosts it names', async () => {
   process.env.HTTPS_PROXY = proxy.url;
   process.env.NO_PROXY = 'localhost,127.0.0.1';
-  const file = writeJson(dir, 'bypass.json', externalAccount(emulator, dir, { source: 'github', impersonate: 'ci@prod.iam.gserviceaccount.com' }));
+  const file = writeJson(
+    dir,
+    'bypass.json',
+    externalAccount(emulator, dir, { source: 'github', impersonate: 'ci@prod.iam.gserviceaccount.com' }),
+  );
   expect(await readPolicy({ ...base, GOOGLE_APPLICATION_CREDENTIALS: file })).toEqual({ etag: 'ACAB' });
   expect(proxy.seen).toEqual([]);
   expect(emulator.auth.authCalls()).toHaveLength(3);
@@ -157,20 +177,30 @@ describe('requests to URLs google-auth-library hard-codes, seen at the proxy', (
   });
 
   test('a service account key and an authorized user ask oauth2.googleapis.com for their token', async () => {
-    const key = await failure(readPolicy({ ...base, GOOGLE_CREDENTIALS: JSON.stringify(serviceAccountKey(emulator, 'sa@p.iam.gserviceaccount.com')) }));
+    const key = await failure(
+      readPolicy({ ...base, GOOGLE_CREDENTIALS: JSON.stringify(serviceAccountKey(emulator, 'sa@p.iam.gserviceaccount.com')) }),
+    );
     expect(key).toBeInstanceOf(CredentialsError);
     expect(key.apiMessage).toMatch(/^could not get an access token with GOOGLE_CREDENTIALS \(JSON content\)/);
     expect(proxy.seen).toEqual(['CONNECT oauth2.googleapis.com:443']);
 
     proxy.seen.length = 0;
-    const user = await failure(readPolicy({ ...base, GOOGLE_APPLICATION_CREDENTIALS: writeJson(dir, 'user.json', authorizedUser(emulator, 'bob@example.com')) }));
+    const user = await failure(
+      readPolicy({ ...base, GOOGLE_APPLICATION_CREDENTIALS: writeJson(dir, 'user.json', authorizedUser(emulator, 'bob@example.com')) }),
+    );
     expect(user).toBeInstanceOf(CredentialsError);
     expect(proxy.seen).toEqual(['CONNECT oauth2.googleapis.com:443']);
   });
 
   test('impersonation and the API go to Google’s endpoints without overrides', async () => {
     const noIamOverride = { ...base, CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: '' };
-    const impersonation = await failure(readPolicy({ ...noIamOverride, GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN, GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: 'x@p.iam.gserviceaccount.com' }));
+    const impersonation = await failure(
+      readPolicy({
+        ...noIamOverride,
+        GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.ACCESS_TOKEN,
+        GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: 'x@p.iam.gserviceaccount.com',
+      }),
+    );
     expect(impersonation).toBeInstanceOf(CredentialsError);
     expect(proxy.seen).toEqual(['CONNECT iamcredentials.googleapis.com:443']);
 
@@ -181,7 +211,10 @@ describe('requests to URLs google-auth-library hard-codes, seen at the proxy', (
 });
 
 async function failure(promise: Promise<unknown>): Promise<GoogleApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(GoogleApiError);
   return error as GoogleApiError;
 }

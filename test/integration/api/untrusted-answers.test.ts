@@ -15,7 +15,10 @@ import type { Policy } from '../../../lib/iam/types';
 import { GoogleApiEmulator } from '../../../lib/testing';
 
 const AP = 'projects/p/locations/global/authorizationPolicies/untrusted';
-const SEEDED: Policy = { version: 1, bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com', 'user:b@example.com'] }] };
+const SEEDED: Policy = {
+  version: 1,
+  bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com', 'user:b@example.com'] }],
+};
 const NETWORKSECURITY: IamPolicyService = { service: 'networksecurity', apiVersion: 'v1' };
 
 let emulator: GoogleApiEmulator;
@@ -33,7 +36,10 @@ beforeEach(() => {
 });
 
 async function failure(promise: Promise<unknown>): Promise<GoogleApiError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(GoogleApiError);
   return error as GoogleApiError;
 }
@@ -46,22 +52,29 @@ async function addMember(member: string): Promise<Policy> {
 }
 
 /** A stand-in endpoint that answers every request with `answer` (to show what the emulator will not send). */
-async function cannedEndpoint(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<{ env: NodeJS.ProcessEnv; close: () => Promise<void> }> {
+async function cannedEndpoint(
+  answer: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<{ env: NodeJS.ProcessEnv; close: () => Promise<void> }> {
   const server = http.createServer((req, res) => req.resume().on('end', () => answer(req, res)));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   return {
     env: { CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: url, GOOGLE_OAUTH_ACCESS_TOKEN: 'ya29.canned-endpoint-token-0123456789' },
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
 describe('finding 1: a 2xx answer must be a JSON object', () => {
   test.each([
-    ['an HTML page (captive portal)', 'html', /HTTP 200 with a body that is not JSON, not Google's JSON \(content type text\/html; charset=UTF-8, \d+ bytes\); it begins: "<!DOCTYPE html>/],
+    [
+      'an HTML page (captive portal)',
+      'html',
+      /HTTP 200 with a body that is not JSON, not Google's JSON \(content type text\/html; charset=UTF-8, \d+ bytes\); it begins: "<!DOCTYPE html>/,
+    ],
     ['an empty body', 'empty', /HTTP 200 with an empty body, not Google's JSON \(content type application\/json, 0 bytes\)\. /],
   ] as const)('%s on the read: a final UNKNOWN error, and nothing is written', async (_label, kind, message) => {
     emulator.setFaults({ rate: 1, kinds: [kind], methods: ['getIamPolicy'] });
@@ -100,13 +113,22 @@ describe('finding 1: a 2xx answer must be a JSON object', () => {
     const big = JSON.stringify({ etag: 'ACAB', padding: 'x'.repeat(4096) });
     for (const declared of [true, false]) {
       const endpoint = await cannedEndpoint((_req, res) => {
-        res.writeHead(200, declared ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(big) } : { 'Content-Type': 'application/json' });
+        res.writeHead(
+          200,
+          declared
+            ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(big) }
+            : { 'Content-Type': 'application/json' },
+        );
         res.end(big);
       });
       try {
-        const error = await failure(new IamPolicyApi(new GoogleRestClient({ env: endpoint.env, maxResponseBytes: 1024 }), NETWORKSECURITY).getIamPolicy(AP));
+        const error = await failure(
+          new IamPolicyApi(new GoogleRestClient({ env: endpoint.env, maxResponseBytes: 1024 }), NETWORKSECURITY).getIamPolicy(AP),
+        );
         expect(error).toMatchObject({ status: 'UNKNOWN', retryable: false });
-        expect(error.apiMessage).toMatch(declared ? /answered with \d+ bytes, more than the 1024 bytes accepted/ : /answered with over 1024 bytes/);
+        expect(error.apiMessage).toMatch(
+          declared ? /answered with \d+ bytes, more than the 1024 bytes accepted/ : /answered with over 1024 bytes/,
+        );
         expect(error.message).toContain(`[GET v1/${AP}:getIamPolicy]`);
       } finally {
         await endpoint.close();
@@ -124,16 +146,42 @@ describe('finding 2: getIamPolicy checks the shape, setIamPolicy needs an etag',
     ['bindings not an array', { etag: 'e', bindings: { role: 'roles/x' } }, 'bindings is a object, not an array'],
     ['a binding that is a string', { etag: 'e', bindings: ['roles/x'] }, 'bindings[0] is a string, not an object'],
     ['a binding without a role', { etag: 'e', bindings: [{ members: ['user:a@example.com'] }] }, 'bindings[0].role is missing'],
-    ['members that is a string', { etag: 'e', bindings: [{ role: 'roles/x', members: 'user:a@example.com' }] }, 'bindings[0].members is a string, not an array of strings'],
-    ['a member that is a number', { etag: 'e', bindings: [{ role: 'roles/x', members: ['user:a@example.com', 1] }] }, 'bindings[0].members[1] is a number'],
-    ['a condition that is a string', { etag: 'e', bindings: [{ role: 'roles/x', members: [], condition: 'true' }] }, 'bindings[0].condition is a string, not an object'],
-    ['a condition without an expression', { etag: 'e', bindings: [{ role: 'roles/x', condition: { title: 't' } }] }, 'bindings[0].condition.expression is missing'],
-    ['a numeric condition title', { etag: 'e', bindings: [{ role: 'roles/x', condition: { expression: 'true', title: 1 } }] }, 'bindings[0].condition.title is a number'],
+    [
+      'members that is a string',
+      { etag: 'e', bindings: [{ role: 'roles/x', members: 'user:a@example.com' }] },
+      'bindings[0].members is a string, not an array of strings',
+    ],
+    [
+      'a member that is a number',
+      { etag: 'e', bindings: [{ role: 'roles/x', members: ['user:a@example.com', 1] }] },
+      'bindings[0].members[1] is a number',
+    ],
+    [
+      'a condition that is a string',
+      { etag: 'e', bindings: [{ role: 'roles/x', members: [], condition: 'true' }] },
+      'bindings[0].condition is a string, not an object',
+    ],
+    [
+      'a condition without an expression',
+      { etag: 'e', bindings: [{ role: 'roles/x', condition: { title: 't' } }] },
+      'bindings[0].condition.expression is missing',
+    ],
+    [
+      'a numeric condition title',
+      { etag: 'e', bindings: [{ role: 'roles/x', condition: { expression: 'true', title: 1 } }] },
+      'bindings[0].condition.title is a number',
+    ],
     ['auditConfigs not an array', { etag: 'e', auditConfigs: 'all' }, 'auditConfigs is a string, not an array'],
     ['an audit config without a service', { etag: 'e', auditConfigs: [{}] }, 'auditConfigs[0].service is missing'],
-    ['exempted members not strings', { etag: 'e', auditConfigs: [{ service: 's', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: [null] }] }] }, 'auditConfigs[0].auditLogConfigs[0].exemptedMembers[0] is null'],
+    [
+      'exempted members not strings',
+      { etag: 'e', auditConfigs: [{ service: 's', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: [null] }] }] },
+      'auditConfigs[0].auditLogConfigs[0].exemptedMembers[0] is null',
+    ],
   ])('%s is refused', async (_label, policy, problem) => {
-    const endpoint = await cannedEndpoint((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(policy)));
+    const endpoint = await cannedEndpoint((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(policy)),
+    );
     try {
       const error = await failure(new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), NETWORKSECURITY).getIamPolicy(AP));
       expect(error).toMatchObject({ status: 'UNKNOWN', httpStatus: 200, retryable: false });
@@ -144,8 +192,15 @@ describe('finding 2: getIamPolicy checks the shape, setIamPolicy needs an etag',
   });
 
   test('fields the library does not know are kept on read (and never written)', async () => {
-    const policy = { etag: 'e', version: 3, bindings: [{ role: 'roles/x', members: ['user:a@example.com'], condition: { expression: 'true', extra: 1 } }], newField: { any: 'thing' } };
-    const endpoint = await cannedEndpoint((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(policy)));
+    const policy = {
+      etag: 'e',
+      version: 3,
+      bindings: [{ role: 'roles/x', members: ['user:a@example.com'], condition: { expression: 'true', extra: 1 } }],
+      newField: { any: 'thing' },
+    };
+    const endpoint = await cannedEndpoint((_req, res) =>
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(policy)),
+    );
     try {
       expect(await new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), NETWORKSECURITY).getIamPolicy(AP)).toEqual(policy);
     } finally {
@@ -170,7 +225,9 @@ describe('finding 3: no token, Authorization header or control character in an e
 
   test('an endpoint that echoes the request headers', async () => {
     const endpoint = await cannedEndpoint((req, res) => {
-      const echo = `\u001b[31mDenied\u001b[0m\r\nrequest headers:\r\n${Object.entries(req.headers).map(([k, v]) => `${k}: ${String(v)}`).join('\r\n')}`;
+      const echo = `\u001b[31mDenied\u001b[0m\r\nrequest headers:\r\n${Object.entries(req.headers)
+        .map(([k, v]) => `${k}: ${String(v)}`)
+        .join('\r\n')}`;
       res.writeHead(401, { 'Content-Type': 'text/plain' }).end(echo + ' pad'.repeat(2000));
     });
     try {
@@ -187,8 +244,17 @@ describe('finding 3: no token, Authorization header or control character in an e
   });
 
   test('Google-shaped errors that quote the token, bare or as a Bearer value', async () => {
-    const endpoint = await cannedEndpoint((_req, res) => res.writeHead(403, { 'Content-Type': 'application/json' })
-      .end(JSON.stringify({ error: { code: 403, status: 'PERMISSION_DENIED\nFORGED', message: `token ${TOKEN} (Bearer abc.def) and ya29.other-token is not allowed` } })));
+    const endpoint = await cannedEndpoint((_req, res) =>
+      res.writeHead(403, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          error: {
+            code: 403,
+            status: 'PERMISSION_DENIED\nFORGED',
+            message: `token ${TOKEN} (Bearer abc.def) and ya29.other-token is not allowed`,
+          },
+        }),
+      ),
+    );
     try {
       const error = await failure(new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), NETWORKSECURITY).getIamPolicy(AP));
       expect(error.status).toBe('PERMISSION_DENIED');
@@ -219,7 +285,10 @@ describe('finding 4: endpoint overrides', () => {
   });
 
   test.each([
-    ['http://10.0.0.5:8080/', /CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: plain http:\/\/ is only allowed to a loopback host \(127\.0\.0\.0\/8, ::1, localhost\).*use https:\/\/ \(got "http:\/\/10\.0\.0\.5:8080\/"\)/],
+    [
+      'http://10.0.0.5:8080/',
+      /CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: plain http:\/\/ is only allowed to a loopback host \(127\.0\.0\.0\/8, ::1, localhost\).*use https:\/\/ \(got "http:\/\/10\.0\.0\.5:8080\/"\)/,
+    ],
     ['http://localhost.example.com/', /plain http:\/\/ is only allowed to a loopback host/],
     ['http://127.0.0.1.nip.io/', /plain http:\/\/ is only allowed to a loopback host/],
     ['ftp://127.0.0.1/', /expected an https:\/\/ URL/],
@@ -231,9 +300,17 @@ describe('finding 4: endpoint overrides', () => {
 
   test('a refused override fails the call before any request; the IAM Credentials one too', async () => {
     const env = { ...emulator.env(), CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: 'http://192.0.2.1/' };
-    await expect(new IamPolicyApi(new GoogleRestClient({ env }), NETWORKSECURITY).getIamPolicy(AP)).rejects.toThrow(/CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: plain http/);
-    const impersonating = { ...emulator.env(), GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: 'x@p.iam.gserviceaccount.com', CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: 'http://192.0.2.1/' };
-    await expect(new IamPolicyApi(new GoogleRestClient({ env: impersonating }), NETWORKSECURITY).getIamPolicy(AP)).rejects.toThrow(/CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: plain http/);
+    await expect(new IamPolicyApi(new GoogleRestClient({ env }), NETWORKSECURITY).getIamPolicy(AP)).rejects.toThrow(
+      /CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: plain http/,
+    );
+    const impersonating = {
+      ...emulator.env(),
+      GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: 'x@p.iam.gserviceaccount.com',
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: 'http://192.0.2.1/',
+    };
+    await expect(new IamPolicyApi(new GoogleRestClient({ env: impersonating }), NETWORKSECURITY).getIamPolicy(AP)).rejects.toThrow(
+      /CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: plain http/,
+    );
   });
 });
 
@@ -246,14 +323,27 @@ describe('finding 5: any Google service', () => {
     const secrets = new IamPolicyApi(new GoogleRestClient({ env }), { service: 'secretmanager', apiVersion: 'v1' });
     emulator.addResource(SECRET);
     const read = await secrets.getIamPolicy(SECRET);
-    await secrets.setIamPolicy(SECRET, { ...read, bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@p.iam.gserviceaccount.com'] }] });
+    await secrets.setIamPolicy(SECRET, {
+      ...read,
+      bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@p.iam.gserviceaccount.com'] }],
+    });
     expect(emulator.writes(SECRET)).toHaveLength(1);
   });
 
   test('a POST getIamPolicy service (Resource Manager v3): the version travels in the body; a GET is a 404 there', async () => {
     const env = emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['cloudresourcemanager']);
-    emulator.addResource(PROJECT, { version: 3, bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'] }, { role: 'roles/x.y', members: ['user:b@example.com'], condition: { title: 't', expression: 'true' } }] });
-    const post = new IamPolicyApi(new GoogleRestClient({ env }), { service: 'cloudresourcemanager', apiVersion: 'v3', getIamPolicyMethod: 'POST' });
+    emulator.addResource(PROJECT, {
+      version: 3,
+      bindings: [
+        { role: 'roles/viewer', members: ['user:a@example.com'] },
+        { role: 'roles/x.y', members: ['user:b@example.com'], condition: { title: 't', expression: 'true' } },
+      ],
+    });
+    const post = new IamPolicyApi(new GoogleRestClient({ env }), {
+      service: 'cloudresourcemanager',
+      apiVersion: 'v3',
+      getIamPolicyMethod: 'POST',
+    });
     expect((await post.getIamPolicy(PROJECT)).bindings?.[1].condition).toEqual({ title: 't', expression: 'true' });
     expect((await post.getIamPolicy(PROJECT, 1)).bindings?.[1].role).toMatch(/_withcond_/);
     const get = new IamPolicyApi(new GoogleRestClient({ env }), { service: 'cloudresourcemanager', apiVersion: 'v3' });
@@ -274,8 +364,18 @@ describe('finding 5: any Google service', () => {
     expect(() => new IamPolicyApi(new GoogleRestClient(), target as IamPolicyService)).toThrow(message);
   });
 
-  test.each(['', '/projects/p', 'projects/p/', 'projects//p', 'projects/p/../q', 'projects/./p', 'projects/p?x=1', 'projects/p#f', 'projects/p%2F..', 'projects/p q'])(
-    'resource name %j is refused before any request', async (resource) => {
-      await expect(api.getIamPolicy(resource)).rejects.toThrow(/resource: expected a resource name/);
-    });
+  test.each([
+    '',
+    '/projects/p',
+    'projects/p/',
+    'projects//p',
+    'projects/p/../q',
+    'projects/./p',
+    'projects/p?x=1',
+    'projects/p#f',
+    'projects/p%2F..',
+    'projects/p q',
+  ])('resource name %j is refused before any request', async (resource) => {
+    await expect(api.getIamPolicy(resource)).rejects.toThrow(/resource: expected a resource name/);
+  });
 });

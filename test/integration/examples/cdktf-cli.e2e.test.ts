@@ -69,7 +69,9 @@ test('cdktf deploy grants; cdktf diff reports drift; the repair; cdktf destroy r
   emulator.addResource(MIGRATION_JOB, { ...policy, bindings: policy.bindings?.filter((b) => b.role !== 'roles/datamigration.viewer') });
   const diff = await cdktf(['diff', 'iam-grants', ...OFFLINE]);
   ok(diff);
-  expect(diff.output.replace(/\s+/g, ' ')).toMatch(/MigrationJobIamBinding iam-grants\/DmsViewers: roles\/datamigration\.viewer on .*the binding is gone/);
+  expect(diff.output.replace(/\s+/g, ' ')).toMatch(
+    /MigrationJobIamBinding iam-grants\/DmsViewers: roles\/datamigration\.viewer on .*the binding is gone/,
+  );
 
   // cdktf deploy has no -replace of its own; Terraform reads extra arguments from TF_CLI_ARGS_apply
   // (split like a shell command line: the single quotes keep the address's double quotes).

@@ -54,14 +54,18 @@ async function deployed(build: (stack: TerraformStack) => void, env: Record<stri
  */
 function driftReports(plan: CommandResult): string[] {
   const text = plan.output.replace(/\s*\n\s*/g, ' ');
-  return [...text.matchAll(/(?:AuthorizationPolicyIamMember|MigrationJobIamBinding) grants\/\S+: .*?Repair: terraform apply -replace='[^']+'/g)]
+  return [
+    ...text.matchAll(/(?:AuthorizationPolicyIamMember|MigrationJobIamBinding) grants\/\S+: .*?Repair: terraform apply -replace='[^']+'/g),
+  ]
     .map((m) => m[0])
     .filter((report) => !report.includes('\\"'));
 }
 
 /** The `-replace=...` arguments the reports name. */
 function repairArguments(plan: CommandResult): string[] {
-  return driftReports(plan).map((report) => /Repair: terraform apply -replace='([^']+)'/.exec(report)![1]).map((address) => `-replace=${address}`);
+  return driftReports(plan)
+    .map((report) => /Repair: terraform apply -replace='([^']+)'/.exec(report)![1])
+    .map((address) => `-replace=${address}`);
 }
 
 const stack = (ap: string, mj: string) => (s: TerraformStack) => {
@@ -86,7 +90,9 @@ test('a member removed in the console is reported by plan; the printed command r
   expect(drifted.code).toBe(0); // a warning, not an error: the plan itself has no changes
   expect(drifted.output).toContain('Check block assertion failed');
   const reports = driftReports(drifted);
-  expect(reports).toEqual([expect.stringContaining(`grants/Bob: ${VIEWER} (condition "temporary") on ${ap}: user:bob@example.com is missing.`)]);
+  expect(reports).toEqual([
+    expect.stringContaining(`grants/Bob: ${VIEWER} (condition "temporary") on ${ap}: user:bob@example.com is missing.`),
+  ]);
   expect(reports[0]).toContain('AuthorizationPolicyIamMember grants/Bob');
 
   const repaired = await ws.apply(env, repairArguments(drifted));
@@ -101,9 +107,15 @@ test('a stranger added to an owned binding is reported, the repair removes them,
   const env = grantEnv(emulator);
   const ws = await deployed(stack(ap, mj), env);
 
-  emulator.addResource(mj, { bindings: [{ role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com', 'user:stranger@example.com'] }] });
+  emulator.addResource(mj, {
+    bindings: [{ role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com', 'user:stranger@example.com'] }],
+  });
   const drifted = await ws.plan(env);
-  expect(driftReports(drifted)).toEqual([expect.stringContaining(`MigrationJobIamBinding grants/Viewers: ${DMS_VIEWER} on ${mj}: user:stranger@example.com was added outside this code.`)]);
+  expect(driftReports(drifted)).toEqual([
+    expect.stringContaining(
+      `MigrationJobIamBinding grants/Viewers: ${DMS_VIEWER} on ${mj}: user:stranger@example.com was added outside this code.`,
+    ),
+  ]);
 
   expect((await ws.apply(env, repairArguments(drifted))).code).toBe(0);
   expect(membersOf(emulator, mj, DMS_VIEWER)).toEqual(['user:a@example.com', 'user:b@example.com']);
@@ -117,15 +129,19 @@ test('a binding that disappeared, and a resource deleted outside Terraform, are 
 
   emulator.addResource(mj, {});
   const gone = await ws.plan(env);
-  expect(driftReports(gone)).toEqual([expect.stringContaining('the binding is gone (it should hold user:a@example.com, user:b@example.com)')]);
+  expect(driftReports(gone)).toEqual([
+    expect.stringContaining('the binding is gone (it should hold user:a@example.com, user:b@example.com)'),
+  ]);
 
   emulator.addResource(mj, { bindings: [{ role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] }] });
   emulator.removeResource(ap);
   const missing = await ws.plan(env);
-  expect(missing.output.replace(/\s+/g, ' ')).toMatch(/NOT_FOUND \(HTTP 404\): Resource 'projects\/demo-project\/locations\/global\/authorizationPolicies\/drift-\d+' was not found/);
+  expect(missing.output.replace(/\s+/g, ' ')).toMatch(
+    /NOT_FOUND \(HTTP 404\): Resource 'projects\/demo-project\/locations\/global\/authorizationPolicies\/drift-\d+' was not found/,
+  );
 });
 
-test('changes the code does not own are not drift: other roles, other members of a member grant\'s role, other conditions, audit configs', async () => {
+test("changes the code does not own are not drift: other roles, other members of a member grant's role, other conditions, audit configs", async () => {
   const { ap, mj } = resources();
   const env = grantEnv(emulator);
   const ws = await deployed(stack(ap, mj), env);
@@ -134,7 +150,9 @@ test('changes the code does not own are not drift: other roles, other members of
   emulator.addResource(ap, {
     ...policy,
     bindings: [
-      ...(policy.bindings ?? []).map((b) => (b.role === VIEWER && !b.condition ? { ...b, members: [...(b.members ?? []), 'user:someone-else@example.com'] } : b)),
+      ...(policy.bindings ?? []).map((b) =>
+        b.role === VIEWER && !b.condition ? { ...b, members: [...(b.members ?? []), 'user:someone-else@example.com'] } : b,
+      ),
       { role: 'roles/networksecurity.authorizationPolicyEditor', members: ['group:others@example.com'] },
       { role: VIEWER, members: ['user:carol@example.com'], condition: { title: 'theirs', expression: 'true' } },
     ],
@@ -154,7 +172,13 @@ test('one read per policy per plan; a grant or a whole stack can leave the check
 
   ws.resynth((s) => {
     new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com', detectDrift: false });
-    new AuthorizationPolicyIamMember(s, 'Bob', { name: ap, role: VIEWER, member: 'user:bob@example.com', condition: TEMPORARY, detectDrift: false });
+    new AuthorizationPolicyIamMember(s, 'Bob', {
+      name: ap,
+      role: VIEWER,
+      member: 'user:bob@example.com',
+      condition: TEMPORARY,
+      detectDrift: false,
+    });
     new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] });
   });
   emulator.addResource(ap, { bindings: [] });

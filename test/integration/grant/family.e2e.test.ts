@@ -8,11 +8,20 @@
  */
 import { TerraformStack } from 'cdktf';
 import {
-  AddressGroupIamBinding, AddressGroupIamMember, AddressGroupIamPolicy,
-  AuthorizationPolicyIamBinding, AuthorizationPolicyIamPolicy,
-  GoogleIamBinding, GoogleIamGrants, GoogleIamMember, GoogleIamPolicy,
-  MigrationJobIamMember, MigrationJobIamPolicy,
-  type IamAuditConfigProps, type IamCondition, type IamPolicyBindingProps,
+  AddressGroupIamBinding,
+  AddressGroupIamMember,
+  AddressGroupIamPolicy,
+  AuthorizationPolicyIamBinding,
+  AuthorizationPolicyIamPolicy,
+  GoogleIamBinding,
+  GoogleIamGrants,
+  GoogleIamMember,
+  GoogleIamPolicy,
+  MigrationJobIamMember,
+  MigrationJobIamPolicy,
+  type IamAuditConfigProps,
+  type IamCondition,
+  type IamPolicyBindingProps,
 } from '../../../lib';
 import type { Binding } from '../../../lib/iam/types';
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -52,7 +61,9 @@ const READER = 'roles/spanner.databaseReader';
 const FOREIGN: Binding = { role: 'roles/owner', members: ['user:owner@example.com'] };
 const CONSOLE: Binding = { role: 'roles/spanner.viewer', members: ['user:console@example.com'] };
 const AUDIT_A = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }] }];
-const AUDIT_B: IamAuditConfigProps[] = [{ service: 'spanner.googleapis.com', auditLogConfigs: [{ logType: 'ADMIN_READ' }, { logType: 'DATA_WRITE' }] }];
+const AUDIT_B: IamAuditConfigProps[] = [
+  { service: 'spanner.googleapis.com', auditLogConfigs: [{ logType: 'ADMIN_READ' }, { logType: 'DATA_WRITE' }] },
+];
 const X: IamCondition = { title: 'until-2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
 const u = (name: string) => `user:${name}@example.com`;
 
@@ -73,7 +84,10 @@ const bindingsOf = (name: string): readonly Binding[] => emulator.policy(name).b
 
 async function applied(ws: TerraformWorkspace, summary: RegExp, extra: string[] = []): Promise<string> {
   const result = await ws.apply(env, extra);
-  expect({ code: result.code, summary: summary.exec(result.output)?.[0] ?? result.output }).toEqual({ code: 0, summary: expect.stringMatching(summary) });
+  expect({ code: result.code, summary: summary.exec(result.output)?.[0] ?? result.output }).toEqual({
+    code: 0,
+    summary: expect.stringMatching(summary),
+  });
   return result.output;
 }
 
@@ -103,7 +117,8 @@ const family = (step: Step) => (s: TerraformStack) => {
   if (step.secretMember) new GoogleIamMember(s, 'SecretAccessor', { resource: SECRETS, role: ACCESSOR, member: u('a') });
   new GoogleIamBinding(s, 'SecretViewers', { resource: SECRETS, role: SM_VIEWER, members: step.secretBinding });
   new GoogleIamMember(s, 'ProjectBrowser', { resource: RESOURCE_MANAGER, role: BROWSER, member: u('a') });
-  if (step.projectBinding) new GoogleIamBinding(s, 'ProjectReviewers', { resource: RESOURCE_MANAGER, role: REVIEWER, members: step.projectBinding });
+  if (step.projectBinding)
+    new GoogleIamBinding(s, 'ProjectReviewers', { resource: RESOURCE_MANAGER, role: REVIEWER, members: step.projectBinding });
   if (step.spannerPolicy) new GoogleIamPolicy(s, 'SpannerPolicy', { resource: SPANNER_INSTANCE, bindings: step.spannerPolicy });
 };
 
@@ -112,48 +127,81 @@ test('every construct of the family: apply, change, delete from the code, destro
   emulator.addResource(AG2, { bindings: [FOREIGN], auditConfigs: AUDIT_A });
 
   // 1. apply
-  const ws = TerraformWorkspace.synth(family({
-    apBinding: [u('a'), u('b')],
-    apPolicy: [{ role: AP_VIEWER, members: [u('a')] }, { role: AP_ADMIN, members: [u('admin')], condition: X }],
-    agMember: true, agBinding: [u('a'), u('b')],
-    mjMembers: ['a', 'b'], mjPolicy: [{ role: DMS_VIEWER, members: [u('a')] }],
-    secretMember: true, secretBinding: [u('a'), u('b')],
-    projectBinding: [u('a')],
-    spannerPolicy: [{ role: READER, members: [u('a')] }],
-  }));
+  const ws = TerraformWorkspace.synth(
+    family({
+      apBinding: [u('a'), u('b')],
+      apPolicy: [
+        { role: AP_VIEWER, members: [u('a')] },
+        { role: AP_ADMIN, members: [u('admin')], condition: X },
+      ],
+      agMember: true,
+      agBinding: [u('a'), u('b')],
+      mjMembers: ['a', 'b'],
+      mjPolicy: [{ role: DMS_VIEWER, members: [u('a')] }],
+      secretMember: true,
+      secretBinding: [u('a'), u('b')],
+      projectBinding: [u('a')],
+      spannerPolicy: [{ role: READER, members: [u('a')] }],
+    }),
+  );
   workspaces.push(ws);
   await ws.init();
   await applied(ws, /Apply complete! Resources: 1[0-9] added, 0 changed, 0 destroyed/);
   expect(bindingsOf(AP1)).toEqual([FOREIGN, { role: AP_VIEWER, members: [u('a'), u('b')] }]);
   // A policy construct removes what it does not declare (FOREIGN) and writes version 3 for the condition.
-  expect(emulator.policy(AP2)).toMatchObject({ version: 3, bindings: [{ role: AP_VIEWER, members: [u('a')] }, { role: AP_ADMIN, members: [u('admin')], condition: X }] });
-  expect(bindingsOf(AG1)).toEqual(expect.arrayContaining([FOREIGN, { role: AG_USER, members: [u('a')] }, { role: AG_VIEWER, members: [u('a'), u('b')] }]));
+  expect(emulator.policy(AP2)).toMatchObject({
+    version: 3,
+    bindings: [
+      { role: AP_VIEWER, members: [u('a')] },
+      { role: AP_ADMIN, members: [u('admin')], condition: X },
+    ],
+  });
+  expect(bindingsOf(AG1)).toEqual(
+    expect.arrayContaining([FOREIGN, { role: AG_USER, members: [u('a')] }, { role: AG_VIEWER, members: [u('a'), u('b')] }]),
+  );
   expect(bindingsOf(AG1)).toHaveLength(3);
   // Audit configs not declared are left as they are.
   expect(emulator.policy(AG2)).toMatchObject({ bindings: [{ role: AG_USER, members: [u('x')] }], auditConfigs: AUDIT_A });
   expect(bindingsOf(MJ1)).toEqual([FOREIGN, { role: DMS_VIEWER, members: expect.arrayContaining([u('a'), u('b')]) }]);
   expect(bindingsOf(MJ2)).toEqual([{ role: DMS_VIEWER, members: [u('a')] }]);
-  expect(bindingsOf(SECRET)).toEqual(expect.arrayContaining([FOREIGN, { role: ACCESSOR, members: [u('a')] }, { role: SM_VIEWER, members: [u('a'), u('b')] }]));
+  expect(bindingsOf(SECRET)).toEqual(
+    expect.arrayContaining([FOREIGN, { role: ACCESSOR, members: [u('a')] }, { role: SM_VIEWER, members: [u('a'), u('b')] }]),
+  );
   // Resource Manager and Spanner answer getIamPolicy only to POST (a GET is a 404): the default table chose it.
-  expect(bindingsOf(PROJECT)).toEqual(expect.arrayContaining([FOREIGN, { role: BROWSER, members: [u('a')] }, { role: REVIEWER, members: [u('a')] }]));
+  expect(bindingsOf(PROJECT)).toEqual(
+    expect.arrayContaining([FOREIGN, { role: BROWSER, members: [u('a')] }, { role: REVIEWER, members: [u('a')] }]),
+  );
   expect(bindingsOf(SPANNER)).toEqual([{ role: READER, members: [u('a')] }]);
 
   // 2. change members and bindings: each changed binding is rewritten in one write; unchanged grants are not touched.
   emulator.clearWrites();
-  ws.resynth(family({
-    apBinding: [u('b'), u('c')],
-    apPolicy: [{ role: AP_VIEWER, members: [u('a'), u('d')] }],
-    agMember: true, agBinding: [u('a'), u('b'), u('c')],
-    mjMembers: ['a', 'b'], mjPolicy: [{ role: DMS_VIEWER, members: [u('a')] }, { role: DMS_ADMIN, members: [u('b')] }],
-    secretMember: true, secretBinding: [u('b')],
-    projectBinding: [u('a'), u('b')],
-    spannerPolicy: [{ role: READER, members: [u('a'), u('b')] }],
-  }));
+  ws.resynth(
+    family({
+      apBinding: [u('b'), u('c')],
+      apPolicy: [{ role: AP_VIEWER, members: [u('a'), u('d')] }],
+      agMember: true,
+      agBinding: [u('a'), u('b'), u('c')],
+      mjMembers: ['a', 'b'],
+      mjPolicy: [
+        { role: DMS_VIEWER, members: [u('a')] },
+        { role: DMS_ADMIN, members: [u('b')] },
+      ],
+      secretMember: true,
+      secretBinding: [u('b')],
+      projectBinding: [u('a'), u('b')],
+      spannerPolicy: [{ role: READER, members: [u('a'), u('b')] }],
+    }),
+  );
   await applied(ws, /Resources: 7 added, 0 changed, 7 destroyed/);
   expect(historyOf(emulator, AP1, AP_VIEWER)).toEqual([[u('b'), u('c')]]);
   expect(emulator.writes(AP2).map((w) => w.policy.bindings)).toEqual([[{ role: AP_VIEWER, members: [u('a'), u('d')] }]]);
   expect(historyOf(emulator, AG1, AG_VIEWER)).toEqual([[u('a'), u('b'), u('c')]]);
-  expect(emulator.writes(MJ2).map((w) => w.policy.bindings)).toEqual([[{ role: DMS_VIEWER, members: [u('a')] }, { role: DMS_ADMIN, members: [u('b')] }]]);
+  expect(emulator.writes(MJ2).map((w) => w.policy.bindings)).toEqual([
+    [
+      { role: DMS_VIEWER, members: [u('a')] },
+      { role: DMS_ADMIN, members: [u('b')] },
+    ],
+  ]);
   expect(historyOf(emulator, SECRET, SM_VIEWER)).toEqual([[u('b')]]);
   expect(historyOf(emulator, PROJECT, REVIEWER)).toEqual([[u('a'), u('b')]]);
   expect(historyOf(emulator, SPANNER, READER)).toEqual([[u('a'), u('b')]]);
@@ -164,13 +212,17 @@ test('every construct of the family: apply, change, delete from the code, destro
 
   // 3. delete from the code: each deleted construct revokes exactly what it declared.
   emulator.clearWrites();
-  ws.resynth(family({
-    apBinding: [u('b'), u('c')],
-    apPolicy: [{ role: AP_VIEWER, members: [u('a'), u('d')] }],
-    agMember: false, agBinding: [u('a'), u('b'), u('c')],
-    mjMembers: ['a'],
-    secretMember: false, secretBinding: [u('b')],
-  }));
+  ws.resynth(
+    family({
+      apBinding: [u('b'), u('c')],
+      apPolicy: [{ role: AP_VIEWER, members: [u('a'), u('d')] }],
+      agMember: false,
+      agBinding: [u('a'), u('b'), u('c')],
+      mjMembers: ['a'],
+      secretMember: false,
+      secretBinding: [u('b')],
+    }),
+  );
   await applied(ws, /Resources: 0 added, 0 changed, 6 destroyed/);
   expect(bindingsOf(AG1)).toEqual(expect.arrayContaining([FOREIGN, { role: AG_VIEWER, members: [u('a'), u('b'), u('c')] }]));
   expect(bindingsOf(AG1)).toHaveLength(2);
@@ -195,7 +247,7 @@ test('every construct of the family: apply, change, delete from the code, destro
 // drops the engine's `{ updateAuditConfigs }` and lib/api/iam-policy.ts always sends updateMask
 // "bindings,etag,version", so Google (and the emulator) keep the old audit configs. With setIamPolicy taking
 // those options and adding `auditConfigs` to the mask when asked, this test passes: then make it a plain `test`.
-test('a policy\'s audit configs are replaced when declared, cleared by [], and left alone when not declared', async () => {
+test("a policy's audit configs are replaced when declared, cleared by [], and left alone when not declared", async () => {
   const name = `projects/${P}/instances/audited`;
   emulator.addResource(name, { bindings: [FOREIGN], auditConfigs: AUDIT_A });
   const policy = (auditConfigs: IamAuditConfigProps[] | undefined, members: string[]) => (s: TerraformStack) => {

@@ -50,10 +50,19 @@ async function workspace(build: (stack: TerraformStack) => void): Promise<Terraf
 
 describe('apply, change, destroy', () => {
   const weekdays: IamCondition = { title: 'weekdays', expression: 'request.time.getDayOfWeek("Europe/Berlin") < 5' };
-  const untilMay: IamCondition = { title: 'until-may', expression: 'request.time < timestamp("2031-05-01T00:00:00Z")', description: 'temporary' };
+  const untilMay: IamCondition = {
+    title: 'until-may',
+    expression: 'request.time < timestamp("2031-05-01T00:00:00Z")',
+    description: 'temporary',
+  };
   const stack = (condition: IamCondition) => (s: TerraformStack) => {
     new AuthorizationPolicyIamMember(s, 'Alice', { name: AP, role: VIEWER, member: 'user:alice@example.com' });
-    new AuthorizationPolicyIamMember(s, 'Robot', { name: AP, role: VIEWER, member: 'serviceAccount:robot@demo-project.iam.gserviceaccount.com', condition });
+    new AuthorizationPolicyIamMember(s, 'Robot', {
+      name: AP,
+      role: VIEWER,
+      member: 'serviceAccount:robot@demo-project.iam.gserviceaccount.com',
+      condition,
+    });
     new MigrationJobIamBinding(s, 'Dms', { name: MJ, role: DMS_VIEWER, members: ['user:bob@example.com', 'group:dba@example.com'] });
   };
 
@@ -97,8 +106,9 @@ test('50 member grants on one policy in one apply with -parallelism=20 all land 
   const resource = 'projects/demo-project/locations/global/authorizationPolicies/busy';
   emulator.addResource(resource, { bindings: [{ role: ADMIN, members: ['user:owner@example.com'] }] });
   const members = Array.from({ length: 50 }, (_, i) => `user:member-${i}@example.com`);
-  const ws = await workspace((s) => members.forEach((member, i) =>
-    new AuthorizationPolicyIamMember(s, `M${i}`, { name: resource, role: VIEWER, member })));
+  const ws = await workspace((s) =>
+    members.forEach((member, i) => new AuthorizationPolicyIamMember(s, `M${i}`, { name: resource, role: VIEWER, member })),
+  );
   const env = grantEnv(emulator);
   emulator.resetStats();
 
@@ -120,7 +130,11 @@ test('values known only to Terraform (a variable) reach the runner at apply and 
     const member = new TerraformVariable(s, 'member', { type: 'string', default: 'user:from-variable@example.com' });
     const members = new TerraformVariable(s, 'members', { type: 'list(string)', default: ['user:a@example.com', 'group:g@example.com'] });
     new AuthorizationPolicyIamMember(s, 'FromVariable', { name: resource, role: VIEWER, member: member.stringValue });
-    new MigrationJobIamBinding(s, 'ListFromVariable', { name: MJ.replace('/mj', '/from-variable'), role: DMS_VIEWER, members: members.listValue });
+    new MigrationJobIamBinding(s, 'ListFromVariable', {
+      name: MJ.replace('/mj', '/from-variable'),
+      role: DMS_VIEWER,
+      members: members.listValue,
+    });
   });
   emulator.addResource(MJ.replace('/mj', '/from-variable'));
   const env = grantEnv(emulator);
@@ -139,7 +153,9 @@ test('a missing resource fails the apply with NOT_FOUND and changes nothing', as
   emulator.addResource(AP.replace('/ap', '/other'), FOREIGN_POLICY);
   const before = emulator.policy(AP.replace('/ap', '/other'));
   const missing = 'projects/demo-project/locations/global/authorizationPolicies/does-not-exist';
-  const ws = await workspace((s) => new AuthorizationPolicyIamMember(s, 'Ghost', { name: missing, role: VIEWER, member: 'user:ghost@example.com' }));
+  const ws = await workspace(
+    (s) => new AuthorizationPolicyIamMember(s, 'Ghost', { name: missing, role: VIEWER, member: 'user:ghost@example.com' }),
+  );
 
   const result = await ws.apply(grantEnv(emulator));
   expect(result.code).not.toBe(0);
@@ -153,7 +169,9 @@ test('a denied token fails the apply with PERMISSION_DENIED and changes nothing'
   const resource = 'projects/demo-project/locations/global/authorizationPolicies/locked';
   emulator.addResource(resource, FOREIGN_POLICY);
   const before = emulator.policy(resource);
-  const ws = await workspace((s) => new AuthorizationPolicyIamMember(s, 'Denied', { name: resource, role: VIEWER, member: 'user:eve@example.com' }));
+  const ws = await workspace(
+    (s) => new AuthorizationPolicyIamMember(s, 'Denied', { name: resource, role: VIEWER, member: 'user:eve@example.com' }),
+  );
 
   const result = await ws.apply(grantEnv(emulator, { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN }));
   expect(result.code).not.toBe(0);
@@ -171,7 +189,9 @@ test('shell metacharacters and Terraform template sequences in a condition are s
     description: nasty,
     expression: `request.path == ${JSON.stringify(nasty)}`,
   };
-  const ws = await workspace((s) => new AuthorizationPolicyIamMember(s, 'Nasty', { name: resource, role: VIEWER, member: 'user:alice@example.com', condition }));
+  const ws = await workspace(
+    (s) => new AuthorizationPolicyIamMember(s, 'Nasty', { name: resource, role: VIEWER, member: 'user:alice@example.com', condition }),
+  );
   const env = grantEnv(emulator);
 
   const canary = path.join(ws.dir, 'pwned');
@@ -186,31 +206,46 @@ test('shell metacharacters and Terraform template sequences in a condition are s
   expect(fs.existsSync(canary)).toBe(false);
 });
 
-test.each(['JSON', 'HCL'])('Terraform reads back exactly the grant that was synthesized, with and without tokens (%s output)', async (format) => {
-  const nasty = `quote " backslash \\ \\" newline \n template \${path.root} %{ if true }x%{ endif } $\${} EOF`;
-  const condition: IamCondition = { title: nasty, description: nasty, expression: `request.path == ${JSON.stringify(nasty)}` };
-  const stack = new TerraformStack(Testing.app(), 'spec');
-  const member = new TerraformVariable(stack, 'member', { type: 'string', default: 'bob@example.com' });
-  new AuthorizationPolicyIamMember(stack, 'Nasty', { name: AP, role: VIEWER, member: 'user:alice@example.com', condition });
-  new AuthorizationPolicyIamMember(stack, 'NastyToken', { name: AP, role: VIEWER, member: `user:${member.stringValue}`, condition });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-format-'));
-  try {
-    fs.writeFileSync(path.join(dir, format === 'HCL' ? 'main.tf' : 'main.tf.json'), format === 'HCL' ? Testing.synthHcl(stack) : Testing.synth(stack));
-    for (const args of [['init', '-input=false', '-no-color'], ['plan', '-input=false', '-no-color', '-out=plan']]) {
-      const result = await runCommand('terraform', args, dir, externalProviderEnv());
-      expect({ args, code: result.code, output: result.code === 0 ? '' : result.output }).toEqual({ args, code: 0, output: '' });
+test.each(['JSON', 'HCL'])(
+  'Terraform reads back exactly the grant that was synthesized, with and without tokens (%s output)',
+  async (format) => {
+    const nasty = `quote " backslash \\ \\" newline \n template \${path.root} %{ if true }x%{ endif } $\${} EOF`;
+    const condition: IamCondition = { title: nasty, description: nasty, expression: `request.path == ${JSON.stringify(nasty)}` };
+    const stack = new TerraformStack(Testing.app(), 'spec');
+    const member = new TerraformVariable(stack, 'member', { type: 'string', default: 'bob@example.com' });
+    new AuthorizationPolicyIamMember(stack, 'Nasty', { name: AP, role: VIEWER, member: 'user:alice@example.com', condition });
+    new AuthorizationPolicyIamMember(stack, 'NastyToken', { name: AP, role: VIEWER, member: `user:${member.stringValue}`, condition });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-format-'));
+    try {
+      fs.writeFileSync(
+        path.join(dir, format === 'HCL' ? 'main.tf' : 'main.tf.json'),
+        format === 'HCL' ? Testing.synthHcl(stack) : Testing.synth(stack),
+      );
+      for (const args of [
+        ['init', '-input=false', '-no-color'],
+        ['plan', '-input=false', '-no-color', '-out=plan'],
+      ]) {
+        const result = await runCommand('terraform', args, dir, externalProviderEnv());
+        expect({ args, code: result.code, output: result.code === 0 ? '' : result.output }).toEqual({ args, code: 0, output: '' });
+      }
+      const plan = JSON.parse((await runCommand('terraform', ['show', '-json', 'plan'], dir, externalProviderEnv())).stdout);
+      const planned = (plan.resource_changes as Array<{ type: string; change: { after: { triggers_replace: string; input: string } } }>)
+        .filter((r) => r.type === 'terraform_data')
+        .map((r) => ({ grant: JSON.parse(r.change.after.triggers_replace), label: r.change.after.input }))
+        .sort((a, b) => a.label.localeCompare(b.label));
+      const resource = { service: 'networksecurity', apiVersion: 'v1', name: AP };
+      expect(planned).toEqual([
+        {
+          grant: { mode: 'member', resource, role: VIEWER, member: 'user:alice@example.com', condition },
+          label: 'AuthorizationPolicyIamMember spec/Nasty',
+        },
+        {
+          grant: { mode: 'member', resource, role: VIEWER, member: 'user:bob@example.com', condition },
+          label: 'AuthorizationPolicyIamMember spec/NastyToken',
+        },
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-    const plan = JSON.parse((await runCommand('terraform', ['show', '-json', 'plan'], dir, externalProviderEnv())).stdout);
-    const planned = (plan.resource_changes as Array<{ type: string; change: { after: { triggers_replace: string; input: string } } }>)
-      .filter((r) => r.type === 'terraform_data')
-      .map((r) => ({ grant: JSON.parse(r.change.after.triggers_replace), label: r.change.after.input }))
-      .sort((a, b) => a.label.localeCompare(b.label));
-    const resource = { service: 'networksecurity', apiVersion: 'v1', name: AP };
-    expect(planned).toEqual([
-      { grant: { mode: 'member', resource, role: VIEWER, member: 'user:alice@example.com', condition }, label: 'AuthorizationPolicyIamMember spec/Nasty' },
-      { grant: { mode: 'member', resource, role: VIEWER, member: 'user:bob@example.com', condition }, label: 'AuthorizationPolicyIamMember spec/NastyToken' },
-    ]);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);

@@ -57,7 +57,10 @@ async function deployed(build: (stack: TerraformStack) => void, env: Record<stri
 
 async function expectApplied(ws: TerraformWorkspace, env: Record<string, string>, summary: RegExp, extra: string[] = []): Promise<string> {
   const result = await ws.apply(env, extra);
-  expect({ code: result.code, summary: summary.exec(result.output)?.[0] ?? result.output }).toEqual({ code: 0, summary: expect.stringMatching(summary) });
+  expect({ code: result.code, summary: summary.exec(result.output)?.[0] ?? result.output }).toEqual({
+    code: 0,
+    summary: expect.stringMatching(summary),
+  });
   return result.output;
 }
 
@@ -65,8 +68,10 @@ describe('delete from the code', () => {
   test('a deleted member grant is revoked by the next apply, and nothing else is touched', async () => {
     const { ap } = resources();
     const env = grantEnv(emulator);
-    const grants = (names: string[]) => (s: TerraformStack) => names.forEach((n) =>
-      new AuthorizationPolicyIamMember(s, n, { name: ap, role: VIEWER, member: `user:${n.toLowerCase()}@example.com` }));
+    const grants = (names: string[]) => (s: TerraformStack) =>
+      names.forEach(
+        (n) => new AuthorizationPolicyIamMember(s, n, { name: ap, role: VIEWER, member: `user:${n.toLowerCase()}@example.com` }),
+      );
     const ws = await deployed(grants(['Alice', 'Bob']), env);
     emulator.clearWrites();
 
@@ -92,22 +97,32 @@ describe('delete from the code', () => {
     const ws = await deployed(both, env);
     emulator.clearWrites();
 
-    ws.resynth((s) => new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] }));
+    ws.resynth(
+      (s) =>
+        new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] }),
+    );
     await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
-    expect(emulator.writes(mj).map((w) => w.policy.bindings)).toEqual([[
-      { role: DMS_ADMIN, members: ['user:owner@example.com'] },
-      { role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] },
-    ]]);
+    expect(emulator.writes(mj).map((w) => w.policy.bindings)).toEqual([
+      [
+        { role: DMS_ADMIN, members: ['user:owner@example.com'] },
+        { role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] },
+      ],
+    ]);
   });
 
   test('the last grant of a stack: GoogleIamGrants.of(stack) keeps the grants resource, and the next apply revokes', async () => {
     const { ap } = resources();
     const env = grantEnv(emulator);
-    const ws = await deployed((s) => new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' }), env);
+    const ws = await deployed(
+      (s) => new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' }),
+      env,
+    );
     expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:only@example.com']);
 
     // The documented procedure (README, "Lifecycle"): delete the grant, keep this one line for the apply.
-    ws.resynth((s) => { GoogleIamGrants.of(s); });
+    ws.resynth((s) => {
+      GoogleIamGrants.of(s);
+    });
     await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
     expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
     expect(await ws.stateList()).toEqual([]);
@@ -116,7 +131,10 @@ describe('delete from the code', () => {
   test('without that line, Terraform drops the grants resource without running its provisioners (why the README asks for it)', async () => {
     const { ap } = resources();
     const env = grantEnv(emulator);
-    const ws = await deployed((s) => new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' }), env);
+    const ws = await deployed(
+      (s) => new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' }),
+      env,
+    );
     emulator.clearWrites();
 
     ws.resynth(() => undefined);
@@ -130,7 +148,8 @@ describe('no gap on change', () => {
   test('adding and removing binding members rewrites the list in one write; members who stay never lack the role', async () => {
     const { mj } = resources();
     const env = grantEnv(emulator);
-    const binding = (members: string[]) => (s: TerraformStack) => new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members });
+    const binding = (members: string[]) => (s: TerraformStack) =>
+      new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members });
     const ws = await deployed(binding(['user:a@example.com', 'user:b@example.com']), env);
     emulator.clearWrites();
 
@@ -200,7 +219,9 @@ describe('no gap on change', () => {
     expect(membersOf(emulator, ap, VIEWER, Y.title)).toEqual(['user:alice@example.com']);
 
     // Once neither declares the old condition, it goes.
-    ws.resynth((s) => new AuthorizationPolicyIamMember(s, 'Moving', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: Y }));
+    ws.resynth(
+      (s) => new AuthorizationPolicyIamMember(s, 'Moving', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: Y }),
+    );
     await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
     expect(membersOf(emulator, ap, VIEWER, X.title)).toEqual([]);
     expect(membersOf(emulator, ap, VIEWER, Y.title)).toEqual(['user:alice@example.com']);
@@ -211,7 +232,9 @@ describe('failed creates', () => {
   test('a create that failed and is then deleted from the code leaves nothing behind', async () => {
     const { ap } = resources();
     const denied = grantEnv(emulator, { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN });
-    const ws = TerraformWorkspace.synth((s) => new AuthorizationPolicyIamMember(s, 'Denied', { name: ap, role: VIEWER, member: 'user:eve@example.com' }));
+    const ws = TerraformWorkspace.synth(
+      (s) => new AuthorizationPolicyIamMember(s, 'Denied', { name: ap, role: VIEWER, member: 'user:eve@example.com' }),
+    );
     workspaces.push(ws);
     await ws.init();
     emulator.clearWrites();
@@ -220,7 +243,9 @@ describe('failed creates', () => {
     expect(failed.code).not.toBe(0);
     expect(failed.output).toMatch(/PERMISSION_DENIED/);
 
-    ws.resynth((s) => { GoogleIamGrants.of(s); });
+    ws.resynth((s) => {
+      GoogleIamGrants.of(s);
+    });
     await expectApplied(ws, denied, /0 added, 0 changed, 1 destroyed/);
     expect(emulator.writes(ap)).toEqual([]);
     expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
@@ -228,7 +253,8 @@ describe('failed creates', () => {
 
   test('after fixing the permissions, the next apply grants', async () => {
     const { ap } = resources();
-    const build = (s: TerraformStack) => new AuthorizationPolicyIamMember(s, 'Later', { name: ap, role: VIEWER, member: 'user:later@example.com' });
+    const build = (s: TerraformStack) =>
+      new AuthorizationPolicyIamMember(s, 'Later', { name: ap, role: VIEWER, member: 'user:later@example.com' });
     const ws = TerraformWorkspace.synth(build);
     workspaces.push(ws);
     await ws.init();
@@ -275,7 +301,10 @@ describe('Terraform commands', () => {
   test('apply -target on one new grant creates exactly it', async () => {
     const { ap, mj } = resources();
     const env = grantEnv(emulator);
-    const ws = await deployed((s) => new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com' }), env);
+    const ws = await deployed(
+      (s) => new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com' }),
+      env,
+    );
     ws.resynth(three(ap, mj));
     const plan = await ws.plan(env);
     const bob = /# (terraform_data\.google_iam_grants\["[^"]*user:bob@example\.com"\]) will be created/.exec(plan.output)?.[1];

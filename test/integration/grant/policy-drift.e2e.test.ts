@@ -34,15 +34,26 @@ afterAll(async () => {
 /** The drift messages of a plan, one per drifted grant (Terraform prints each twice; the unescaped one is kept). */
 function driftReports(plan: CommandResult): string[] {
   const text = plan.output.replace(/\s*\n\s*/g, ' ');
-  return [...text.matchAll(/(?:AuthorizationPolicyIamPolicy|GoogleIamPolicy|GoogleIamMember) grants\/\S+: .*?Repair: terraform apply -replace='[^']+'/g)]
+  return [
+    ...text.matchAll(
+      /(?:AuthorizationPolicyIamPolicy|GoogleIamPolicy|GoogleIamMember) grants\/\S+: .*?Repair: terraform apply -replace='[^']+'/g,
+    ),
+  ]
     .map((m) => m[0])
     .filter((report) => !report.includes('\\"'));
 }
 
 const stack = (s: TerraformStack) => {
   new AuthorizationPolicyIamPolicy(s, 'ApPolicy', { name: AP, bindings: [{ role: VIEWER, members: ['user:alice@example.com'] }] });
-  new GoogleIamPolicy(s, 'SecretPolicy', { resource: { service: 'secretmanager', apiVersion: 'v1', name: SECRET }, bindings: [{ role: ACCESSOR, members: ['serviceAccount:app@drift-project.iam.gserviceaccount.com'] }] });
-  new GoogleIamMember(s, 'Browser', { resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: PROJECT }, role: 'roles/browser', member: 'user:alice@example.com' });
+  new GoogleIamPolicy(s, 'SecretPolicy', {
+    resource: { service: 'secretmanager', apiVersion: 'v1', name: SECRET },
+    bindings: [{ role: ACCESSOR, members: ['serviceAccount:app@drift-project.iam.gserviceaccount.com'] }],
+  });
+  new GoogleIamMember(s, 'Browser', {
+    resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: PROJECT },
+    role: 'roles/browser',
+    member: 'user:alice@example.com',
+  });
 };
 
 test('a binding added in the console beside a policy construct is reported by plan; the printed command removes it', async () => {
@@ -57,22 +68,41 @@ test('a binding added in the console beside a policy construct is reported by pl
   // One read per policy, each with the method its API takes (a GET to Resource Manager would be a 404, reported as drift).
   emulator.resetStats();
   const clean = await ws.plan(env);
-  expect({ code: clean.code, warning: clean.output.includes('Warning'), reads: emulator.stats().getIamPolicy }).toEqual({ code: 0, warning: false, reads: 3 });
+  expect({ code: clean.code, warning: clean.output.includes('Warning'), reads: emulator.stats().getIamPolicy }).toEqual({
+    code: 0,
+    warning: false,
+    reads: 3,
+  });
 
-  emulator.addResource(AP, { ...emulator.policy(AP), bindings: [...emulator.policy(AP).bindings!, { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:mallory@example.com'] }] });
-  emulator.addResource(SECRET, { ...emulator.policy(SECRET), bindings: [{ role: ACCESSOR, members: ['serviceAccount:app@drift-project.iam.gserviceaccount.com', 'user:mallory@example.com'] }] });
+  emulator.addResource(AP, {
+    ...emulator.policy(AP),
+    bindings: [
+      ...emulator.policy(AP).bindings!,
+      { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:mallory@example.com'] },
+    ],
+  });
+  emulator.addResource(SECRET, {
+    ...emulator.policy(SECRET),
+    bindings: [{ role: ACCESSOR, members: ['serviceAccount:app@drift-project.iam.gserviceaccount.com', 'user:mallory@example.com'] }],
+  });
   const drifted = await ws.plan(env);
   expect(drifted.code).toBe(0);
   const reports = driftReports(drifted).sort();
   expect(reports).toEqual([
-    expect.stringContaining(`AuthorizationPolicyIamPolicy grants/ApPolicy: the IAM policy of ${AP}: binding roles/networksecurity.authorizationPolicyAdmin is not declared (members: user:mallory@example.com).`),
-    expect.stringContaining(`GoogleIamPolicy grants/SecretPolicy: the IAM policy of ${SECRET}: binding ${ACCESSOR}: user:mallory@example.com was added outside this code.`),
+    expect.stringContaining(
+      `AuthorizationPolicyIamPolicy grants/ApPolicy: the IAM policy of ${AP}: binding roles/networksecurity.authorizationPolicyAdmin is not declared (members: user:mallory@example.com).`,
+    ),
+    expect.stringContaining(
+      `GoogleIamPolicy grants/SecretPolicy: the IAM policy of ${SECRET}: binding ${ACCESSOR}: user:mallory@example.com was added outside this code.`,
+    ),
   ]);
 
   const repairs = reports.map((report) => `-replace=${/Repair: terraform apply -replace='([^']+)'/.exec(report)![1]}`);
   expect((await ws.apply(env, repairs)).code).toBe(0);
   expect(emulator.policy(AP).bindings).toEqual([{ role: VIEWER, members: ['user:alice@example.com'] }]);
-  expect(emulator.policy(SECRET).bindings).toEqual([{ role: ACCESSOR, members: ['serviceAccount:app@drift-project.iam.gserviceaccount.com'] }]);
+  expect(emulator.policy(SECRET).bindings).toEqual([
+    { role: ACCESSOR, members: ['serviceAccount:app@drift-project.iam.gserviceaccount.com'] },
+  ]);
   const after = await ws.plan(env);
   expect({ code: after.code, warning: after.output.includes('Warning') }).toEqual({ code: 0, warning: false });
 });

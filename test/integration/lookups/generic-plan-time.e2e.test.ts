@@ -27,8 +27,20 @@ const workspaces: TerraformWorkspace[] = [];
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
-  env = grantEnv(emulator, { ...emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager', 'cloudresourcemanager']), GOOGLE_CLOUD_PROJECT: PROJECT });
-  emulator.addResource(SECRET, { version: 3, bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@plan-project.iam.gserviceaccount.com'], condition: CONDITION }] });
+  env = grantEnv(emulator, {
+    ...emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager', 'cloudresourcemanager']),
+    GOOGLE_CLOUD_PROJECT: PROJECT,
+  });
+  emulator.addResource(SECRET, {
+    version: 3,
+    bindings: [
+      {
+        role: 'roles/secretmanager.secretAccessor',
+        members: ['serviceAccount:app@plan-project.iam.gserviceaccount.com'],
+        condition: CONDITION,
+      },
+    ],
+  });
   emulator.addResource(PROJECT_NAME, { bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }], auditConfigs: AUDIT });
   emulator.addResource(AP, { bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'] }] });
   emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
@@ -45,10 +57,12 @@ async function workspace(build: (stack: TerraformStack) => void): Promise<Terraf
   return ws;
 }
 
-test('any resource\'s policy (GET and POST APIs), an authorization policy\'s and a migration job\'s, read at plan time', async () => {
+test("any resource's policy (GET and POST APIs), an authorization policy's and a migration job's, read at plan time", async () => {
   const ws = await workspace((s) => {
     const secret = new DataGoogleIamPolicy(s, 'Secret', { resource: { service: 'secretmanager', apiVersion: 'v1', name: SECRET } });
-    const project = new DataGoogleIamPolicy(s, 'Project', { resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: PROJECT_NAME } });
+    const project = new DataGoogleIamPolicy(s, 'Project', {
+      resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: PROJECT_NAME },
+    });
     const ap = new DataAuthorizationPolicyIamPolicy(s, 'Ap', { authorizationPolicyId: 'ap', location: 'global' });
     const mj = new DataMigrationJobIamPolicy(s, 'Mj', { migrationJobId: 'mj', location: 'us-central1', project: PROJECT });
     new TerraformOutput(s, 'secret_bindings', { value: secret.bindings });
@@ -64,10 +78,18 @@ test('any resource\'s policy (GET and POST APIs), an authorization policy\'s and
   const applied = await ws.apply(env);
   expect({ code: applied.code, output: applied.code === 0 ? '' : applied.output }).toEqual({ code: 0, output: '' });
   const shown = await ws.run(['output', '-json'], env);
-  const outputs = Object.fromEntries(Object.entries(JSON.parse(shown.stdout) as Record<string, { value: unknown }>).map(([k, v]) => [k, v.value]));
+  const outputs = Object.fromEntries(
+    Object.entries(JSON.parse(shown.stdout) as Record<string, { value: unknown }>).map(([k, v]) => [k, v.value]),
+  );
 
   expect(outputs).toEqual({
-    secret_bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@plan-project.iam.gserviceaccount.com'], condition: { ...CONDITION, location: '' } }],
+    secret_bindings: [
+      {
+        role: 'roles/secretmanager.secretAccessor',
+        members: ['serviceAccount:app@plan-project.iam.gserviceaccount.com'],
+        condition: { ...CONDITION, location: '' },
+      },
+    ],
     secret_version: 3,
     secret_project: PROJECT,
     project_bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }],
@@ -79,9 +101,11 @@ test('any resource\'s policy (GET and POST APIs), an authorization policy\'s and
   });
 });
 
-test('a missing resource fails the plan with Google\'s status and the construct path', async () => {
+test("a missing resource fails the plan with Google's status and the construct path", async () => {
   const ws = await workspace((s) => {
-    new DataGoogleIamPolicy(s, 'Missing', { resource: { service: 'secretmanager', apiVersion: 'v1', name: `projects/${PROJECT}/secrets/gone` } });
+    new DataGoogleIamPolicy(s, 'Missing', {
+      resource: { service: 'secretmanager', apiVersion: 'v1', name: `projects/${PROJECT}/secrets/gone` },
+    });
   });
   const plan = await ws.plan(env);
   expect(plan.code).toBe(1);

@@ -36,7 +36,10 @@ beforeAll(async () => {
     auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }] }],
   });
   emulator.addImportJob({
-    name: JOB, displayName: 'Inventory', state: 'IMPORT_JOB_STATE_COMPLETED', labels: { team: 'migration' },
+    name: JOB,
+    displayName: 'Inventory',
+    state: 'IMPORT_JOB_STATE_COMPLETED',
+    labels: { team: 'migration' },
     gcsPayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://inventory/rvtools.csv' },
     executionReport: { framesReported: 412, totalRowsCount: 412 },
     futureField: 'ignored',
@@ -66,7 +69,12 @@ test('the address group policy at versions 3 and 1, and the import job in both v
   const ws = await workspace((s) => {
     const v3 = new DataAddressGroupIamPolicy(s, 'V3', { addressGroupId: 'office', location: 'global', project: PROJECT });
     const v1 = new DataAddressGroupIamPolicy(s, 'V1', { addressGroupId: 'office', location: 'global', optionsRequestedPolicyVersion: 1 });
-    const full = new DataImportJob(s, 'Full', { importJobId: 'inventory', location: 'us-central1', project: PROJECT, view: 'IMPORT_JOB_VIEW_FULL' });
+    const full = new DataImportJob(s, 'Full', {
+      importJobId: 'inventory',
+      location: 'us-central1',
+      project: PROJECT,
+      view: 'IMPORT_JOB_VIEW_FULL',
+    });
     const basic = new DataImportJob(s, 'Basic', { importJobId: 'inventory', location: 'us-central1' });
     new TerraformOutput(s, 'v3_bindings', { value: v3.bindings });
     new TerraformOutput(s, 'v3_version', { value: v3.version });
@@ -85,31 +93,59 @@ test('the address group policy at versions 3 and 1, and the import job in both v
   const outputs = await outputsOf(ws, { ...grantEnv(emulator), GOOGLE_OAUTH_ACCESS_TOKEN: TOKEN, GOOGLE_CLOUD_PROJECT: PROJECT });
 
   expect(outputs.v3_bindings).toEqual([
-    { role: 'roles/networksecurity.addressGroupUser', members: ['group:network@example.com'], condition: { ...OFFICE_HOURS, location: '' } },
+    {
+      role: 'roles/networksecurity.addressGroupUser',
+      members: ['group:network@example.com'],
+      condition: { ...OFFICE_HOURS, location: '' },
+    },
     { role: 'roles/networksecurity.addressGroupViewer', members: ['user:viewer@example.com'] },
   ]);
   expect(outputs.v3_version).toBe(3);
   expect(outputs.v3_etag).toBe(emulator.policy(AG).etag);
-  expect(outputs.v3_audit).toEqual([{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }] }]);
+  expect(outputs.v3_audit).toEqual([
+    { service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }] },
+  ]);
   // Version 1 of a conditional policy: Google mangles the conditional role and drops its condition.
-  expect((outputs.v1_roles as Array<{ role: string; condition?: unknown }>).map((b) => [b.role.replace(/_withcond_.*/, '_withcond_…'), b.condition])).toEqual([
+  expect(
+    (outputs.v1_roles as Array<{ role: string; condition?: unknown }>).map((b) => [
+      b.role.replace(/_withcond_.*/, '_withcond_…'),
+      b.condition,
+    ]),
+  ).toEqual([
     ['roles/networksecurity.addressGroupUser_withcond_…', undefined],
     ['roles/networksecurity.addressGroupViewer', undefined],
   ]);
   expect(outputs.v1_project).toBe(PROJECT); // the runner's default project (GOOGLE_CLOUD_PROJECT)
   expect(outputs.full_state).toBe('IMPORT_JOB_STATE_COMPLETED');
-  expect(outputs.full_report).toEqual({ executionErrors: { fileValidations: [], jobErrors: [] }, framesReported: 412, jobErrors: [], totalRowsCount: 412 });
+  expect(outputs.full_report).toEqual({
+    executionErrors: { fileValidations: [], jobErrors: [] },
+    framesReported: 412,
+    jobErrors: [],
+    totalRowsCount: 412,
+  });
   expect(outputs.full_payload).toEqual({ format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://inventory/rvtools.csv' });
   expect(outputs.full_labels).toEqual({ team: 'migration' });
-  expect(outputs.basic_report).toEqual({ executionErrors: { fileValidations: [], jobErrors: [] }, framesReported: 0, jobErrors: [], totalRowsCount: 0 });
+  expect(outputs.basic_report).toEqual({
+    executionErrors: { fileValidations: [], jobErrors: [] },
+    framesReported: 0,
+    jobErrors: [],
+    totalRowsCount: 0,
+  });
   expect(JSON.parse(outputs.basic_body as string)).toMatchObject({ name: JOB, futureField: 'ignored' });
   expect(JSON.parse(outputs.basic_body as string).executionReport).toBeUndefined();
 
   // The token went to Google (the emulator) and nowhere else.
-  const stateFiles = fs.readdirSync(ws.dir).filter((f) => f.endsWith('.tfstate')).map((f) => fs.readFileSync(path.join(ws.dir, f), 'utf8'));
+  const stateFiles = fs
+    .readdirSync(ws.dir)
+    .filter((f) => f.endsWith('.tfstate'))
+    .map((f) => fs.readFileSync(path.join(ws.dir, f), 'utf8'));
   expect(stateFiles.join('')).toContain('IMPORT_JOB_STATE_COMPLETED');
   expect(stateFiles.join('')).not.toContain(TOKEN);
-  const plan = await ws.run(['plan', '-input=false', '-no-color', '-out=plan.bin'], { ...grantEnv(emulator), GOOGLE_OAUTH_ACCESS_TOKEN: TOKEN, GOOGLE_CLOUD_PROJECT: PROJECT });
+  const plan = await ws.run(['plan', '-input=false', '-no-color', '-out=plan.bin'], {
+    ...grantEnv(emulator),
+    GOOGLE_OAUTH_ACCESS_TOKEN: TOKEN,
+    GOOGLE_CLOUD_PROJECT: PROJECT,
+  });
   expect(plan.code).toBe(0);
   const shown = await ws.run(['show', '-json', 'plan.bin'], {});
   expect(shown.stdout).toContain('addressGroupUser');
@@ -117,31 +153,66 @@ test('the address group policy at versions 3 and 1, and the import job in both v
   expect(plan.output).not.toContain(TOKEN);
 });
 
-test('a grant\'s etag is read after the grant is applied, and a lookup can use values only Terraform knows', async () => {
+test("a grant's etag is read after the grant is applied, and a lookup can use values only Terraform knows", async () => {
   emulator.addResource(AP);
   const ws = await workspace((s) => {
-    const grant = new AuthorizationPolicyIamMember(s, 'Alice', { name: AP, role: 'roles/networksecurity.authorizationPolicyViewer', member: 'user:alice@example.com' });
+    const grant = new AuthorizationPolicyIamMember(s, 'Alice', {
+      name: AP,
+      role: 'roles/networksecurity.authorizationPolicyViewer',
+      member: 'user:alice@example.com',
+    });
     new TerraformOutput(s, 'etag', { value: grant.etag });
     const group = new TerraformVariable(s, 'group', { type: 'string', default: 'office' });
-    const policy = new DataAddressGroupIamPolicy(s, 'FromVariable', { addressGroupId: group.stringValue, location: 'global', project: PROJECT });
+    const policy = new DataAddressGroupIamPolicy(s, 'FromVariable', {
+      addressGroupId: group.stringValue,
+      location: 'global',
+      project: PROJECT,
+    });
     new TerraformOutput(s, 'group_etag', { value: policy.etag });
   });
   const outputs = await outputsOf(ws, grantEnv(emulator));
-  expect(emulator.policy(AP).bindings).toEqual([{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:alice@example.com'] }]);
+  expect(emulator.policy(AP).bindings).toEqual([
+    { role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:alice@example.com'] },
+  ]);
   expect(outputs.etag).toBe(emulator.policy(AP).etag);
   expect(outputs.group_etag).toBe(emulator.policy(AG).etag);
 });
 
-describe('errors fail the plan with Google\'s status and message and the construct path', () => {
+describe("errors fail the plan with Google's status and message and the construct path", () => {
   test.each([
-    ['a missing address group', (s: TerraformStack) => new DataAddressGroupIamPolicy(s, 'Missing', { addressGroupId: 'gone', location: 'global', project: PROJECT }), {}, [/grants\/Missing/, /NOT_FOUND/, /addressGroups\/gone' was not found/]],
-    ['a missing import job', (s: TerraformStack) => new DataImportJob(s, 'Gone', { importJobId: 'gone', location: 'us-central1', project: PROJECT }), {}, [/grants\/Gone/, /NOT_FOUND/]],
-    ['a denied token', (s: TerraformStack) => new DataAddressGroupIamPolicy(s, 'Denied', { addressGroupId: 'office', location: 'global', project: PROJECT }), { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN }, [/grants\/Denied/, /PERMISSION_DENIED/]],
-    ['no project anywhere', (s: TerraformStack) => new DataImportJob(s, 'NoProject', { importJobId: 'inventory', location: 'us-central1' }), { GOOGLE_CLOUD_PROJECT: '' }, [/grants\/NoProject/, /project: no project given and none configured/]],
-    ['a bad value only Terraform knew', (s: TerraformStack) => {
-      const view = new TerraformVariable(s, 'view', { type: 'string', default: 'FULL' });
-      new DataImportJob(s, 'BadView', { importJobId: 'inventory', location: 'us-central1', project: PROJECT, view: view.stringValue });
-    }, {}, [/grants\/BadView/, /view: expected one of IMPORT_JOB_VIEW_UNSPECIFIED/]],
+    [
+      'a missing address group',
+      (s: TerraformStack) => new DataAddressGroupIamPolicy(s, 'Missing', { addressGroupId: 'gone', location: 'global', project: PROJECT }),
+      {},
+      [/grants\/Missing/, /NOT_FOUND/, /addressGroups\/gone' was not found/],
+    ],
+    [
+      'a missing import job',
+      (s: TerraformStack) => new DataImportJob(s, 'Gone', { importJobId: 'gone', location: 'us-central1', project: PROJECT }),
+      {},
+      [/grants\/Gone/, /NOT_FOUND/],
+    ],
+    [
+      'a denied token',
+      (s: TerraformStack) => new DataAddressGroupIamPolicy(s, 'Denied', { addressGroupId: 'office', location: 'global', project: PROJECT }),
+      { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN },
+      [/grants\/Denied/, /PERMISSION_DENIED/],
+    ],
+    [
+      'no project anywhere',
+      (s: TerraformStack) => new DataImportJob(s, 'NoProject', { importJobId: 'inventory', location: 'us-central1' }),
+      { GOOGLE_CLOUD_PROJECT: '' },
+      [/grants\/NoProject/, /project: no project given and none configured/],
+    ],
+    [
+      'a bad value only Terraform knew',
+      (s: TerraformStack) => {
+        const view = new TerraformVariable(s, 'view', { type: 'string', default: 'FULL' });
+        new DataImportJob(s, 'BadView', { importJobId: 'inventory', location: 'us-central1', project: PROJECT, view: view.stringValue });
+      },
+      {},
+      [/grants\/BadView/, /view: expected one of IMPORT_JOB_VIEW_UNSPECIFIED/],
+    ],
   ] as const)('%s', async (_label, build, env, messages) => {
     const ws = await workspace(build);
     const plan = await ws.plan({ ...grantEnv(emulator), ...env });

@@ -18,7 +18,11 @@ const FOREIGN = {
   version: 3,
   bindings: [
     { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] },
-    { role: ROLE, members: ['group:auditors@example.com'], condition: { title: 'foreign', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' } },
+    {
+      role: ROLE,
+      members: ['group:auditors@example.com'],
+      condition: { title: 'foreign', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
+    },
   ],
   auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'ADMIN_READ' }] }],
 };
@@ -40,8 +44,11 @@ function teamMembers(team: string): string[] {
 }
 
 async function teamStack(team: string): Promise<TerraformWorkspace> {
-  const ws = TerraformWorkspace.synth((s: TerraformStack) => teamMembers(team).forEach((member, i) =>
-    new AuthorizationPolicyIamMember(s, `G${i}`, { name: POLICY, role: ROLE, member })), team);
+  const ws = TerraformWorkspace.synth(
+    (s: TerraformStack) =>
+      teamMembers(team).forEach((member, i) => new AuthorizationPolicyIamMember(s, `G${i}`, { name: POLICY, role: ROLE, member })),
+    team,
+  );
   workspaces.push(ws);
   await ws.init();
   return ws;

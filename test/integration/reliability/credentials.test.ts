@@ -37,7 +37,11 @@ function filesContaining(dir: string, secret: string): string[] {
 test('after apply and destroy, no file in cdktf.out or the state holds the token', async () => {
   const emulator = await GoogleApiEmulator.start();
   const ws = TerraformWorkspace.synth((s) => {
-    new AuthorizationPolicyIamMember(s, 'Member', { name: AP, role: 'roles/networksecurity.authorizationPolicyViewer', member: 'user:alice@example.com' });
+    new AuthorizationPolicyIamMember(s, 'Member', {
+      name: AP,
+      role: 'roles/networksecurity.authorizationPolicyViewer',
+      member: 'user:alice@example.com',
+    });
     new MigrationJobIamBinding(s, 'Binding', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:bob@example.com'] });
   });
   try {
@@ -65,7 +69,11 @@ test('GOOGLE_CREDENTIALS (federation JSON) with impersonation: the grant is made
   const emulator = await GoogleApiEmulator.start();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-wif-'));
   const ws = TerraformWorkspace.synth((s) => {
-    new AuthorizationPolicyIamMember(s, 'Member', { name: AP, role: 'roles/networksecurity.authorizationPolicyViewer', member: 'user:carol@example.com' });
+    new AuthorizationPolicyIamMember(s, 'Member', {
+      name: AP,
+      role: 'roles/networksecurity.authorizationPolicyViewer',
+      member: 'user:carol@example.com',
+    });
   });
   try {
     emulator.addResource(AP);
@@ -74,24 +82,41 @@ test('GOOGLE_CREDENTIALS (federation JSON) with impersonation: the grant is made
     const audience = '//iam.googleapis.com/projects/1/locations/global/workloadIdentityPools/ci/providers/github';
     emulator.auth.addExternalSubject(audience, subjectToken);
     const credentials = JSON.stringify({
-      type: 'external_account', audience, subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
-      token_url: `${emulator.url}/sts/v1/token`, credential_source: { file: path.join(dir, 'oidc-token') }, client_secret: `wif-secret-${TOKEN}`,
+      type: 'external_account',
+      audience,
+      subject_token_type: 'urn:ietf:params:oauth:token-type:jwt',
+      token_url: `${emulator.url}/sts/v1/token`,
+      credential_source: { file: path.join(dir, 'oidc-token') },
+      client_secret: `wif-secret-${TOKEN}`,
     });
     await ws.init();
-    const { GOOGLE_OAUTH_ACCESS_TOKEN: _token, ...withoutToken } = grantEnv(emulator, emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['iamcredentials']));
-    const env = { ...withoutToken, GOOGLE_CREDENTIALS: credentials, GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: 'terraform@prod.iam.gserviceaccount.com', HOME: dir };
+    const { GOOGLE_OAUTH_ACCESS_TOKEN: _token, ...withoutToken } = grantEnv(
+      emulator,
+      emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['iamcredentials']),
+    );
+    const env = {
+      ...withoutToken,
+      GOOGLE_CREDENTIALS: credentials,
+      GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: 'terraform@prod.iam.gserviceaccount.com',
+      HOME: dir,
+    };
 
     const applied = await ws.apply(env);
     expect(applied.code).toBe(0);
     expect(membersOf(emulator, AP, 'roles/networksecurity.authorizationPolicyViewer')).toEqual(['user:carol@example.com']);
-    expect(new Set(emulator.auth.apiCallers().map((c) => c.identity))).toEqual(new Set(['serviceAccount:terraform@prod.iam.gserviceaccount.com']));
+    expect(new Set(emulator.auth.apiCallers().map((c) => c.identity))).toEqual(
+      new Set(['serviceAccount:terraform@prod.iam.gserviceaccount.com']),
+    );
     for (const text of [applied.output, ws.state(), ...filesUnder(ws.outdir).map((f) => fs.readFileSync(f, 'utf8'))]) {
       expect(text).not.toContain(subjectToken);
       expect(text).not.toContain('wif-secret-');
       expect(text).not.toContain('emulator-issued-');
     }
 
-    const broken = await ws.destroy({ ...env, GOOGLE_CREDENTIALS: credentials.replace('"type":"external_account"', '"type":"external_acount"') });
+    const broken = await ws.destroy({
+      ...env,
+      GOOGLE_CREDENTIALS: credentials.replace('"type":"external_account"', '"type":"external_acount"'),
+    });
     expect(broken.code).not.toBe(0);
     expect(broken.output).toContain('GOOGLE_CREDENTIALS (JSON content) is not a credentials JSON');
     expect(broken.output).toContain('GOOGLE_OAUTH_ACCESS_TOKEN: not set; GOOGLE_CREDENTIALS (JSON content) (used)');
@@ -111,7 +136,11 @@ test('a synthesized stack that reads policies at plan time carries no credential
   try {
     const stack = new TerraformStack(Testing.app(), 'reads');
     new DataAddressGroupIamPolicy(stack, 'Policy', { addressGroupId: 'ag', location: 'global', project: 'demo-project' });
-    const grant = new AuthorizationPolicyIamMember(stack, 'Member', { name: AP, role: 'roles/networksecurity.authorizationPolicyViewer', member: 'user:alice@example.com' });
+    const grant = new AuthorizationPolicyIamMember(stack, 'Member', {
+      name: AP,
+      role: 'roles/networksecurity.authorizationPolicyViewer',
+      member: 'user:alice@example.com',
+    });
     expect(grant.etag).toMatch(/\${TfToken/);
     const synthesized = Testing.synth(stack);
     // The reads run the runner (which authenticates itself); no token source is referenced at all.

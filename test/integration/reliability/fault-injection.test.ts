@@ -21,8 +21,9 @@ let ws: TerraformWorkspace;
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
-  ws = TerraformWorkspace.synth((s: TerraformStack) => MEMBERS.forEach((member, i) =>
-    new AuthorizationPolicyIamMember(s, `G${i}`, { name: POLICY, role: ROLE, member })));
+  ws = TerraformWorkspace.synth((s: TerraformStack) =>
+    MEMBERS.forEach((member, i) => new AuthorizationPolicyIamMember(s, `G${i}`, { name: POLICY, role: ROLE, member })),
+  );
   await ws.init();
 });
 afterAll(async () => {

@@ -31,9 +31,15 @@ const add = (id: string, member: string): EditRequest => ({ id, edits: [{ kind: 
 const fast = { initialDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 5_000 };
 
 test('a batch of requests costs one read and one write', async () => {
-  const resource = newResource({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] });
+  const resource = newResource({
+    bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }],
+  });
   emulator.resetStats();
-  const outcomes = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com'), add('b', 'user:b@example.com'), add('c', 'user:a@example.com')], fast);
+  const outcomes = await applyEditBatch(
+    policyEndpoint(api, resource),
+    [add('a', 'user:a@example.com'), add('b', 'user:b@example.com'), add('c', 'user:a@example.com')],
+    fast,
+  );
 
   expect(outcomes.map((o) => o.ok && o.changed)).toEqual([true, true, false]);
   expect(emulator.stats()).toMatchObject({ getIamPolicy: 1, setIamPolicy: 1 });
@@ -55,8 +61,14 @@ test('nothing to change means no write', async () => {
 
 test('a request that would break the principal limit is rejected alone', async () => {
   const members = Array.from({ length: 1_500 }, (_, i) => `user:u${i}@example.com`);
-  const resource = newResource({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: members.slice(0, 1_499) }] });
-  const outcomes = await applyEditBatch(policyEndpoint(api, resource), [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com')], fast);
+  const resource = newResource({
+    bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: members.slice(0, 1_499) }],
+  });
+  const outcomes = await applyEditBatch(
+    policyEndpoint(api, resource),
+    [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com')],
+    fast,
+  );
   expect(outcomes[0]).toMatchObject({ ok: true, changed: true });
   expect(outcomes[1]).toMatchObject({ ok: false, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/1,501 principals/) });
   expect(emulator.policy(resource).bindings?.find((b) => b.role === ROLE)?.members).toEqual(['user:last@example.com']);
@@ -67,7 +79,10 @@ test('conflicts and transient faults are retried until the write lands', async (
   emulator.setFaults({ rate: 0.5, kinds: ['409', '503', 'reset'], seed: 7 });
   const retries: string[] = [];
   try {
-    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], { ...fast, onRetry: (e) => retries.push(String(e)) });
+    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], {
+      ...fast,
+      onRetry: (e) => retries.push(String(e)),
+    });
     expect(outcome).toMatchObject({ ok: true, changed: true });
     expect(outcome.attempts).toBe(retries.length + 1);
   } finally {
@@ -85,7 +100,10 @@ test('a real etag conflict from a concurrent writer is redone on the fresh polic
       if (!interfered) {
         interfered = true; // someone else writes between our read and our write
         const theirs = await api.getIamPolicy(resource);
-        await api.setIamPolicy(resource, { ...theirs, bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }] });
+        await api.setIamPolicy(resource, {
+          ...theirs,
+          bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }],
+        });
       }
       return api.setIamPolicy(resource, policy);
     },
@@ -100,7 +118,11 @@ test('a real etag conflict from a concurrent writer is redone on the fresh polic
 });
 
 test('NOT_FOUND fails every request at once, without retrying', async () => {
-  const outcomes = await applyEditBatch(policyEndpoint(api, 'projects/p-123456/locations/global/authorizationPolicies/missing'), [add('a', 'user:a@example.com'), add('b', 'user:b@example.com')], fast);
+  const outcomes = await applyEditBatch(
+    policyEndpoint(api, 'projects/p-123456/locations/global/authorizationPolicies/missing'),
+    [add('a', 'user:a@example.com'), add('b', 'user:b@example.com')],
+    fast,
+  );
   expect(outcomes).toEqual([
     expect.objectContaining({ id: 'a', ok: false, status: 'NOT_FOUND', attempts: 1 }),
     expect.objectContaining({ id: 'b', ok: false, status: 'NOT_FOUND', attempts: 1 }),
@@ -109,10 +131,15 @@ test('NOT_FOUND fails every request at once, without retrying', async () => {
 
 describe('a first read started by the caller (the lock holder reads before it takes the batch)', () => {
   test('is used for the first attempt instead of a read of its own', async () => {
-    const resource = newResource({ bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] });
+    const resource = newResource({
+      bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }],
+    });
     const read = await api.getIamPolicy(resource);
     emulator.resetStats();
-    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], { ...fast, firstRead: async () => read });
+    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], {
+      ...fast,
+      firstRead: async () => read,
+    });
     expect(outcome).toMatchObject({ ok: true, changed: true, attempts: 1 });
     expect(emulator.stats()).toMatchObject({ getIamPolicy: 0, setIamPolicy: 1 });
   });
@@ -121,8 +148,14 @@ describe('a first read started by the caller (the lock holder reads before it ta
     const resource = newResource();
     const stale = await api.getIamPolicy(resource);
     // Someone writes after that read.
-    await api.setIamPolicy(resource, { ...stale, bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }] });
-    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], { ...fast, firstRead: async () => stale });
+    await api.setIamPolicy(resource, {
+      ...stale,
+      bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }],
+    });
+    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], {
+      ...fast,
+      firstRead: async () => stale,
+    });
     expect(outcome).toMatchObject({ ok: true, attempts: 2 });
     expect(emulator.policy(resource).bindings).toEqual([
       { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] },
@@ -135,7 +168,13 @@ describe('a first read started by the caller (the lock holder reads before it ta
     const failed = Promise.reject(new GoogleApiError(503, 'UNAVAILABLE', 'try again', 'GET x'));
     failed.catch(() => undefined);
     let retried = 0;
-    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], { ...fast, firstRead: () => failed, onRetry: () => { retried++; } });
+    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], {
+      ...fast,
+      firstRead: () => failed,
+      onRetry: () => {
+        retried++;
+      },
+    });
     expect(outcome).toMatchObject({ ok: true, changed: true, attempts: 2 });
     expect(retried).toBe(1);
   });

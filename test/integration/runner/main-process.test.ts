@@ -26,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 
 function runRunner(action: string, grant: string, env: Record<string, string>, cwd = os.tmpdir()): Promise<CommandResult> {
-  return runCommand(process.execPath, [RUNNER, action], cwd, { ...env, CDKTF_GOOGLE_IAM_GRANT: grant, CDKTF_GOOGLE_IAM_LABEL: 'Test test/Grant' });
+  return runCommand(process.execPath, [RUNNER, action], cwd, {
+    ...env,
+    CDKTF_GOOGLE_IAM_GRANT: grant,
+    CDKTF_GOOGLE_IAM_LABEL: 'Test test/Grant',
+  });
 }
 
 const memberGrant = (member: string) =>
@@ -34,7 +38,12 @@ const memberGrant = (member: string) =>
 
 const cacheFiles = (stateDir: string) => {
   const dir = path.join(stateDir, 'code-cache');
-  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.bin')).map((f) => path.join(dir, f)) : [];
+  return fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.bin'))
+        .map((f) => path.join(dir, f))
+    : [];
 };
 
 test('a fresh runner process grants and revokes, and caches its compiled code only after calling Google', async () => {
@@ -47,7 +56,10 @@ test('a fresh runner process grants and revokes, and caches its compiled code on
   expect(cacheFiles(env.CDKTF_GOOGLE_IAM_STATE_DIR)).toEqual([]);
 
   const first = await runRunner('apply', memberGrant('user:alice@example.com'), env);
-  expect(first).toMatchObject({ code: 0, output: expect.stringContaining('Test test/Grant roles/networksecurity.authorizationPolicyViewer on') });
+  expect(first).toMatchObject({
+    code: 0,
+    output: expect.stringContaining('Test test/Grant roles/networksecurity.authorizationPolicyViewer on'),
+  });
   expect(first.output).toContain('added user:alice@example.com');
   expect(membersOf(emulator, AP, VIEWER)).toEqual(['user:alice@example.com']);
   const [cache] = cacheFiles(env.CDKTF_GOOGLE_IAM_STATE_DIR);
@@ -92,7 +104,10 @@ test('a planted cache compiled from other code of the same length never runs (th
   for (const content of [planted, Buffer.concat([Buffer.alloc(32, 1), planted])]) {
     fs.writeFileSync(cache, content, { mode: 0o600 });
     const run = await runRunner('apply', memberGrant('user:erin@example.com'), env);
-    expect(run).toMatchObject({ code: 0, output: expect.stringMatching(/added user:erin@example.com|user:erin@example.com was already granted/) });
+    expect(run).toMatchObject({
+      code: 0,
+      output: expect.stringMatching(/added user:erin@example.com|user:erin@example.com was already granted/),
+    });
     expect(fs.existsSync(canary)).toBe(false);
   }
 });
@@ -105,11 +120,19 @@ test('a grant applied earlier in the same terraform run is not revoked by that r
   emulator.clearWrites();
 
   const kept = await runRunner('remove', memberGrant('user:Frank@Example.com'), env, cwd);
-  expect(kept).toMatchObject({ code: 0, output: expect.stringContaining('kept (this apply has just applied it again, under another address)') });
+  expect(kept).toMatchObject({
+    code: 0,
+    output: expect.stringContaining('kept (this apply has just applied it again, under another address)'),
+  });
   expect(emulator.writes()).toEqual([]);
 
   // Another run (another plan time) revokes it.
-  const removed = await runRunner('remove', memberGrant('user:frank@example.com'), { ...env, CDKTF_GOOGLE_IAM_RUN: '2026-11-23T10:05:00Z' }, cwd);
+  const removed = await runRunner(
+    'remove',
+    memberGrant('user:frank@example.com'),
+    { ...env, CDKTF_GOOGLE_IAM_RUN: '2026-11-23T10:05:00Z' },
+    cwd,
+  );
   expect(removed.output).toContain('removed user:frank@example.com');
   expect(membersOf(emulator, AP, VIEWER)).toEqual([]);
 });

@@ -40,9 +40,24 @@ describe('the folder chain', () => {
   });
 
   test.each([
-    ['a symbolic link', (dir: string) => { const real = tempDir(); fs.rmSync(dir, { recursive: true }); fs.symlinkSync(real, dir); }, /is a symbolic link/],
+    [
+      'a symbolic link',
+      (dir: string) => {
+        const real = tempDir();
+        fs.rmSync(dir, { recursive: true });
+        fs.symlinkSync(real, dir);
+      },
+      /is a symbolic link/,
+    ],
     ['open to others (0755)', (dir: string) => fs.chmodSync(dir, 0o755), /has mode 755, which lets others in/],
-    ['not a directory', (dir: string) => { fs.rmSync(dir, { recursive: true }); fs.writeFileSync(dir, ''); }, /is not a directory/],
+    [
+      'not a directory',
+      (dir: string) => {
+        fs.rmSync(dir, { recursive: true });
+        fs.writeFileSync(dir, '');
+      },
+      /is not a directory/,
+    ],
   ])('a state folder that is %s is refused with a message that says what to do', (_label, spoil, reason) => {
     const dir = tempDir();
     spoil(dir);
@@ -69,8 +84,9 @@ describe('the folder chain', () => {
 
 const canSwitchUsers = process.getuid?.() === 0 && ensureOtherUser();
 if (!canSwitchUsers) {
-   
-  console.log(`state-dir two-user tests skipped: they need root to create the user ${OTHER_USER} and run a process as it (uid ${process.getuid?.()})`);
+  console.log(
+    `state-dir two-user tests skipped: they need root to create the user ${OTHER_USER} and run a process as it (uid ${process.getuid?.()})`,
+  );
 }
 const twoUsers = canSwitchUsers ? describe : describe.skip;
 
@@ -82,7 +98,7 @@ twoUsers('with a second real OS user on the machine', () => {
   };
   const asOther = (script: string, cwd = os.tmpdir()) => spawnSync(process.execPath, ['-e', script], { ...other(), cwd, encoding: 'utf8' });
 
-  test('the other user can neither read nor plant anything in the deployer\'s state folder', () => {
+  test("the other user can neither read nor plant anything in the deployer's state folder", () => {
     const state = open(tempDir());
     const queue = state.dir('queues', 'abc', 'queue');
     const attempt = asOther(`require('fs').writeFileSync(${JSON.stringify(path.join(queue, 'x.json'))}, '{}')`);

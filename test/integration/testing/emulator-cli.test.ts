@@ -14,7 +14,9 @@ jest.setTimeout(60_000);
 const CLI = path.join(__dirname, '..', '..', '..', 'lib', 'testing', 'emulator', 'cli.js');
 
 test('the CLI prints the environment (as JSON with --json), installs the stand-in provider on request, and serves until stopped', async () => {
-  const child = spawn(process.execPath, [CLI, '--json', '--external-provider', '--services', 'secretmanager'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, '--json', '--external-provider', '--services', 'secretmanager'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -36,10 +38,20 @@ test('the CLI prints the environment (as JSON with --json), installs the stand-i
     expect(fs.readFileSync(env.TF_CLI_CONFIG_FILE, 'utf8')).toContain('filesystem_mirror');
 
     const name = 'projects/p/secrets/db-password';
-    const seeded = await fetch(`${url}/__emulator/resources`, { method: 'POST', body: JSON.stringify({ name, policy: { bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] }] } }) });
+    const seeded = await fetch(`${url}/__emulator/resources`, {
+      method: 'POST',
+      body: JSON.stringify({
+        name,
+        policy: { bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] }] },
+      }),
+    });
     expect(seeded.status).toBe(200);
-    const read = await fetch(`${env.CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER}v1/${name}:getIamPolicy`, { headers: { Authorization: `Bearer ${env.GOOGLE_OAUTH_ACCESS_TOKEN}` } });
-    expect(await read.json()).toMatchObject({ bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] }] });
+    const read = await fetch(`${env.CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER}v1/${name}:getIamPolicy`, {
+      headers: { Authorization: `Bearer ${env.GOOGLE_OAUTH_ACCESS_TOKEN}` },
+    });
+    expect(await read.json()).toMatchObject({
+      bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] }],
+    });
   } finally {
     child.kill('SIGTERM');
   }
@@ -47,7 +59,6 @@ test('the CLI prints the environment (as JSON with --json), installs the stand-i
 
 const python = spawnSync('python3', ['--version']).status === 0;
 if (!python) {
-   
   console.log('emulator-cli: the Python test is skipped: python3 is not on the PATH');
 }
 

@@ -12,9 +12,12 @@ const SOURCE_DIR = path.join(__dirname, '..', '..', '..', 'lib', 'testing', 'ter
 export function ensureBundle(): string {
   const bundle = ExternalProviderStandIn.bundlePath();
   const built = fs.existsSync(bundle) ? fs.statSync(bundle).mtimeMs : 0;
-  const newest = Math.max(...fs.readdirSync(SOURCE_DIR)
-    .filter((f) => f.endsWith('.ts') || f.endsWith('.proto'))
-    .map((f) => fs.statSync(path.join(SOURCE_DIR, f)).mtimeMs));
+  const newest = Math.max(
+    ...fs
+      .readdirSync(SOURCE_DIR)
+      .filter((f) => f.endsWith('.ts') || f.endsWith('.proto'))
+      .map((f) => fs.statSync(path.join(SOURCE_DIR, f)).mtimeMs),
+  );
   if (built < newest) {
     execSync('npm run bundle:testing', { cwd: path.join(__dirname, '..', '..', '..'), stdio: 'pipe' });
   }
@@ -25,7 +28,10 @@ export function ensureBundle(): string {
 export class ExternalWorkspace {
   public readonly dir: string;
 
-  constructor(private readonly installation: ExternalProviderInstallation, config: object) {
+  constructor(
+    private readonly installation: ExternalProviderInstallation,
+    config: object,
+  ) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'external-stand-in-ws-'));
     fs.writeFileSync(path.join(this.dir, 'main.tf.json'), JSON.stringify(config, null, 2));
   }
@@ -97,7 +103,9 @@ export function startPlugin(bundle: string, clientCertPem: string): Promise<Star
     });
     const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => { stderr += d; });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d;
+    });
     child.stdout.once('data', (d: Buffer) => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const handshake = String(d).trim();
@@ -111,15 +119,32 @@ export function startPlugin(bundle: string, clientCertPem: string): Promise<Star
 }
 
 /** One unary gRPC call with raw protobuf bytes, over mutual TLS as Terraform makes it. */
-export function rawCall(plugin: StartedPlugin, client: { certPem: string; keyPem: string }, method: string, request: Buffer): Promise<Buffer> {
-  const credentials = grpc.credentials.createSsl(Buffer.from(plugin.serverCertPem), Buffer.from(client.keyPem), Buffer.from(client.certPem));
+export function rawCall(
+  plugin: StartedPlugin,
+  client: { certPem: string; keyPem: string },
+  method: string,
+  request: Buffer,
+): Promise<Buffer> {
+  const credentials = grpc.credentials.createSsl(
+    Buffer.from(plugin.serverCertPem),
+    Buffer.from(client.keyPem),
+    Buffer.from(client.certPem),
+  );
   const connection = new grpc.Client(plugin.address, credentials, { 'grpc.ssl_target_name_override': 'localhost' });
   return new Promise<Buffer>((resolve, reject) => {
     const deadline = new Date(Date.now() + 5000);
-    connection.makeUnaryRequest(method, (b: Buffer) => b, (b: Buffer) => b, request, new grpc.Metadata(), { deadline }, (error, response) => {
-      connection.close();
-      if (error) reject(error);
-      else resolve(response as Buffer);
-    });
+    connection.makeUnaryRequest(
+      method,
+      (b: Buffer) => b,
+      (b: Buffer) => b,
+      request,
+      new grpc.Metadata(),
+      { deadline },
+      (error, response) => {
+        connection.close();
+        if (error) reject(error);
+        else resolve(response as Buffer);
+      },
+    );
   });
 }

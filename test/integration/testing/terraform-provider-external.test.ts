@@ -10,7 +10,14 @@ import * as path from 'path';
 import { ExternalProviderInstallation, ExternalProviderStandIn } from '../../../lib/testing/terraform-provider-external';
 import { readDataSource } from '../../../lib/testing/terraform-provider-external/data-source';
 import { goMarshalStringMap, goUnmarshalStringMap } from '../../../lib/testing/terraform-provider-external/go-json';
-import { CtyType, UNKNOWN, Unknown, decodeCty, encodeCty, isWhollyKnown } from '../../../lib/testing/terraform-provider-external/msgpack-cty';
+import {
+  CtyType,
+  UNKNOWN,
+  Unknown,
+  decodeCty,
+  encodeCty,
+  isWhollyKnown,
+} from '../../../lib/testing/terraform-provider-external/msgpack-cty';
 import { lookPath } from '../../../lib/testing/terraform-provider-external/program';
 import { generateServerCertificate } from '../../../lib/testing/terraform-provider-external/tls';
 import { ExternalWorkspace, ensureBundle, errorBlock, flat, rawCall, startPlugin } from './external-provider-workspace';
@@ -28,13 +35,30 @@ describe('msgpack cty codec', () => {
     expect(hex(encodeCty(null, 'string'))).toBe('c0');
     expect(hex(encodeCty(['a', null], stringList))).toBe('92a161c0');
     // Map keys sorted, as go-cty writes them.
-    expect(hex(encodeCty(new Map([['b', '2'], ['a', '1']]), stringMap))).toBe('82a161a131a162a132');
+    expect(
+      hex(
+        encodeCty(
+          new Map([
+            ['b', '2'],
+            ['a', '1'],
+          ]),
+          stringMap,
+        ),
+      ),
+    ).toBe('82a161a131a162a132');
     expect(hex(encodeCty({ b: true, a: 1.5 }, ['object', { a: 'number', b: 'bool' }]))).toBe('82a161cb3ff8000000000000a162c3');
   });
 
   it('decodes what it encodes, and absent object attributes as null', () => {
     const type: CtyType = ['object', { program: stringList, query: stringMap, working_dir: 'string' }];
-    const value = { program: ['node', '-e', 'x'], query: new Map([['constructor', 'plain data'], ['a', 'é ✓']]), working_dir: null };
+    const value = {
+      program: ['node', '-e', 'x'],
+      query: new Map([
+        ['constructor', 'plain data'],
+        ['a', 'é ✓'],
+      ]),
+      working_dir: null,
+    };
     expect(decodeCty(encodeCty(value, type), type)).toEqual(value);
     // The one key @msgpack/msgpack will not decode: a clear error, not a crash (encoding it works).
     const proto = encodeCty(new Map([['__proto__', 'x']]), stringMap);
@@ -71,8 +95,15 @@ describe('msgpack cty codec', () => {
 
 describe('Go JSON steps', () => {
   it('marshals the query as Go does: sorted keys, HTML-safe escapes', () => {
-    expect(goMarshalStringMap(new Map([['b', '<&>\u2028'], ['a', 'line\nbreak "q"'], ['é', '']]))).toBe(
-      '{"a":"line\\nbreak \\"q\\"","b":"\\u003c\\u0026\\u003e\\u2028","é":""}');
+    expect(
+      goMarshalStringMap(
+        new Map([
+          ['b', '<&>\u2028'],
+          ['a', 'line\nbreak "q"'],
+          ['é', ''],
+        ]),
+      ),
+    ).toBe('{"a":"line\\nbreak \\"q\\"","b":"\\u003c\\u0026\\u003e\\u2028","é":""}');
     expect(goMarshalStringMap(new Map())).toBe('{}');
   });
 
@@ -90,14 +121,18 @@ describe('Go JSON steps', () => {
     ['{"a": "b"} x', "invalid character 'x' after top-level value"],
     ['{"a": 01}', "invalid character '1' after object key:value pair"],
     ['{"a": "\t"}', "invalid character '\\t' in string literal"],
-  ])('rejects %j with Go\'s error', (output, error) => {
+  ])("rejects %j with Go's error", (output, error) => {
     expect(goUnmarshalStringMap(Buffer.from(output))).toEqual({ ok: false, error });
   });
 
   it('accepts what Go accepts: null members as "", a null document, duplicates (last wins), escapes', () => {
     expect(goUnmarshalStringMap(Buffer.from(' {"a": null, "b": "1", "b": "2", "c": "\\u00e9\\ud83d\\ude00"}\n'))).toEqual({
       ok: true,
-      value: new Map([['a', ''], ['b', '2'], ['c', 'é😀']]),
+      value: new Map([
+        ['a', ''],
+        ['b', '2'],
+        ['c', 'é😀'],
+      ]),
     });
     expect(goUnmarshalStringMap(Buffer.from('null'))).toEqual({ ok: true, value: null });
   });
@@ -113,7 +148,10 @@ describe('program lookup (Go exec.LookPath)', () => {
       expect(lookPath('tool', `/nonexistent${path.delimiter}${dir}`)).toEqual({ ok: true, path: exe });
       expect(lookPath(exe, '')).toEqual({ ok: true, path: exe });
       expect(lookPath('tool', '')).toEqual({ ok: false, error: 'exec: "tool": executable file not found in $PATH' });
-      expect(lookPath(`${dir}/missing`)).toEqual({ ok: false, error: `exec: "${dir}/missing": stat ${dir}/missing: no such file or directory` });
+      expect(lookPath(`${dir}/missing`)).toEqual({
+        ok: false,
+        error: `exec: "${dir}/missing": stat ${dir}/missing: no such file or directory`,
+      });
       expect(lookPath(dir + '/')).toEqual({ ok: false, error: `exec: "${dir}/": is a directory` });
       if (process.getuid?.() !== 0) {
         expect(lookPath(`${dir}/plain`)).toEqual({ ok: false, error: `exec: "${dir}/plain": permission denied` });
@@ -129,25 +167,38 @@ describe('readDataSource in-process', () => {
     ({ id: null, program, query: null, result: null, working_dir: null, ...extra }) as never;
 
   it('runs the program without a shell, the query on stdin, and returns result and id "-"', async () => {
-    const script = "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.stringify({stdin:s,args:JSON.stringify(process.argv.slice(1))})))";
-    const result = await readDataSource(config([process.execPath, '-e', script, 'a b', '$HOME;|', ''], {
-      query: new Map<string, unknown>([['k', 'v'], ['dropped', null]]),
-    }));
+    const script =
+      "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>console.log(JSON.stringify({stdin:s,args:JSON.stringify(process.argv.slice(1))})))";
+    const result = await readDataSource(
+      config([process.execPath, '-e', script, 'a b', '$HOME;|', ''], {
+        query: new Map<string, unknown>([
+          ['k', 'v'],
+          ['dropped', null],
+        ]),
+      }),
+    );
     expect(result.diagnostics).toEqual([]);
     expect(result.state?.id).toBe('-');
     // Empty program elements are dropped, as by the real provider.
-    expect(result.state?.result).toEqual(new Map([['stdin', '{"k":"v"}'], ['args', '["a b","$HOME;|"]']]));
+    expect(result.state?.result).toEqual(
+      new Map([
+        ['stdin', '{"k":"v"}'],
+        ['args', '["a b","$HOME;|"]'],
+      ]),
+    );
     expect(result.state?.program).toEqual([process.execPath, '-e', script, 'a b', '$HOME;|', '']);
   });
 
   it('reports a failed program with its stderr and exit status, and one without stderr', async () => {
     const failed = await readDataSource(config([process.execPath, '-e', "process.stderr.write('boom');process.exit(3)"]));
-    expect(failed.diagnostics).toEqual([{
-      severity: 'ERROR',
-      summary: 'External Program Execution Failed',
-      detail: `The data source received an unexpected error while attempting to execute the program.\n\nProgram: ${process.execPath}\nError Message: boom\nState: exit status 3`,
-      attribute: 'program',
-    }]);
+    expect(failed.diagnostics).toEqual([
+      {
+        severity: 'ERROR',
+        summary: 'External Program Execution Failed',
+        detail: `The data source received an unexpected error while attempting to execute the program.\n\nProgram: ${process.execPath}\nError Message: boom\nState: exit status 3`,
+        attribute: 'program',
+      },
+    ]);
     const silent = await readDataSource(config([process.execPath, '-e', 'process.exit(1)']));
     expect(silent.diagnostics[0].detail).toContain('The program was executed, however it returned no additional error messaging.');
     expect(silent.diagnostics[0].detail).toContain('State: exit status 1');
@@ -211,7 +262,12 @@ describe('ExternalProviderStandIn with the real terraform binary (offline)', () 
     expect(installation.env.TF_CLI_CONFIG_FILE).toBe(installation.cliConfigFile);
     expect(fs.readFileSync(installation.cliConfigFile, 'utf8')).toContain(`path    = ${JSON.stringify(installation.mirrorDir)}`);
     const platform = `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`;
-    const launcher = path.join(installation.mirrorDir, 'registry.terraform.io/hashicorp/external/2.3.5', platform, 'terraform-provider-external_v2.3.5');
+    const launcher = path.join(
+      installation.mirrorDir,
+      'registry.terraform.io/hashicorp/external/2.3.5',
+      platform,
+      'terraform-provider-external_v2.3.5',
+    );
     expect(fs.statSync(launcher).mode & 0o111).not.toBe(0);
     const before = fs.statSync(launcher).mtimeMs;
     expect(ExternalProviderStandIn.install(installDir)).toEqual(installation);
@@ -248,7 +304,7 @@ describe('ExternalProviderStandIn with the real terraform binary (offline)', () 
     expect(times[1]).toBeLessThan(1000); // ~150 ms on 2 cores; a loose bound for a busy CI machine
   });
 
-  it('requires Terraform\'s client certificate, answers the health check, and exits on go-plugin Shutdown', async () => {
+  it("requires Terraform's client certificate, answers the health check, and exits on go-plugin Shutdown", async () => {
     const terraformCert = generateServerCertificate();
     const plugin = await startPlugin(bundle, terraformCert.certPem);
     try {
@@ -267,7 +323,8 @@ describe('ExternalProviderStandIn with the real terraform binary (offline)', () 
   });
 
   it('reads data sources: query on stdin, result, id, working_dir, arguments without a shell', async () => {
-    const echo = "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>process.stdout.write(JSON.stringify({stdin:s,cwd:process.cwd(),args:JSON.stringify(process.argv.slice(1))})))";
+    const echo =
+      "let s='';process.stdin.on('data',d=>s+=d).on('end',()=>process.stdout.write(JSON.stringify({stdin:s,cwd:process.cwd(),args:JSON.stringify(process.argv.slice(1))})))";
     const ws = workspace({
       data: {
         external: {

@@ -17,7 +17,9 @@ test('the readers get the viewer role, and nobody else is touched', async () => 
   const emulator = await GoogleApiEmulator.start();
   try {
     const policy = 'projects/my-project/locations/global/authorizationPolicies/internal-apis';
-    emulator.addResource(policy, { bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] });
+    emulator.addResource(policy, {
+      bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }],
+    });
 
     const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'iam-test-')) });
     const stack = new TerraformStack(app, 'iam');

@@ -17,7 +17,11 @@ test.each([
 });
 
 test("Google's error body gives the status and the message", () => {
-  const error = GoogleApiError.fromResponse(404, { error: { code: 404, status: 'NOT_FOUND', message: "Resource 'x' was not found" } }, 'GET v1/x:getIamPolicy');
+  const error = GoogleApiError.fromResponse(
+    404,
+    { error: { code: 404, status: 'NOT_FOUND', message: "Resource 'x' was not found" } },
+    'GET v1/x:getIamPolicy',
+  );
   expect(error.message).toBe("NOT_FOUND (HTTP 404): Resource 'x' was not found [GET v1/x:getIamPolicy]");
   expect(error.conflict).toBe(false);
 });

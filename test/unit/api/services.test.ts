@@ -4,9 +4,15 @@ import { endpointOverrideVariable, serviceRootUrl } from '../../../lib/api/servi
 test('the public endpoint unless gcloud-style overrides say otherwise', () => {
   expect(serviceRootUrl('networksecurity', {})).toBe('https://networksecurity.googleapis.com/');
   expect(endpointOverrideVariable('datamigration')).toBe('CLOUDSDK_API_ENDPOINT_OVERRIDES_DATAMIGRATION');
-  expect(serviceRootUrl('datamigration', { CLOUDSDK_API_ENDPOINT_OVERRIDES_DATAMIGRATION: 'http://127.0.0.1:9/' })).toBe('http://127.0.0.1:9/');
-  expect(serviceRootUrl('migrationcenter', { CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER: 'http://127.0.0.1:9' })).toBe('http://127.0.0.1:9/');
-  expect(serviceRootUrl('migrationcenter', { CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER: '  ' })).toBe('https://migrationcenter.googleapis.com/');
+  expect(serviceRootUrl('datamigration', { CLOUDSDK_API_ENDPOINT_OVERRIDES_DATAMIGRATION: 'http://127.0.0.1:9/' })).toBe(
+    'http://127.0.0.1:9/',
+  );
+  expect(serviceRootUrl('migrationcenter', { CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER: 'http://127.0.0.1:9' })).toBe(
+    'http://127.0.0.1:9/',
+  );
+  expect(serviceRootUrl('migrationcenter', { CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER: '  ' })).toBe(
+    'https://migrationcenter.googleapis.com/',
+  );
 });
 
 test('the default project comes from the environment, in the SDKs’ order, and never from the metadata server', async () => {

@@ -1,5 +1,11 @@
 /** Wire JSON → typed results: every documented field, defaults for absent ones, unknown fields ignored. */
-import { executionReportFromWire, importJobFromWire, inlinePayloadFromWire, objectStoragePayloadFromWire, validationReportFromWire } from '../../../lib/migrationcenter/import-job-wire';
+import {
+  executionReportFromWire,
+  importJobFromWire,
+  inlinePayloadFromWire,
+  objectStoragePayloadFromWire,
+  validationReportFromWire,
+} from '../../../lib/migrationcenter/import-job-wire';
 import { iamPolicyFromWire } from '../../../lib/api/policy-result-wire';
 
 test("Google's empty policy reads as an empty policy", () => {
@@ -16,7 +22,12 @@ test('a policy keeps every binding, fills all four condition fields, and ignores
       { role: 'roles/a.c', members: ['group:g@example.com'], condition: { expression: 'true', title: 't' } },
       { role: 'roles/a.d' },
     ],
-    auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:q@example.com'] }, { logType: 'ADMIN_READ' }] }],
+    auditConfigs: [
+      {
+        service: 'allServices',
+        auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:q@example.com'] }, { logType: 'ADMIN_READ' }],
+      },
+    ],
   });
   expect(policy).toEqual({
     version: 3,
@@ -26,7 +37,15 @@ test('a policy keeps every binding, fills all four condition fields, and ignores
       { role: 'roles/a.c', members: ['group:g@example.com'], condition: { expression: 'true', title: 't', description: '', location: '' } },
       { role: 'roles/a.d', members: [] },
     ],
-    auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:q@example.com'] }, { logType: 'ADMIN_READ', exemptedMembers: [] }] }],
+    auditConfigs: [
+      {
+        service: 'allServices',
+        auditLogConfigs: [
+          { logType: 'DATA_READ', exemptedMembers: ['user:q@example.com'] },
+          { logType: 'ADMIN_READ', exemptedMembers: [] },
+        ],
+      },
+    ],
   });
 });
 
@@ -59,7 +78,14 @@ test('an import job maps every report, renames gcsPayload and ignores unknown fi
       jobErrors: [error],
       executionErrors: {
         jobErrors: [],
-        fileValidations: [{ fileName: 'f.csv', partialReport: true, fileErrors: [error], rowErrors: [{ rowNumber: 2, vmName: 'vm', vmUuid: 'u', errors: [error] }] }],
+        fileValidations: [
+          {
+            fileName: 'f.csv',
+            partialReport: true,
+            fileErrors: [error],
+            rowErrors: [{ rowNumber: 2, vmName: 'vm', vmUuid: 'u', errors: [error] }],
+          },
+        ],
       },
     },
     validationReport: {},
@@ -78,7 +104,14 @@ test('an import job maps every report, renames gcsPayload and ignores unknown fi
       jobErrors: [mapped],
       executionErrors: {
         jobErrors: [],
-        fileValidations: [{ fileName: 'f.csv', partialReport: true, fileErrors: [mapped], rowErrors: [{ rowNumber: 2, vmName: 'vm', vmUuid: 'u', errors: [mapped] }] }],
+        fileValidations: [
+          {
+            fileName: 'f.csv',
+            partialReport: true,
+            fileErrors: [mapped],
+            rowErrors: [{ rowNumber: 2, vmName: 'vm', vmUuid: 'u', errors: [mapped] }],
+          },
+        ],
       },
     },
     validationReport: { fileValidations: [], jobErrors: [] },
@@ -95,7 +128,15 @@ const EMPTY_PARTS = {
 
 test('a basic-view import job has empty reports and payloads, and empty strings for what is missing', () => {
   expect(importJobFromWire({ name: 'n', state: 'IMPORT_JOB_STATE_PENDING' })).toEqual({
-    name: 'n', displayName: '', assetSource: '', createTime: '', updateTime: '', completeTime: '', labels: {}, state: 'IMPORT_JOB_STATE_PENDING', ...EMPTY_PARTS,
+    name: 'n',
+    displayName: '',
+    assetSource: '',
+    createTime: '',
+    updateTime: '',
+    completeTime: '',
+    labels: {},
+    state: 'IMPORT_JOB_STATE_PENDING',
+    ...EMPTY_PARTS,
   });
 });
 
@@ -114,7 +155,9 @@ test('nested items fill their own missing fields', () => {
     inlinePayload: { payload: [{ name: 'a.csv' }] },
   });
   expect(job.validationReport).toEqual({
-    fileValidations: [{ fileErrors: [], fileName: '', partialReport: false, rowErrors: [{ errors: [], rowNumber: 0, vmName: '', vmUuid: '' }] }],
+    fileValidations: [
+      { fileErrors: [], fileName: '', partialReport: false, rowErrors: [{ errors: [], rowNumber: 0, vmName: '', vmUuid: '' }] },
+    ],
     jobErrors: [{ errorDetails: '', severity: '' }],
   });
   expect(job.inlinePayload).toEqual({ format: '', payload: [{ name: 'a.csv', data: '' }] });

@@ -6,10 +6,19 @@
  */
 import { App, TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import {
-  AddressGroupIamBinding, AddressGroupIamMember, AddressGroupIamPolicy,
-  AuthorizationPolicyIamBinding, AuthorizationPolicyIamMember, AuthorizationPolicyIamPolicy,
-  GetIamPolicyMethod, GoogleIamBinding, GoogleIamMember, GoogleIamPolicy,
-  MigrationJobIamBinding, MigrationJobIamMember, MigrationJobIamPolicy,
+  AddressGroupIamBinding,
+  AddressGroupIamMember,
+  AddressGroupIamPolicy,
+  AuthorizationPolicyIamBinding,
+  AuthorizationPolicyIamMember,
+  AuthorizationPolicyIamPolicy,
+  GetIamPolicyMethod,
+  GoogleIamBinding,
+  GoogleIamMember,
+  GoogleIamPolicy,
+  MigrationJobIamBinding,
+  MigrationJobIamMember,
+  MigrationJobIamPolicy,
   type GoogleIamResource,
 } from '../../../lib';
 import { ConstructValidationError } from '../../../lib/synth/errors';
@@ -25,7 +34,8 @@ const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 const X = { title: 'until-2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
 
 const newStack = () => new TerraformStack(Testing.app(), 'stack');
-const grantsOf = (stack: TerraformStack) => Object.fromEntries(Object.entries(grantsResource(stack).instances).map(([key, instance]) => [key, parsedGrant(instance)]));
+const grantsOf = (stack: TerraformStack) =>
+  Object.fromEntries(Object.entries(grantsResource(stack).instances).map(([key, instance]) => [key, parsedGrant(instance)]));
 
 describe('what each construct grants', () => {
   test('member, binding and policy for the three resource types: the policy is keyed by its resource, its id is the name', () => {
@@ -34,17 +44,31 @@ describe('what each construct grants', () => {
     const policy = new AuthorizationPolicyIamPolicy(stack, 'ApP', {
       name: 'projects/p-123456/locations/global/authorizationPolicies/other',
       bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { ...X, description: 'd' } }],
-      auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }, { logType: 'ADMIN_READ' }] }],
+      auditConfigs: [
+        {
+          service: 'allServices',
+          auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }, { logType: 'ADMIN_READ' }],
+        },
+      ],
     });
     new AddressGroupIamMember(stack, 'AgM', { name: AG, role: 'roles/networksecurity.addressGroupUser', member: 'user:a@example.com' });
-    new AddressGroupIamBinding(stack, 'AgB', { name: AG, role: 'roles/networksecurity.addressGroupViewer', members: ['group:g@example.com'] });
+    new AddressGroupIamBinding(stack, 'AgB', {
+      name: AG,
+      role: 'roles/networksecurity.addressGroupViewer',
+      members: ['group:g@example.com'],
+    });
     new AddressGroupIamPolicy(stack, 'AgP', { name: 'projects/p-123456/locations/global/addressGroups/owned', bindings: [] });
     new MigrationJobIamMember(stack, 'MjM', { name: MJ, role: 'roles/datamigration.viewer', member: 'user:a@example.com', condition: X });
-    new MigrationJobIamPolicy(stack, 'MjP', { name: 'projects/p-123456/locations/us-central1/migrationJobs/owned', bindings: [{ role: 'roles/datamigration.admin', members: ['user:b@example.com'] }] });
+    new MigrationJobIamPolicy(stack, 'MjP', {
+      name: 'projects/p-123456/locations/us-central1/migrationJobs/owned',
+      bindings: [{ role: 'roles/datamigration.admin', members: ['user:b@example.com'] }],
+    });
 
     const grants = grantsOf(stack);
     expect(Object.keys(grants).sort()).toEqual([
-      expect.stringMatching(new RegExp(`^datamigration:${MJ}\\|roles/datamigration\\.viewer\\|user:a@example\\.com\\|if:until-2030:[0-9a-f]{12}$`)),
+      expect.stringMatching(
+        new RegExp(`^datamigration:${MJ}\\|roles/datamigration\\.viewer\\|user:a@example\\.com\\|if:until-2030:[0-9a-f]{12}$`),
+      ),
       'datamigration:projects/p-123456/locations/us-central1/migrationJobs/owned|policy',
       `networksecurity:${AG}|roles/networksecurity.addressGroupUser|user:a@example.com`,
       `networksecurity:${AG}|roles/networksecurity.addressGroupViewer`,
@@ -56,27 +80,61 @@ describe('what each construct grants', () => {
       mode: 'policy',
       resource: { service: 'networksecurity', apiVersion: 'v1', name: 'projects/p-123456/locations/global/authorizationPolicies/other' },
       bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { ...X, description: 'd' } }],
-      auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }, { logType: 'ADMIN_READ' }] }],
+      auditConfigs: [
+        {
+          service: 'allServices',
+          auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }, { logType: 'ADMIN_READ' }],
+        },
+      ],
     });
     // No auditConfigs declared: none in the grant, so the runner leaves them alone.
     expect(grants['datamigration:projects/p-123456/locations/us-central1/migrationJobs/owned|policy']).not.toHaveProperty('auditConfigs');
-    expect(grants['networksecurity:projects/p-123456/locations/global/addressGroups/owned|policy']).toMatchObject({ mode: 'policy', bindings: [] });
+    expect(grants['networksecurity:projects/p-123456/locations/global/addressGroups/owned|policy']).toMatchObject({
+      mode: 'policy',
+      bindings: [],
+    });
     expect(policy.id).toBe('projects/p-123456/locations/global/authorizationPolicies/other');
     expect(policy.project).toBe('p-123456');
     expect(policy.bindings[0].role).toBe(ROLE);
-    expect(resolveIn(stack, policy.fqn)).toBe('terraform_data.google_iam_grants["networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy"]');
-    expect(grantsResource(stack).instances['networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy'].label).toBe('AuthorizationPolicyIamPolicy stack/ApP');
+    expect(resolveIn(stack, policy.fqn)).toBe(
+      'terraform_data.google_iam_grants["networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy"]',
+    );
+    expect(
+      grantsResource(stack).instances['networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy'].label,
+    ).toBe('AuthorizationPolicyIamPolicy stack/ApP');
   });
 
   test('generic grants: the service decides GET or POST unless the construct says; GET is left out of the grant', () => {
     const stack = newStack();
-    const secret = new GoogleIamMember(stack, 'Secret', { resource: SECRET, role: 'roles/secretmanager.secretAccessor', member: 'user:a@example.com' });
+    const secret = new GoogleIamMember(stack, 'Secret', {
+      resource: SECRET,
+      role: 'roles/secretmanager.secretAccessor',
+      member: 'user:a@example.com',
+    });
     const project = new GoogleIamBinding(stack, 'Project', { resource: PROJECT, role: 'roles/browser', members: ['user:a@example.com'] });
-    const spanner = new GoogleIamPolicy(stack, 'Spanner', { resource: { service: 'spanner', apiVersion: 'v1', name: 'projects/p-123456/instances/i' }, bindings: [{ role: 'roles/spanner.databaseReader', members: ['user:a@example.com'] }] });
-    const forcedPost = new GoogleIamMember(stack, 'ForcedPost', { resource: { ...SECRET, name: 'projects/p-123456/secrets/other', policyReadMethod: GetIamPolicyMethod.POST }, role: 'roles/secretmanager.secretAccessor', member: 'user:a@example.com' });
-    const forcedGet = new GoogleIamMember(stack, 'ForcedGet', { resource: { service: 'cloudresourcemanager', apiVersion: 'v1', name: 'projects/other-project', policyReadMethod: GetIamPolicyMethod.GET }, role: 'roles/browser', member: 'user:a@example.com' });
+    const spanner = new GoogleIamPolicy(stack, 'Spanner', {
+      resource: { service: 'spanner', apiVersion: 'v1', name: 'projects/p-123456/instances/i' },
+      bindings: [{ role: 'roles/spanner.databaseReader', members: ['user:a@example.com'] }],
+    });
+    const forcedPost = new GoogleIamMember(stack, 'ForcedPost', {
+      resource: { ...SECRET, name: 'projects/p-123456/secrets/other', policyReadMethod: GetIamPolicyMethod.POST },
+      role: 'roles/secretmanager.secretAccessor',
+      member: 'user:a@example.com',
+    });
+    const forcedGet = new GoogleIamMember(stack, 'ForcedGet', {
+      resource: {
+        service: 'cloudresourcemanager',
+        apiVersion: 'v1',
+        name: 'projects/other-project',
+        policyReadMethod: GetIamPolicyMethod.GET,
+      },
+      role: 'roles/browser',
+      member: 'user:a@example.com',
+    });
 
-    const resources = Object.values(grantsOf(stack)).map((g) => (g as { resource: { name: string } }).resource).sort((a, b) => a.name.localeCompare(b.name));
+    const resources = Object.values(grantsOf(stack))
+      .map((g) => (g as { resource: { name: string } }).resource)
+      .sort((a, b) => a.name.localeCompare(b.name));
     expect(resources).toEqual([
       { service: 'cloudresourcemanager', apiVersion: 'v1', name: 'projects/other-project' },
       { service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/p-123456', getIamPolicyMethod: 'POST' },
@@ -84,32 +142,69 @@ describe('what each construct grants', () => {
       { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/db-password' },
       { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/other', getIamPolicyMethod: 'POST' },
     ]);
-    expect([secret, project, spanner, forcedPost, forcedGet].map((c) => c.resource.policyReadMethod)).toEqual(['GET', 'POST', 'POST', 'POST', 'GET']);
-    expect(Object.keys(grantsOf(stack))).toContain('secretmanager:projects/p-123456/secrets/db-password|roles/secretmanager.secretAccessor|user:a@example.com');
+    expect([secret, project, spanner, forcedPost, forcedGet].map((c) => c.resource.policyReadMethod)).toEqual([
+      'GET',
+      'POST',
+      'POST',
+      'POST',
+      'GET',
+    ]);
+    expect(Object.keys(grantsOf(stack))).toContain(
+      'secretmanager:projects/p-123456/secrets/db-password|roles/secretmanager.secretAccessor|user:a@example.com',
+    );
     expect(spanner.id).toBe('projects/p-123456/instances/i');
     expect(project.project).toBe('p-123456');
   });
 
-  test('a generic grant\'s drift check and etag read use the method its API takes', () => {
+  test("a generic grant's drift check and etag read use the method its API takes", () => {
     const stack = newStack();
     const grant = new GoogleIamMember(stack, 'G', { resource: PROJECT, role: 'roles/browser', member: 'user:a@example.com' });
     expect(grant.etag).toMatch(/\$\{TfToken/);
-    const reads = Object.values(JSON.parse(Testing.synth(stack)).data.external as Record<string, { program: string[]; query: Record<string, string> }>);
+    const reads = Object.values(
+      JSON.parse(Testing.synth(stack)).data.external as Record<string, { program: string[]; query: Record<string, string> }>,
+    );
     const byKind = Object.fromEntries(reads.map((r) => [r.program[2], r.query]));
-    expect(byKind.read).toEqual({ kind: 'iamPolicy', service: 'cloudresourcemanager', apiVersion: 'v3', getIamPolicyMethod: 'POST', name: 'projects/p-123456', version: '3', label: 'stack/G' });
-    expect(byKind.drift).toMatchObject({ service: 'cloudresourcemanager', apiVersion: 'v3', getIamPolicyMethod: 'POST', name: 'projects/p-123456' });
+    expect(byKind.read).toEqual({
+      kind: 'iamPolicy',
+      service: 'cloudresourcemanager',
+      apiVersion: 'v3',
+      getIamPolicyMethod: 'POST',
+      name: 'projects/p-123456',
+      version: '3',
+      label: 'stack/G',
+    });
+    expect(byKind.drift).toMatchObject({
+      service: 'cloudresourcemanager',
+      apiVersion: 'v3',
+      getIamPolicyMethod: 'POST',
+      name: 'projects/p-123456',
+    });
   });
 
   test('values only Terraform knows are passed through unvalidated', () => {
     const stack = newStack();
     const name = new TerraformVariable(stack, 'secret', { type: 'string' }).stringValue;
     const members = new TerraformVariable(stack, 'members', { type: 'list(string)' }).listValue;
-    new GoogleIamBinding(stack, 'B', { resource: { service: 'secretmanager', apiVersion: 'v1', name }, role: 'roles/secretmanager.viewer', members });
-    new GoogleIamPolicy(stack, 'P', { resource: SECRET, bindings: [{ role: 'roles/secretmanager.viewer', members }, { role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] }] });
+    new GoogleIamBinding(stack, 'B', {
+      resource: { service: 'secretmanager', apiVersion: 'v1', name },
+      role: 'roles/secretmanager.viewer',
+      members,
+    });
+    new GoogleIamPolicy(stack, 'P', {
+      resource: SECRET,
+      bindings: [
+        { role: 'roles/secretmanager.viewer', members },
+        { role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] },
+      ],
+    });
     const grants = Object.values(grantsResource(stack).instances).map((i) => i.grant);
     expect(grants).toEqual([
-      expect.stringMatching(/^\$\{jsonencode\(\{"mode" = "binding", "resource" = \{"service" = "secretmanager", "apiVersion" = "v1", "name" = "\$\{var\.secret\}"\}.*"members" = var\.members/),
-      expect.stringMatching(/^\$\{jsonencode\(\{"mode" = "policy", .*"bindings" = \[\{"role" = "roles\/secretmanager\.viewer", "members" = var\.members\}/),
+      expect.stringMatching(
+        /^\$\{jsonencode\(\{"mode" = "binding", "resource" = \{"service" = "secretmanager", "apiVersion" = "v1", "name" = "\$\{var\.secret\}"\}.*"members" = var\.members/,
+      ),
+      expect.stringMatching(
+        /^\$\{jsonencode\(\{"mode" = "policy", .*"bindings" = \[\{"role" = "roles\/secretmanager\.viewer", "members" = var\.members\}/,
+      ),
     ]);
   });
 });
@@ -118,54 +213,334 @@ describe('synth-time validation names the construct path, the field and the valu
   const s = newStack;
   const cases: [string, () => unknown, RegExp][] = [
     // A name of the wrong type, for each construct.
-    ['AuthorizationPolicyIamBinding name', () => new AuthorizationPolicyIamBinding(s(), 'C', { name: MJ, role: ROLE, members: ['user:a@example.com'] }), /^stack\/C: name: wrong shape; expected the authorization policy name as projects\/\{project\}\/locations\/\{location\}\/authorizationPolicies\/\{id\} \(got ".*migrationJobs\/mj"\)$/],
-    ['AuthorizationPolicyIamPolicy name', () => new AuthorizationPolicyIamPolicy(s(), 'C', { name: AG, bindings: [] }), /^stack\/C: name: wrong shape; expected the authorization policy name/],
-    ['AddressGroupIamMember name', () => new AddressGroupIamMember(s(), 'C', { name: AP, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: name: wrong shape; expected the address group name as projects\/\{project\}\/locations\/\{location\}\/addressGroups\/\{id\}/],
-    ['AddressGroupIamBinding name', () => new AddressGroupIamBinding(s(), 'C', { name: 'projects/p-123456/locations/global/addressGroups/a b', role: ROLE, members: ['user:a@example.com'] }), /^stack\/C: name: bad id segment "a b"/],
-    ['AddressGroupIamPolicy name', () => new AddressGroupIamPolicy(s(), 'C', { name: 'projects/P/locations/global/addressGroups/ag', bindings: [] }), /^stack\/C: name: bad project segment "P"/],
-    ['MigrationJobIamMember name', () => new MigrationJobIamMember(s(), 'C', { name: AP, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: name: wrong shape; expected the migration job name as projects\/\{project\}\/locations\/\{location\}\/migrationJobs\/\{id\}/],
-    ['MigrationJobIamPolicy name', () => new MigrationJobIamPolicy(s(), 'C', { name: 'projects/p-123456/locations/US/migrationJobs/mj', bindings: [] }), /^stack\/C: name: bad location segment "US"/],
+    [
+      'AuthorizationPolicyIamBinding name',
+      () => new AuthorizationPolicyIamBinding(s(), 'C', { name: MJ, role: ROLE, members: ['user:a@example.com'] }),
+      /^stack\/C: name: wrong shape; expected the authorization policy name as projects\/\{project\}\/locations\/\{location\}\/authorizationPolicies\/\{id\} \(got ".*migrationJobs\/mj"\)$/,
+    ],
+    [
+      'AuthorizationPolicyIamPolicy name',
+      () => new AuthorizationPolicyIamPolicy(s(), 'C', { name: AG, bindings: [] }),
+      /^stack\/C: name: wrong shape; expected the authorization policy name/,
+    ],
+    [
+      'AddressGroupIamMember name',
+      () => new AddressGroupIamMember(s(), 'C', { name: AP, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: name: wrong shape; expected the address group name as projects\/\{project\}\/locations\/\{location\}\/addressGroups\/\{id\}/,
+    ],
+    [
+      'AddressGroupIamBinding name',
+      () =>
+        new AddressGroupIamBinding(s(), 'C', {
+          name: 'projects/p-123456/locations/global/addressGroups/a b',
+          role: ROLE,
+          members: ['user:a@example.com'],
+        }),
+      /^stack\/C: name: bad id segment "a b"/,
+    ],
+    [
+      'AddressGroupIamPolicy name',
+      () => new AddressGroupIamPolicy(s(), 'C', { name: 'projects/P/locations/global/addressGroups/ag', bindings: [] }),
+      /^stack\/C: name: bad project segment "P"/,
+    ],
+    [
+      'MigrationJobIamMember name',
+      () => new MigrationJobIamMember(s(), 'C', { name: AP, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: name: wrong shape; expected the migration job name as projects\/\{project\}\/locations\/\{location\}\/migrationJobs\/\{id\}/,
+    ],
+    [
+      'MigrationJobIamPolicy name',
+      () => new MigrationJobIamPolicy(s(), 'C', { name: 'projects/p-123456/locations/US/migrationJobs/mj', bindings: [] }),
+      /^stack\/C: name: bad location segment "US"/,
+    ],
     // Roles, members and conditions, as the existing constructs check them.
-    ['bad role (member)', () => new AddressGroupIamMember(s(), 'C', { name: AG, role: 'viewer', member: 'user:a@example.com' }), /^stack\/C: role: not a role name; .*\(got "viewer"\)$/],
-    ['bad role (generic binding)', () => new GoogleIamBinding(s(), 'C', { resource: SECRET, role: 'roles/', members: ['user:a@example.com'] }), /^stack\/C: role: not a role name/],
-    ['bad member (generic member)', () => new GoogleIamMember(s(), 'C', { resource: SECRET, role: 'roles/secretmanager.viewer', member: 'alice@example.com' }), /^stack\/C: member: .*\(got "alice@example.com"\)$/],
-    ['bad members entry (binding)', () => new AuthorizationPolicyIamBinding(s(), 'C', { name: AP, role: ROLE, members: ['user:a@example.com', 'User:b@example.com'] }), /^stack\/C: members\[1\]: .*"User:b@example.com"/],
-    ['empty members (binding)', () => new AddressGroupIamBinding(s(), 'C', { name: AG, role: ROLE, members: [] }), /^stack\/C: members: must list at least one principal/],
-    ['CEL syntax error (member)', () => new MigrationJobIamMember(s(), 'C', { name: MJ, role: ROLE, member: 'user:a@example.com', condition: { title: 't', expression: 'request.time <' } }), /^stack\/C: condition\.expression: not valid CEL: .*line 1, column/],
-    ['condition without title (generic)', () => new GoogleIamMember(s(), 'C', { resource: SECRET, role: 'roles/secretmanager.viewer', member: 'user:a@example.com', condition: { title: '', expression: 'true' } }), /^stack\/C: condition\.title: a title is required/],
-    ['condition on a basic role (binding)', () => new AuthorizationPolicyIamBinding(s(), 'C', { name: AP, role: 'roles/viewer', members: ['user:a@example.com'], condition: X }), /^stack\/C: condition: /],
+    [
+      'bad role (member)',
+      () => new AddressGroupIamMember(s(), 'C', { name: AG, role: 'viewer', member: 'user:a@example.com' }),
+      /^stack\/C: role: not a role name; .*\(got "viewer"\)$/,
+    ],
+    [
+      'bad role (generic binding)',
+      () => new GoogleIamBinding(s(), 'C', { resource: SECRET, role: 'roles/', members: ['user:a@example.com'] }),
+      /^stack\/C: role: not a role name/,
+    ],
+    [
+      'bad member (generic member)',
+      () => new GoogleIamMember(s(), 'C', { resource: SECRET, role: 'roles/secretmanager.viewer', member: 'alice@example.com' }),
+      /^stack\/C: member: .*\(got "alice@example.com"\)$/,
+    ],
+    [
+      'bad members entry (binding)',
+      () => new AuthorizationPolicyIamBinding(s(), 'C', { name: AP, role: ROLE, members: ['user:a@example.com', 'User:b@example.com'] }),
+      /^stack\/C: members\[1\]: .*"User:b@example.com"/,
+    ],
+    [
+      'empty members (binding)',
+      () => new AddressGroupIamBinding(s(), 'C', { name: AG, role: ROLE, members: [] }),
+      /^stack\/C: members: must list at least one principal/,
+    ],
+    [
+      'CEL syntax error (member)',
+      () =>
+        new MigrationJobIamMember(s(), 'C', {
+          name: MJ,
+          role: ROLE,
+          member: 'user:a@example.com',
+          condition: { title: 't', expression: 'request.time <' },
+        }),
+      /^stack\/C: condition\.expression: not valid CEL: .*line 1, column/,
+    ],
+    [
+      'condition without title (generic)',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: SECRET,
+          role: 'roles/secretmanager.viewer',
+          member: 'user:a@example.com',
+          condition: { title: '', expression: 'true' },
+        }),
+      /^stack\/C: condition\.title: a title is required/,
+    ],
+    [
+      'condition on a basic role (binding)',
+      () => new AuthorizationPolicyIamBinding(s(), 'C', { name: AP, role: 'roles/viewer', members: ['user:a@example.com'], condition: X }),
+      /^stack\/C: condition: /,
+    ],
     // Policies: every binding as the others are checked, and each binding once.
-    ['policy: bad role', () => new AuthorizationPolicyIamPolicy(s(), 'C', { name: AP, bindings: [{ role: ROLE, members: ['user:a@example.com'] }, { role: 'owner', members: ['user:a@example.com'] }] }), /^stack\/C: bindings\[1\]\.role: not a role name; .*\(got "owner"\)$/],
-    ['policy: bad member', () => new AddressGroupIamPolicy(s(), 'C', { name: AG, bindings: [{ role: ROLE, members: ['user:a@example.com', 'group:'] }] }), /^stack\/C: bindings\[0\]\.members\[1\]: .*\(got "group:"\)$/],
-    ['policy: empty members', () => new MigrationJobIamPolicy(s(), 'C', { name: MJ, bindings: [{ role: ROLE, members: [] }] }), /^stack\/C: bindings\[0\]\.members: must list at least one principal/],
-    ['policy: bad condition', () => new GoogleIamPolicy(s(), 'C', { resource: SECRET, bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { title: 't', expression: '(' } }] }), /^stack\/C: bindings\[0\]\.condition\.expression: not valid CEL/],
-    ['policy: condition with allUsers', () => new AuthorizationPolicyIamPolicy(s(), 'C', { name: AP, bindings: [{ role: ROLE, members: ['allUsers'], condition: X }] }), /^stack\/C: bindings\[0\]\.condition: /],
-    ['policy: duplicate unconditional binding', () => new AuthorizationPolicyIamPolicy(s(), 'C', { name: AP, bindings: [{ role: ROLE, members: ['user:a@example.com'] }, { role: 'roles/x.y', members: ['user:a@example.com'] }, { role: ROLE, members: ['user:b@example.com'] }] }), /^stack\/C: bindings\[2\]\.role: bindings\[0\] already declares this binding \(same role, unconditional\); list all its members in one binding \(got "roles\/networksecurity\.authorizationPolicyViewer"\)$/],
-    ['policy: duplicate conditional binding', () => new GoogleIamPolicy(s(), 'C', { resource: SECRET, bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: X }, { role: ROLE, members: ['user:b@example.com'], condition: { ...X } }] }), /^stack\/C: bindings\[1\]\.role: bindings\[0\] already declares this binding \(same role and condition \("until-2030"\)\)/],
+    [
+      'policy: bad role',
+      () =>
+        new AuthorizationPolicyIamPolicy(s(), 'C', {
+          name: AP,
+          bindings: [
+            { role: ROLE, members: ['user:a@example.com'] },
+            { role: 'owner', members: ['user:a@example.com'] },
+          ],
+        }),
+      /^stack\/C: bindings\[1\]\.role: not a role name; .*\(got "owner"\)$/,
+    ],
+    [
+      'policy: bad member',
+      () => new AddressGroupIamPolicy(s(), 'C', { name: AG, bindings: [{ role: ROLE, members: ['user:a@example.com', 'group:'] }] }),
+      /^stack\/C: bindings\[0\]\.members\[1\]: .*\(got "group:"\)$/,
+    ],
+    [
+      'policy: empty members',
+      () => new MigrationJobIamPolicy(s(), 'C', { name: MJ, bindings: [{ role: ROLE, members: [] }] }),
+      /^stack\/C: bindings\[0\]\.members: must list at least one principal/,
+    ],
+    [
+      'policy: bad condition',
+      () =>
+        new GoogleIamPolicy(s(), 'C', {
+          resource: SECRET,
+          bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { title: 't', expression: '(' } }],
+        }),
+      /^stack\/C: bindings\[0\]\.condition\.expression: not valid CEL/,
+    ],
+    [
+      'policy: condition with allUsers',
+      () => new AuthorizationPolicyIamPolicy(s(), 'C', { name: AP, bindings: [{ role: ROLE, members: ['allUsers'], condition: X }] }),
+      /^stack\/C: bindings\[0\]\.condition: /,
+    ],
+    [
+      'policy: duplicate unconditional binding',
+      () =>
+        new AuthorizationPolicyIamPolicy(s(), 'C', {
+          name: AP,
+          bindings: [
+            { role: ROLE, members: ['user:a@example.com'] },
+            { role: 'roles/x.y', members: ['user:a@example.com'] },
+            { role: ROLE, members: ['user:b@example.com'] },
+          ],
+        }),
+      /^stack\/C: bindings\[2\]\.role: bindings\[0\] already declares this binding \(same role, unconditional\); list all its members in one binding \(got "roles\/networksecurity\.authorizationPolicyViewer"\)$/,
+    ],
+    [
+      'policy: duplicate conditional binding',
+      () =>
+        new GoogleIamPolicy(s(), 'C', {
+          resource: SECRET,
+          bindings: [
+            { role: ROLE, members: ['user:a@example.com'], condition: X },
+            { role: ROLE, members: ['user:b@example.com'], condition: { ...X } },
+          ],
+        }),
+      /^stack\/C: bindings\[1\]\.role: bindings\[0\] already declares this binding \(same role and condition \("until-2030"\)\)/,
+    ],
     // Audit configs.
-    ['audit: LOG_TYPE_UNSPECIFIED', () => new AddressGroupIamPolicy(s(), 'C', { name: AG, bindings: [], auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'LOG_TYPE_UNSPECIFIED' }] }] }), /^stack\/C: auditConfigs\[0\]\.auditLogConfigs\[0\]\.logType: Google documents it as "should never be this"; expected one of ADMIN_READ, DATA_WRITE, DATA_READ/],
-    ['audit: unknown log type', () => new GoogleIamPolicy(s(), 'C', { resource: SECRET, bindings: [], auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'ADMIN_READ' }, { logType: 'data_read' }] }] }), /^stack\/C: auditConfigs\[0\]\.auditLogConfigs\[1\]\.logType: expected one of ADMIN_READ, DATA_WRITE, DATA_READ .*\(got "data_read"\)$/],
-    ['audit: log type twice', () => new GoogleIamPolicy(s(), 'C', { resource: SECRET, bindings: [], auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }, { logType: 'DATA_READ' }] }] }), /^stack\/C: auditConfigs\[0\]\.auditLogConfigs\[1\]\.logType: auditConfigs\[0\]\.auditLogConfigs\[0\] already configures DATA_READ/],
-    ['audit: bad service', () => new MigrationJobIamPolicy(s(), 'C', { name: MJ, bindings: [], auditConfigs: [{ service: 'all', auditLogConfigs: [] }] }), /^stack\/C: auditConfigs\[0\]\.service: expected allServices or a service name such as secretmanager\.googleapis\.com \(got "all"\)$/],
-    ['audit: service twice', () => new MigrationJobIamPolicy(s(), 'C', { name: MJ, bindings: [], auditConfigs: [{ service: 'allServices', auditLogConfigs: [] }, { service: 'allServices', auditLogConfigs: [] }] }), /^stack\/C: auditConfigs\[1\]\.service: auditConfigs\[0\] already configures this service; merge them/],
-    ['audit: bad exempted member', () => new AuthorizationPolicyIamPolicy(s(), 'C', { name: AP, bindings: [], auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['quiet@example.com'] }] }] }), /^stack\/C: auditConfigs\[0\]\.auditLogConfigs\[0\]\.exemptedMembers\[0\]: .*\(got "quiet@example.com"\)$/],
+    [
+      'audit: LOG_TYPE_UNSPECIFIED',
+      () =>
+        new AddressGroupIamPolicy(s(), 'C', {
+          name: AG,
+          bindings: [],
+          auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'LOG_TYPE_UNSPECIFIED' }] }],
+        }),
+      /^stack\/C: auditConfigs\[0\]\.auditLogConfigs\[0\]\.logType: Google documents it as "should never be this"; expected one of ADMIN_READ, DATA_WRITE, DATA_READ/,
+    ],
+    [
+      'audit: unknown log type',
+      () =>
+        new GoogleIamPolicy(s(), 'C', {
+          resource: SECRET,
+          bindings: [],
+          auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'ADMIN_READ' }, { logType: 'data_read' }] }],
+        }),
+      /^stack\/C: auditConfigs\[0\]\.auditLogConfigs\[1\]\.logType: expected one of ADMIN_READ, DATA_WRITE, DATA_READ .*\(got "data_read"\)$/,
+    ],
+    [
+      'audit: log type twice',
+      () =>
+        new GoogleIamPolicy(s(), 'C', {
+          resource: SECRET,
+          bindings: [],
+          auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }, { logType: 'DATA_READ' }] }],
+        }),
+      /^stack\/C: auditConfigs\[0\]\.auditLogConfigs\[1\]\.logType: auditConfigs\[0\]\.auditLogConfigs\[0\] already configures DATA_READ/,
+    ],
+    [
+      'audit: bad service',
+      () => new MigrationJobIamPolicy(s(), 'C', { name: MJ, bindings: [], auditConfigs: [{ service: 'all', auditLogConfigs: [] }] }),
+      /^stack\/C: auditConfigs\[0\]\.service: expected allServices or a service name such as secretmanager\.googleapis\.com \(got "all"\)$/,
+    ],
+    [
+      'audit: service twice',
+      () =>
+        new MigrationJobIamPolicy(s(), 'C', {
+          name: MJ,
+          bindings: [],
+          auditConfigs: [
+            { service: 'allServices', auditLogConfigs: [] },
+            { service: 'allServices', auditLogConfigs: [] },
+          ],
+        }),
+      /^stack\/C: auditConfigs\[1\]\.service: auditConfigs\[0\] already configures this service; merge them/,
+    ],
+    [
+      'audit: bad exempted member',
+      () =>
+        new AuthorizationPolicyIamPolicy(s(), 'C', {
+          name: AP,
+          bindings: [],
+          auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['quiet@example.com'] }] }],
+        }),
+      /^stack\/C: auditConfigs\[0\]\.auditLogConfigs\[0\]\.exemptedMembers\[0\]: .*\(got "quiet@example.com"\)$/,
+    ],
     // The generic resource.
-    ['resource.service with capitals', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, service: 'SecretManager' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.service: expected a Google API name of lowercase letters and digits .*\(got "SecretManager"\)$/],
-    ['resource.service as a host name', () => new GoogleIamBinding(s(), 'C', { resource: { ...SECRET, service: 'secretmanager.googleapis.com' }, role: ROLE, members: ['user:a@example.com'] }), /^stack\/C: resource\.service: expected the API's name without \.googleapis\.com, e.g\. "secretmanager"/],
-    ['resource.service with a hyphen', () => new GoogleIamPolicy(s(), 'C', { resource: { ...SECRET, service: 'secret-manager' }, bindings: [] }), /^stack\/C: resource\.service: expected a Google API name/],
-    ['resource.service not reachable', () => new GoogleIamMember(s(), 'C', { resource: { service: 'bigquery', apiVersion: 'v2', name: 'projects/p/datasets/d/tables/t' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.service: not reachable .*bigquery\/v2.*google_bigquery_table_iam_\*/],
-    ['resource.apiVersion without v', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, apiVersion: '1' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.apiVersion: expected a Google API version such as v1, v2, v3, v1beta1 or v2alpha \(got "1"\)$/],
-    ['resource.apiVersion with a path', () => new GoogleIamPolicy(s(), 'C', { resource: { ...SECRET, apiVersion: 'v1/projects' }, bindings: [] }), /^stack\/C: resource\.apiVersion: .*\(got "v1\/projects"\)$/],
-    ['resource.name empty', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: '' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.name: a resource name is required; expected the resource's full name .*\(got ""\)$/],
-    ['resource.name with ..', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/../../v1/x' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.name: contains a \. or \.\. segment/],
-    ['resource.name with ?', () => new GoogleIamBinding(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/s?alt=media' }, role: ROLE, members: ['user:a@example.com'] }), /^stack\/C: resource\.name: contains "\?", which would change the request URL/],
-    ['resource.name with #', () => new GoogleIamBinding(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/s#x' }, role: ROLE, members: ['user:a@example.com'] }), /^stack\/C: resource\.name: contains "#"/],
-    ['resource.name with whitespace', () => new GoogleIamPolicy(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/my secret' }, bindings: [] }), /^stack\/C: resource\.name: contains whitespace/],
-    ['resource.name with a leading slash', () => new GoogleIamPolicy(s(), 'C', { resource: { ...SECRET, name: '/projects/p/secrets/s' }, bindings: [] }), /^stack\/C: resource\.name: starts or ends with a slash/],
-    ['resource.name with a trailing slash', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/s/' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.name: starts or ends with a slash/],
-    ['resource.name with //', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects//secrets/s' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.name: contains an empty segment/],
-    ['resource.name with a verb', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/s:setIamPolicy' }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.name: has ":" in its last segment/],
-    ['resource.policyReadMethod', () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, policyReadMethod: 'PUT' as GetIamPolicyMethod }, role: ROLE, member: 'user:a@example.com' }), /^stack\/C: resource\.policyReadMethod: expected GET or POST \(got "PUT"\)$/],
+    [
+      'resource.service with capitals',
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, service: 'SecretManager' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.service: expected a Google API name of lowercase letters and digits .*\(got "SecretManager"\)$/,
+    ],
+    [
+      'resource.service as a host name',
+      () =>
+        new GoogleIamBinding(s(), 'C', {
+          resource: { ...SECRET, service: 'secretmanager.googleapis.com' },
+          role: ROLE,
+          members: ['user:a@example.com'],
+        }),
+      /^stack\/C: resource\.service: expected the API's name without \.googleapis\.com, e.g\. "secretmanager"/,
+    ],
+    [
+      'resource.service with a hyphen',
+      () => new GoogleIamPolicy(s(), 'C', { resource: { ...SECRET, service: 'secret-manager' }, bindings: [] }),
+      /^stack\/C: resource\.service: expected a Google API name/,
+    ],
+    [
+      'resource.service not reachable',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: { service: 'bigquery', apiVersion: 'v2', name: 'projects/p/datasets/d/tables/t' },
+          role: ROLE,
+          member: 'user:a@example.com',
+        }),
+      /^stack\/C: resource\.service: not reachable .*bigquery\/v2.*google_bigquery_table_iam_\*/,
+    ],
+    [
+      'resource.apiVersion without v',
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, apiVersion: '1' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.apiVersion: expected a Google API version such as v1, v2, v3, v1beta1 or v2alpha \(got "1"\)$/,
+    ],
+    [
+      'resource.apiVersion with a path',
+      () => new GoogleIamPolicy(s(), 'C', { resource: { ...SECRET, apiVersion: 'v1/projects' }, bindings: [] }),
+      /^stack\/C: resource\.apiVersion: .*\(got "v1\/projects"\)$/,
+    ],
+    [
+      'resource.name empty',
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: '' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.name: a resource name is required; expected the resource's full name .*\(got ""\)$/,
+    ],
+    [
+      'resource.name with ..',
+      () =>
+        new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/../../v1/x' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.name: contains a \. or \.\. segment/,
+    ],
+    [
+      'resource.name with ?',
+      () =>
+        new GoogleIamBinding(s(), 'C', {
+          resource: { ...SECRET, name: 'projects/p/secrets/s?alt=media' },
+          role: ROLE,
+          members: ['user:a@example.com'],
+        }),
+      /^stack\/C: resource\.name: contains "\?", which would change the request URL/,
+    ],
+    [
+      'resource.name with #',
+      () =>
+        new GoogleIamBinding(s(), 'C', {
+          resource: { ...SECRET, name: 'projects/p/secrets/s#x' },
+          role: ROLE,
+          members: ['user:a@example.com'],
+        }),
+      /^stack\/C: resource\.name: contains "#"/,
+    ],
+    [
+      'resource.name with whitespace',
+      () => new GoogleIamPolicy(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/my secret' }, bindings: [] }),
+      /^stack\/C: resource\.name: contains whitespace/,
+    ],
+    [
+      'resource.name with a leading slash',
+      () => new GoogleIamPolicy(s(), 'C', { resource: { ...SECRET, name: '/projects/p/secrets/s' }, bindings: [] }),
+      /^stack\/C: resource\.name: starts or ends with a slash/,
+    ],
+    [
+      'resource.name with a trailing slash',
+      () =>
+        new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/s/' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.name: starts or ends with a slash/,
+    ],
+    [
+      'resource.name with //',
+      () =>
+        new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects//secrets/s' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.name: contains an empty segment/,
+    ],
+    [
+      'resource.name with a verb',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: { ...SECRET, name: 'projects/p/secrets/s:setIamPolicy' },
+          role: ROLE,
+          member: 'user:a@example.com',
+        }),
+      /^stack\/C: resource\.name: has ":" in its last segment/,
+    ],
+    [
+      'resource.policyReadMethod',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: { ...SECRET, policyReadMethod: 'PUT' as GetIamPolicyMethod },
+          role: ROLE,
+          member: 'user:a@example.com',
+        }),
+      /^stack\/C: resource\.policyReadMethod: expected GET or POST \(got "PUT"\)$/,
+    ],
   ];
   test.each(cases)('%s', (_label, build, message) => {
     let error: unknown;
@@ -179,10 +554,17 @@ describe('synth-time validation names the construct path, the field and the valu
   });
 
   test('the same role under two different conditions is two bindings of one policy', () => {
-    expect(() => new GoogleIamPolicy(newStack(), 'C', {
-      resource: SECRET,
-      bindings: [{ role: ROLE, members: ['user:a@example.com'] }, { role: ROLE, members: ['user:a@example.com'], condition: X }, { role: ROLE, members: ['user:b@example.com'], condition: { ...X, title: 'other' } }],
-    })).not.toThrow();
+    expect(
+      () =>
+        new GoogleIamPolicy(newStack(), 'C', {
+          resource: SECRET,
+          bindings: [
+            { role: ROLE, members: ['user:a@example.com'] },
+            { role: ROLE, members: ['user:a@example.com'], condition: X },
+            { role: ROLE, members: ['user:b@example.com'], condition: { ...X, title: 'other' } },
+          ],
+        }),
+    ).not.toThrow();
   });
 });
 
@@ -200,32 +582,61 @@ describe('app-wide checks', () => {
   }
 
   test.each([
-    ['AddressGroupIamPolicy', 'AddressGroupIamMember', (st: TerraformStack) => {
-      new AddressGroupIamPolicy(st, 'Policy', { name: AG, bindings: [{ role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] }] });
-      new AddressGroupIamMember(st, 'Grant', { name: AG, role: 'roles/networksecurity.addressGroupUser', member: 'user:b@example.com' });
-    }],
-    ['MigrationJobIamPolicy', 'MigrationJobIamBinding', (st: TerraformStack) => {
-      new MigrationJobIamBinding(st, 'Grant', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:b@example.com'] });
-      new MigrationJobIamPolicy(st, 'Policy', { name: MJ, bindings: [] });
-    }],
-    ['GoogleIamPolicy', 'AuthorizationPolicyIamMember', (st: TerraformStack) => {
-      // The generic and the typed construct name the same policy: they are checked against each other.
-      new GoogleIamPolicy(st, 'Policy', { resource: { service: 'networksecurity', apiVersion: 'v1', name: AP }, bindings: [] });
-      new AuthorizationPolicyIamMember(st, 'Grant', { name: AP, role: ROLE, member: 'user:b@example.com' });
-    }],
-    ['AuthorizationPolicyIamPolicy', 'GoogleIamBinding', (st: TerraformStack) => {
-      new AuthorizationPolicyIamPolicy(st, 'Policy', { name: AP, bindings: [] });
-      new GoogleIamBinding(st, 'Grant', { resource: { service: 'networksecurity', apiVersion: 'v1', name: AP }, role: ROLE, members: ['user:b@example.com'] });
-    }],
+    [
+      'AddressGroupIamPolicy',
+      'AddressGroupIamMember',
+      (st: TerraformStack) => {
+        new AddressGroupIamPolicy(st, 'Policy', {
+          name: AG,
+          bindings: [{ role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] }],
+        });
+        new AddressGroupIamMember(st, 'Grant', { name: AG, role: 'roles/networksecurity.addressGroupUser', member: 'user:b@example.com' });
+      },
+    ],
+    [
+      'MigrationJobIamPolicy',
+      'MigrationJobIamBinding',
+      (st: TerraformStack) => {
+        new MigrationJobIamBinding(st, 'Grant', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:b@example.com'] });
+        new MigrationJobIamPolicy(st, 'Policy', { name: MJ, bindings: [] });
+      },
+    ],
+    [
+      'GoogleIamPolicy',
+      'AuthorizationPolicyIamMember',
+      (st: TerraformStack) => {
+        // The generic and the typed construct name the same policy: they are checked against each other.
+        new GoogleIamPolicy(st, 'Policy', { resource: { service: 'networksecurity', apiVersion: 'v1', name: AP }, bindings: [] });
+        new AuthorizationPolicyIamMember(st, 'Grant', { name: AP, role: ROLE, member: 'user:b@example.com' });
+      },
+    ],
+    [
+      'AuthorizationPolicyIamPolicy',
+      'GoogleIamBinding',
+      (st: TerraformStack) => {
+        new AuthorizationPolicyIamPolicy(st, 'Policy', { name: AP, bindings: [] });
+        new GoogleIamBinding(st, 'Grant', {
+          resource: { service: 'networksecurity', apiVersion: 'v1', name: AP },
+          role: ROLE,
+          members: ['user:b@example.com'],
+        });
+      },
+    ],
   ])('a %s beside a %s on the same resource is refused, naming both paths', (policyType, _grantType, build) => {
-    expect(synthErrors(build)).toMatch(new RegExp(`stack/Grant: name: stack/Policy \\(${policyType}\\) owns the whole policy of this resource, so each apply of one would undo the other; declare the binding in the policy instead`));
+    expect(synthErrors(build)).toMatch(
+      new RegExp(
+        `stack/Grant: name: stack/Policy \\(${policyType}\\) owns the whole policy of this resource, so each apply of one would undo the other; declare the binding in the policy instead`,
+      ),
+    );
   });
 
   test('two policy constructs on one resource are refused, naming the first', () => {
-    expect(synthErrors((st) => {
-      new GoogleIamPolicy(st, 'First', { resource: PROJECT, bindings: [] });
-      new GoogleIamPolicy(st, 'Second', { resource: { ...PROJECT, apiVersion: 'v1' }, bindings: [] });
-    })).toMatch(/stack\/Second: name: only one IAM policy construct may own a resource's policy; stack\/First already owns it/);
+    expect(
+      synthErrors((st) => {
+        new GoogleIamPolicy(st, 'First', { resource: PROJECT, bindings: [] });
+        new GoogleIamPolicy(st, 'Second', { resource: { ...PROJECT, apiVersion: 'v1' }, bindings: [] });
+      }),
+    ).toMatch(/stack\/Second: name: only one IAM policy construct may own a resource's policy; stack\/First already owns it/);
   });
 
   test('member and binding fights are caught for the new types too; other resources and services are independent', () => {
@@ -234,16 +645,29 @@ describe('app-wide checks', () => {
       new AuthorizationPolicyIamMember(st, 'Member', { name: AP, role: ROLE, member: 'user:b@example.com' });
       new GoogleIamBinding(st, 'SecretA', { resource: SECRET, role: 'roles/secretmanager.viewer', members: ['user:a@example.com'] });
       new GoogleIamBinding(st, 'SecretB', { resource: SECRET, role: 'roles/secretmanager.viewer', members: ['user:b@example.com'] });
-      new GoogleIamPolicy(st, 'ProjectPolicy', { resource: PROJECT, bindings: [{ role: 'roles/browser', members: ['user:a@example.com'] }] });
-      new GoogleIamMember(st, 'OtherSecret', { resource: { ...SECRET, name: 'projects/p-123456/secrets/other' }, role: 'roles/secretmanager.viewer', member: 'user:b@example.com' });
+      new GoogleIamPolicy(st, 'ProjectPolicy', {
+        resource: PROJECT,
+        bindings: [{ role: 'roles/browser', members: ['user:a@example.com'] }],
+      });
+      new GoogleIamMember(st, 'OtherSecret', {
+        resource: { ...SECRET, name: 'projects/p-123456/secrets/other' },
+        role: 'roles/secretmanager.viewer',
+        member: 'user:b@example.com',
+      });
     });
     expect(message).toMatch(/stack\/Member: role: stack\/Owner \(AuthorizationPolicyIamBinding\) owns this role's whole member list/);
-    expect(message).toMatch(/stack\/SecretB: role: only one binding construct may own a role on a resource .*stack\/SecretA already owns it/);
+    expect(message).toMatch(
+      /stack\/SecretB: role: only one binding construct may own a role on a resource .*stack\/SecretA already owns it/,
+    );
     expect(message).not.toMatch(/ProjectPolicy|OtherSecret/);
   });
 });
 
 test('a generic construct given no resource (plain JavaScript) reports the field', () => {
-  expect(() => new GoogleIamMember(newStack(), 'C', { role: ROLE, member: 'user:a@example.com' } as never)).toThrow(/^stack\/C: resource: expected \{ service, apiVersion, name, policyReadMethod\? \} \(got undefined\)$/);
-  expect(() => new GoogleIamPolicy(newStack(), 'C', { resource: { service: 'pubsub', apiVersion: 'v1' }, bindings: [] } as never)).toThrow(/^stack\/C: resource\.name: a resource name is required/);
+  expect(() => new GoogleIamMember(newStack(), 'C', { role: ROLE, member: 'user:a@example.com' } as never)).toThrow(
+    /^stack\/C: resource: expected \{ service, apiVersion, name, policyReadMethod\? \} \(got undefined\)$/,
+  );
+  expect(() => new GoogleIamPolicy(newStack(), 'C', { resource: { service: 'pubsub', apiVersion: 'v1' }, bindings: [] } as never)).toThrow(
+    /^stack\/C: resource\.name: a resource name is required/,
+  );
 });

@@ -15,23 +15,39 @@ function newStack(): TerraformStack {
   return new TerraformStack(Testing.app(), 'stack');
 }
 
-describe('the stack\'s grants resource', () => {
+describe("the stack's grants resource", () => {
   test('every grant is one instance of terraform_data.google_iam_grants, keyed by what it grants, with the grant as JSON', () => {
     const stack = newStack();
     new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-    new MigrationJobIamBinding(stack, 'Viewers', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com', 'group:g@example.com'] });
+    new MigrationJobIamBinding(stack, 'Viewers', {
+      name: MJ,
+      role: 'roles/datamigration.viewer',
+      members: ['user:a@example.com', 'group:g@example.com'],
+    });
     const { instances, raw, json } = grantsResource(stack);
 
     expect(Object.keys(json.resource)).toEqual(['terraform_data']);
     expect(Object.keys(json.resource.terraform_data)).toEqual(['google_iam_grants']);
     expect(Object.keys(instances).sort()).toEqual([`datamigration:${MJ}|roles/datamigration.viewer`, ALICE_KEY]);
-    expect(parsedGrant(instances[ALICE_KEY])).toEqual({ mode: 'member', resource: AP_RESOURCE, role: ROLE, member: 'user:alice@example.com' });
+    expect(parsedGrant(instances[ALICE_KEY])).toEqual({
+      mode: 'member',
+      resource: AP_RESOURCE,
+      role: ROLE,
+      member: 'user:alice@example.com',
+    });
     expect(instances[ALICE_KEY].label).toBe('AuthorizationPolicyIamMember stack/Alice');
     expect(parsedGrant(instances[`datamigration:${MJ}|roles/datamigration.viewer`])).toEqual({
-      mode: 'binding', resource: MJ_RESOURCE, role: 'roles/datamigration.viewer', members: ['user:a@example.com', 'group:g@example.com'],
+      mode: 'binding',
+      resource: MJ_RESOURCE,
+      role: 'roles/datamigration.viewer',
+      members: ['user:a@example.com', 'group:g@example.com'],
     });
     // The grant triggers replacement (create_before_destroy: re-applied before the old object goes); the label is updated in place.
-    expect(raw).toMatchObject({ triggers_replace: '${each.value.grant}', input: '${each.value.label}', lifecycle: { create_before_destroy: true } });
+    expect(raw).toMatchObject({
+      triggers_replace: '${each.value.grant}',
+      input: '${each.value.label}',
+      lifecycle: { create_before_destroy: true },
+    });
   });
 
   test('the runner runs at create and at destroy, with no shell: node and its path, the grant in the environment', () => {
@@ -39,7 +55,10 @@ describe('the stack\'s grants resource', () => {
     new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
     const [create, destroy, ...more] = grantsResource(stack).provisioners;
     expect(more).toEqual([]);
-    expect(create).toMatchObject({ command: 'apply', interpreter: ['node', expect.stringMatching(/^assets\/CdktfGoogleIamRunner\/[0-9A-F]+\/runner\.js$/)] });
+    expect(create).toMatchObject({
+      command: 'apply',
+      interpreter: ['node', expect.stringMatching(/^assets\/CdktfGoogleIamRunner\/[0-9A-F]+\/runner\.js$/)],
+    });
     expect(create.when).toBeUndefined();
     expect(destroy).toEqual({ ...create, command: 'remove', when: 'destroy' });
     expect(create.environment).toEqual({
@@ -64,7 +83,10 @@ describe('the stack\'s grants resource', () => {
     new MigrationJobIamBinding(stack, 'B1', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'], condition });
     new MigrationJobIamBinding(stack, 'B2', { name: MJ, role: 'roles/datamigration.viewer', members: ['domain:example.com'] });
     const keys = Object.keys(grantsResource(stack).instances).sort();
-    expect(keys).toEqual([`datamigration:${MJ}|roles/datamigration.viewer`, expect.stringMatching(/\|roles\/datamigration\.viewer\|if:t:[0-9a-f]{12}$/)]);
+    expect(keys).toEqual([
+      `datamigration:${MJ}|roles/datamigration.viewer`,
+      expect.stringMatching(/\|roles\/datamigration\.viewer\|if:t:[0-9a-f]{12}$/),
+    ]);
     expect(parsedGrant(grantsResource(stack).instances[keys[1]])).toMatchObject({ condition });
     expect(stack.node.findAll().filter((c) => c.node.id === 'CdktfGoogleIamRunner')).toHaveLength(1);
   });
@@ -79,7 +101,7 @@ describe('the stack\'s grants resource', () => {
     expect((parsedGrant(instance) as { condition: unknown }).condition).toEqual(condition);
   });
 
-  test('a grant holding tokens is a jsonencode() expression with every literal escaped, keyed by the expressions\' text', () => {
+  test("a grant holding tokens is a jsonencode() expression with every literal escaped, keyed by the expressions' text", () => {
     const stack = newStack();
     const member = new TerraformVariable(stack, 'member', { type: 'string' }).stringValue;
     const condition = { title: 'say "${hi}" %{ if } \\ back', expression: 'true' };
@@ -90,17 +112,28 @@ describe('the stack\'s grants resource', () => {
 
     const [bindingKey, memberKey] = Object.keys(instances).sort();
     expect(memberKey).toMatch(/^networksecurity:.*\|user:_var\.member_\|if:say_hi_if_back:[0-9a-f]{12}#[0-9a-f]{12}$/);
-    expect(instances[memberKey].grant).toBe('${jsonencode({"mode" = "member", "resource" = {"service" = "networksecurity", "apiVersion" = "v1", ' +
-      `"name" = "${AP}"}, "role" = "${ROLE}", "member" = "user:\${var.member}", ` +
-      '"condition" = {"expression" = "true", "title" = "say \\"$${hi}\\" %%{ if } \\\\ back"}})}');
+    expect(instances[memberKey].grant).toBe(
+      '${jsonencode({"mode" = "member", "resource" = {"service" = "networksecurity", "apiVersion" = "v1", ' +
+        `"name" = "${AP}"}, "role" = "${ROLE}", "member" = "user:\${var.member}", ` +
+        '"condition" = {"expression" = "true", "title" = "say \\"$${hi}\\" %%{ if } \\\\ back"}})}',
+    );
     expect(bindingKey).toBe(`datamigration:${MJ}|roles/datamigration.viewer`);
     expect(instances[bindingKey].grant).toContain('"members" = var.members');
   });
 
-  test('attributes: Terraform-style id, project, and fqn (the instance\'s address, for dependsOn, -target and -replace)', () => {
+  test("attributes: Terraform-style id, project, and fqn (the instance's address, for dependsOn, -target and -replace)", () => {
     const stack = newStack();
-    const member = new AuthorizationPolicyIamMember(stack, 'M', { name: AP, role: ROLE, member: 'user:alice@example.com', condition: { title: 't', expression: 'true' } });
-    const binding = new MigrationJobIamBinding(stack, 'B', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
+    const member = new AuthorizationPolicyIamMember(stack, 'M', {
+      name: AP,
+      role: ROLE,
+      member: 'user:alice@example.com',
+      condition: { title: 't', expression: 'true' },
+    });
+    const binding = new MigrationJobIamBinding(stack, 'B', {
+      name: MJ,
+      role: 'roles/datamigration.viewer',
+      members: ['user:a@example.com'],
+    });
     expect(member.id).toBe(`${AP}/${ROLE}/user:alice@example.com/t//true`);
     expect(member.project).toBe('p-123456');
     expect(member.member).toBe('user:alice@example.com');
@@ -109,7 +142,9 @@ describe('the stack\'s grants resource', () => {
     expect(resolveIn(stack, binding.fqn)).toBe(`terraform_data.google_iam_grants["datamigration:${MJ}|roles/datamigration.viewer"]`);
 
     new TerraformOutput(stack, 'after', { value: 'granted', dependsOn: [binding] });
-    expect(grantsResource(stack).json.output.after.depends_on).toEqual([`terraform_data.google_iam_grants["datamigration:${MJ}|roles/datamigration.viewer"]`]);
+    expect(grantsResource(stack).json.output.after.depends_on).toEqual([
+      `terraform_data.google_iam_grants["datamigration:${MJ}|roles/datamigration.viewer"]`,
+    ]);
   });
 
   test('token inputs are passed through unvalidated and the project is derived in Terraform', () => {
@@ -123,7 +158,7 @@ describe('the stack\'s grants resource', () => {
     expect(resolveIn(stack, grant.project)).toBe('${element(split("/", var.policy), 1)}');
   });
 
-  test('grants need no provider plugin; GoogleIamGrants.of() alone keeps an empty grants resource (for deleting a stack\'s last grant)', () => {
+  test("grants need no provider plugin; GoogleIamGrants.of() alone keeps an empty grants resource (for deleting a stack's last grant)", () => {
     const stack = newStack();
     new AuthorizationPolicyIamMember(stack, 'M', { name: AP, role: ROLE, member: 'user:alice@example.com' });
     expect(grantsResource(stack).json.provider).toBeUndefined();
@@ -136,9 +171,16 @@ describe('the stack\'s grants resource', () => {
 
   test('HCL output writes the map as one local expression whose strings travel base64-encoded', () => {
     const stack = newStack();
-    new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com', condition: { title: 'quote " backslash \\', expression: 'true' } });
+    new AuthorizationPolicyIamMember(stack, 'Alice', {
+      name: AP,
+      role: ROLE,
+      member: 'user:alice@example.com',
+      condition: { title: 'quote " backslash \\', expression: 'true' },
+    });
     const hcl = Testing.synthHcl(stack);
-    expect(hcl).toMatch(/google_iam_grants = "\$\{\{ "networksecurity:[^"]+" = \{ grant = base64decode\("[A-Za-z0-9+/=]+"\), label = base64decode\("[A-Za-z0-9+/=]+"\) \} \}\}"/);
+    expect(hcl).toMatch(
+      /google_iam_grants = "\$\{\{ "networksecurity:[^"]+" = \{ grant = base64decode\("[A-Za-z0-9+/=]+"\), label = base64decode\("[A-Za-z0-9+/=]+"\) \} \}\}"/,
+    );
     expect(hcl).toContain('for_each = local.google_iam_grants');
     expect(hcl.split('provisioner "local-exec" {')).toHaveLength(3);
   });
@@ -146,15 +188,63 @@ describe('the stack\'s grants resource', () => {
 
 describe('synth-time validation names the construct path, the field and the value', () => {
   const cases: [string, () => void, RegExp][] = [
-    ['bad member prefix', () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: ROLE, member: 'User:alice@example.com' }), /stack\/M: member: .*"User:alice@example.com"/],
-    ['deleted principal', () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: ROLE, member: 'deleted:user:a@example.com?uid=1' }), /stack\/M: member: /],
-    ['shell in member', () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: ROLE, member: 'user:$(touch x)@example.com' }), /stack\/M: member: /],
-    ['bad role', () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: 'viewer; rm -rf /', member: 'user:a@example.com' }), /stack\/M: role: .*"viewer; rm -rf \/"/],
-    ['wrong collection', () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: MJ, role: ROLE, member: 'user:a@example.com' }), /stack\/M: name: .*migrationJobs/],
-    ['bad members entry', () => new MigrationJobIamBinding(newStack(), 'B', { name: MJ, role: ROLE, members: ['user:a@example.com', 'alice'] }), /stack\/B: members\[1\]: .*"alice"/],
-    ['empty members', () => new MigrationJobIamBinding(newStack(), 'B', { name: MJ, role: ROLE, members: [] }), /stack\/B: members: must list at least one principal/],
-    ['CEL syntax error', () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: ROLE, member: 'user:a@example.com', condition: { title: 't', expression: 'request.time < (' } }), /stack\/M: condition\.expression: .*line 1, column/],
-    ['condition with basic role', () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: 'roles/owner', member: 'user:a@example.com', condition: { title: 't', expression: 'true' } }), /stack\/M: condition/],
+    [
+      'bad member prefix',
+      () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: ROLE, member: 'User:alice@example.com' }),
+      /stack\/M: member: .*"User:alice@example.com"/,
+    ],
+    [
+      'deleted principal',
+      () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: ROLE, member: 'deleted:user:a@example.com?uid=1' }),
+      /stack\/M: member: /,
+    ],
+    [
+      'shell in member',
+      () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: ROLE, member: 'user:$(touch x)@example.com' }),
+      /stack\/M: member: /,
+    ],
+    [
+      'bad role',
+      () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: AP, role: 'viewer; rm -rf /', member: 'user:a@example.com' }),
+      /stack\/M: role: .*"viewer; rm -rf \/"/,
+    ],
+    [
+      'wrong collection',
+      () => new AuthorizationPolicyIamMember(newStack(), 'M', { name: MJ, role: ROLE, member: 'user:a@example.com' }),
+      /stack\/M: name: .*migrationJobs/,
+    ],
+    [
+      'bad members entry',
+      () => new MigrationJobIamBinding(newStack(), 'B', { name: MJ, role: ROLE, members: ['user:a@example.com', 'alice'] }),
+      /stack\/B: members\[1\]: .*"alice"/,
+    ],
+    [
+      'empty members',
+      () => new MigrationJobIamBinding(newStack(), 'B', { name: MJ, role: ROLE, members: [] }),
+      /stack\/B: members: must list at least one principal/,
+    ],
+    [
+      'CEL syntax error',
+      () =>
+        new AuthorizationPolicyIamMember(newStack(), 'M', {
+          name: AP,
+          role: ROLE,
+          member: 'user:a@example.com',
+          condition: { title: 't', expression: 'request.time < (' },
+        }),
+      /stack\/M: condition\.expression: .*line 1, column/,
+    ],
+    [
+      'condition with basic role',
+      () =>
+        new AuthorizationPolicyIamMember(newStack(), 'M', {
+          name: AP,
+          role: 'roles/owner',
+          member: 'user:a@example.com',
+          condition: { title: 't', expression: 'true' },
+        }),
+      /stack\/M: condition/,
+    ],
   ];
   test.each(cases)('%s', (_label, build, message) => {
     expect(build).toThrow(message);
@@ -183,16 +273,27 @@ describe('app-wide checks', () => {
   });
 
   test('the same role with different conditions is two bindings and allowed', () => {
-    expect(synthErrors((s) => {
-      new MigrationJobIamBinding(s, 'A', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
-      new MigrationJobIamBinding(s, 'B', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'], condition: { title: 't', expression: 'true' } });
-    })).toBe('');
+    expect(
+      synthErrors((s) => {
+        new MigrationJobIamBinding(s, 'A', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
+        new MigrationJobIamBinding(s, 'B', {
+          name: MJ,
+          role: 'roles/datamigration.viewer',
+          members: ['user:a@example.com'],
+          condition: { title: 't', expression: 'true' },
+        });
+      }),
+    ).toBe('');
   });
 
   test('more than 1,500 principals on one policy across the app is refused with the count', () => {
     const message = synthErrors((s) => {
       for (let i = 0; i < 16; i++) {
-        new MigrationJobIamBinding(s, `B${i}`, { name: MJ, role: `roles/datamigration.r${i}`, members: Array.from({ length: 100 }, (_, j) => `user:u${i}-${j}@example.com`) });
+        new MigrationJobIamBinding(s, `B${i}`, {
+          name: MJ,
+          role: `roles/datamigration.r${i}`,
+          members: Array.from({ length: 100 }, (_, j) => `user:u${i}-${j}@example.com`),
+        });
       }
     });
     expect(message).toMatch(/stack\/B15: members: .*1,600 principals .*at most 1,500/);
@@ -213,7 +314,9 @@ describe('app-wide checks', () => {
       new MigrationJobIamMember(s, 'Member', { name: MJ, role: 'roles/datamigration.viewer', member: 'user:b@example.com' });
       new MigrationJobIamMember(s, 'OtherRole', { name: MJ, role: 'roles/datamigration.admin', member: 'user:b@example.com' });
     });
-    expect(message).toMatch(/stack\/Member: role: stack\/Owner \(MigrationJobIamBinding\) owns this role's whole member list .*add the member to the binding instead/);
+    expect(message).toMatch(
+      /stack\/Member: role: stack\/Owner \(MigrationJobIamBinding\) owns this role's whole member list .*add the member to the binding instead/,
+    );
     expect(message).not.toMatch(/OtherRole/);
   });
 
@@ -224,15 +327,19 @@ describe('app-wide checks', () => {
     new AuthorizationPolicyIamMember(one, 'A', { name: AP, role: ROLE, member: 'user:alice@example.com' });
     new AuthorizationPolicyIamMember(two, 'A', { name: AP, role: ROLE, member: 'user:alice@example.com' });
     Testing.synth(two, true);
-    const warnings = two.node.findAll().flatMap((c) => c.node.metadata.filter((m) => m.type === AnnotationMetadataEntryType.WARN).map((m) => `${c.node.path}: ${m.data}`));
+    const warnings = two.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === AnnotationMetadataEntryType.WARN).map((m) => `${c.node.path}: ${m.data}`));
     expect(warnings).toEqual([expect.stringMatching(/^two\/A: one\/A grants the same member, role and condition in another stack/)]);
   });
 
   test('grants whose names are tokens are left out of the app-wide checks', () => {
-    expect(synthErrors((s) => {
-      const name = Fn.join('/', ['projects/p-123456/locations/us-central1/migrationJobs', 'mj']);
-      new MigrationJobIamBinding(s, 'A', { name, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
-      new MigrationJobIamBinding(s, 'B', { name, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
-    })).toBe('');
+    expect(
+      synthErrors((s) => {
+        const name = Fn.join('/', ['projects/p-123456/locations/us-central1/migrationJobs', 'mj']);
+        new MigrationJobIamBinding(s, 'A', { name, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
+        new MigrationJobIamBinding(s, 'B', { name, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
+      }),
+    ).toBe('');
   });
 });

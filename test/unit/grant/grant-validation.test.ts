@@ -10,14 +10,33 @@ const MJ = 'projects/demo-project/locations/us-central1/migrationJobs/mj';
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 const OK_CONDITION: IamCondition = { title: 'weekdays', expression: 'request.time.getDayOfWeek("UTC") < 5' };
 
-interface MemberInput { name?: string; role?: string; member?: string; condition?: IamCondition }
-interface BindingInput { name?: string; role?: string; members?: string[]; condition?: IamCondition }
+interface MemberInput {
+  name?: string;
+  role?: string;
+  member?: string;
+  condition?: IamCondition;
+}
+interface BindingInput {
+  name?: string;
+  role?: string;
+  members?: string[];
+  condition?: IamCondition;
+}
 
 type Build = (stack: TerraformStack) => void;
-const member = (input: MemberInput): Build => (stack) =>
-  new AuthorizationPolicyIamMember(stack, 'Grant', { name: AP, role: ROLE, member: 'user:alice@example.com', ...input });
-const binding = (input: BindingInput): Build => (stack) =>
-  new MigrationJobIamBinding(stack, 'Grant', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:alice@example.com'], ...input });
+const member =
+  (input: MemberInput): Build =>
+  (stack) =>
+    new AuthorizationPolicyIamMember(stack, 'Grant', { name: AP, role: ROLE, member: 'user:alice@example.com', ...input });
+const binding =
+  (input: BindingInput): Build =>
+  (stack) =>
+    new MigrationJobIamBinding(stack, 'Grant', {
+      name: MJ,
+      role: 'roles/datamigration.viewer',
+      members: ['user:alice@example.com'],
+      ...input,
+    });
 const variable = (stack: TerraformStack, id: string) => new TerraformVariable(stack, id, { type: 'string' }).stringValue;
 const repeat = (n: number, make: (i: number) => string) => Array.from({ length: n }, (_, i) => make(i));
 const operators = (n: number) => repeat(n + 1, (i) => `request.path == "/p${i}"`).join(' || ');
@@ -95,7 +114,11 @@ const MALFORMED: [string, Build, string][] = [
   ['description over 256 characters', member({ condition: { ...OK_CONDITION, description: 'x'.repeat(257) } }), 'condition.description'],
   ['condition with a basic role', member({ role: 'roles/viewer', condition: OK_CONDITION }), 'condition'],
   ['condition with allUsers', member({ member: 'allUsers', condition: OK_CONDITION }), 'condition'],
-  ['condition with allAuthenticatedUsers in a binding', binding({ members: ['user:a@example.com', 'allAuthenticatedUsers'], condition: OK_CONDITION }), 'condition'],
+  [
+    'condition with allAuthenticatedUsers in a binding',
+    binding({ members: ['user:a@example.com', 'allAuthenticatedUsers'], condition: OK_CONDITION }),
+    'condition',
+  ],
   // member lists
   ['empty member list', binding({ members: [] }), 'members'],
   ['one bad member among good ones', binding({ members: ['user:a@example.com', 'bob@example.com'] }), 'members[1]'],
@@ -104,17 +127,39 @@ const MALFORMED: [string, Build, string][] = [
   // limits across the app
   ['1,501 principals in one binding', binding({ members: repeat(1501, (i) => `user:u${i}@example.com`) }), 'members'],
   ['251 groups in one binding', binding({ members: repeat(251, (i) => `group:g${i}@example.com`) }), 'members'],
-  ['1,501 principals over many member grants', (stack) => repeat(1501, (i) => `user:u${i}@example.com`).forEach((m, i) =>
-    new AuthorizationPolicyIamMember(stack, `Grant${i}`, { name: AP, role: ROLE, member: m })), 'member'],
-  ['two bindings of one role on one job', (stack) => {
-    new MigrationJobIamBinding(stack, 'Grant', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
-    new MigrationJobIamBinding(stack, 'Grant2', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:b@example.com'] });
-  }, 'role'],
+  [
+    '1,501 principals over many member grants',
+    (stack) =>
+      repeat(1501, (i) => `user:u${i}@example.com`).forEach(
+        (m, i) => new AuthorizationPolicyIamMember(stack, `Grant${i}`, { name: AP, role: ROLE, member: m }),
+      ),
+    'member',
+  ],
+  [
+    'two bindings of one role on one job',
+    (stack) => {
+      new MigrationJobIamBinding(stack, 'Grant', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
+      new MigrationJobIamBinding(stack, 'Grant2', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:b@example.com'] });
+    },
+    'role',
+  ],
   // tokens mixed with literals: what is literal is still checked
-  ['a literal bad member next to a token', (stack) => binding({ members: [variable(stack, 'who'), 'alice@example.com'] })(stack), 'members[1]'],
+  [
+    'a literal bad member next to a token',
+    (stack) => binding({ members: [variable(stack, 'who'), 'alice@example.com'] })(stack),
+    'members[1]',
+  ],
   ['a token name with a bad literal role', (stack) => member({ name: variable(stack, 'policy'), role: 'viewer' })(stack), 'role'],
-  ['a token member with a bad literal condition', (stack) => member({ member: variable(stack, 'who'), condition: { title: 't', expression: '((' } })(stack), 'condition.expression'],
-  ['a token title with a bad literal expression', (stack) => member({ condition: { title: variable(stack, 't'), expression: 'a ||' } })(stack), 'condition.expression'],
+  [
+    'a token member with a bad literal condition',
+    (stack) => member({ member: variable(stack, 'who'), condition: { title: 't', expression: '((' } })(stack),
+    'condition.expression',
+  ],
+  [
+    'a token title with a bad literal expression',
+    (stack) => member({ condition: { title: variable(stack, 't'), expression: 'a ||' } })(stack),
+    'condition.expression',
+  ],
   ['a token role with a bad literal member', (stack) => member({ role: variable(stack, 'role'), member: 'alice' })(stack), 'member'],
 ];
 
@@ -140,23 +185,65 @@ const VALID: [string, Build][] = [
   ['domain', member({ member: 'domain:example.com' })],
   ['allUsers', member({ member: 'allUsers' })],
   ['allAuthenticatedUsers', member({ member: 'allAuthenticatedUsers' })],
-  ['workforce pool principal', member({ member: 'principal://iam.googleapis.com/locations/global/workforcePools/corp/subject/alice@example.com' })],
+  [
+    'workforce pool principal',
+    member({ member: 'principal://iam.googleapis.com/locations/global/workforcePools/corp/subject/alice@example.com' }),
+  ],
   ['workforce pool group', member({ member: 'principalSet://iam.googleapis.com/locations/global/workforcePools/corp/group/admins' })],
-  ['workload identity pool subject', member({ member: 'principal://iam.googleapis.com/projects/123456789/locations/global/workloadIdentityPools/github-ci/subject/repo:org/app:ref:refs/heads/main' })],
-  ['workload identity pool attribute set', member({ member: 'principalSet://iam.googleapis.com/projects/123456789/locations/global/workloadIdentityPools/github-ci/attribute.repository/org/app' })],
-  ['all service accounts of a project', member({ member: 'principalSet://cloudresourcemanager.googleapis.com/projects/123456789/type/ServiceAccount' })],
+  [
+    'workload identity pool subject',
+    member({
+      member:
+        'principal://iam.googleapis.com/projects/123456789/locations/global/workloadIdentityPools/github-ci/subject/repo:org/app:ref:refs/heads/main',
+    }),
+  ],
+  [
+    'workload identity pool attribute set',
+    member({
+      member:
+        'principalSet://iam.googleapis.com/projects/123456789/locations/global/workloadIdentityPools/github-ci/attribute.repository/org/app',
+    }),
+  ],
+  [
+    'all service accounts of a project',
+    member({ member: 'principalSet://cloudresourcemanager.googleapis.com/projects/123456789/type/ServiceAccount' }),
+  ],
   ['project custom role', member({ role: 'projects/demo-project/roles/customViewer' })],
   ['organization custom role', member({ role: 'organizations/123456789/roles/customViewer' })],
   ['conditional member', member({ condition: { ...OK_CONDITION, description: 'only on weekdays' } })],
-  ['multi-line condition with 12 operators', member({ condition: { title: 'many', expression: operators(12).replace(/ \|\| /g, ' ||\n') } })],
-  ['binding of many kinds', binding({ members: ['user:a@example.com', 'group:g@example.com', 'domain:example.com', 'serviceAccount:s@demo-project.iam.gserviceaccount.com'] })],
+  [
+    'multi-line condition with 12 operators',
+    member({ condition: { title: 'many', expression: operators(12).replace(/ \|\| /g, ' ||\n') } }),
+  ],
+  [
+    'binding of many kinds',
+    binding({
+      members: ['user:a@example.com', 'group:g@example.com', 'domain:example.com', 'serviceAccount:s@demo-project.iam.gserviceaccount.com'],
+    }),
+  ],
   ['conditional binding', binding({ condition: OK_CONDITION })],
   ['binding of 1,500 principals', binding({ members: repeat(1500, (i) => `user:u${i}@example.com`) })],
-  ['project number and domain-scoped project', (stack) => {
-    member({ name: 'projects/123456789012/locations/global/authorizationPolicies/ap' })(stack);
-    new AuthorizationPolicyIamMember(stack, 'Scoped', { name: 'projects/example.com:demo-project/locations/us-central1/authorizationPolicies/ap', role: ROLE, member: 'user:a@example.com' });
-  }],
-  ['tokens everywhere', (stack) => member({ name: variable(stack, 'n'), role: variable(stack, 'r'), member: variable(stack, 'm'), condition: { title: variable(stack, 't'), expression: variable(stack, 'e') } })(stack)],
+  [
+    'project number and domain-scoped project',
+    (stack) => {
+      member({ name: 'projects/123456789012/locations/global/authorizationPolicies/ap' })(stack);
+      new AuthorizationPolicyIamMember(stack, 'Scoped', {
+        name: 'projects/example.com:demo-project/locations/us-central1/authorizationPolicies/ap',
+        role: ROLE,
+        member: 'user:a@example.com',
+      });
+    },
+  ],
+  [
+    'tokens everywhere',
+    (stack) =>
+      member({
+        name: variable(stack, 'n'),
+        role: variable(stack, 'r'),
+        member: variable(stack, 'm'),
+        condition: { title: variable(stack, 't'), expression: variable(stack, 'e') },
+      })(stack),
+  ],
 ];
 
 test.each(VALID)('valid: %s synthesizes', (_, build) => {

@@ -42,7 +42,7 @@ const ACCEPTED_SYNTAX_ERRORS: ReadonlyArray<{ readonly reason: string; readonly 
   {
     // cel-go's tests run its parser with MaxRecursionDepth(32); cel-js's
     // default depth limit is 250. A configured limit, not the grammar.
-    reason: 'nesting deeper than the recursion limit of cel-go\'s test configuration (32)',
+    reason: "nesting deeper than the recursion limit of cel-go's test configuration (32)",
     exprs: syntaxErrors.filter((expr) => /^(\[{32}|y!=y|1 \+ 2 \+|a\.b\.c\.d|a\[1\]\[2\]|a < 1 < 2)/.test(expr)),
   },
 ];
@@ -88,14 +88,21 @@ describe('@bufbuild/cel-spec parsing corpus', () => {
 
   // The allow-list must stay current: each entry still exists in the corpus and is still accepted.
   test.each(ACCEPTED_SYNTAX_ERRORS.flatMap((group) => group.exprs.map((expr) => [group.reason, expr] as const)))(
-    'accepted syntax error (%s): %j', (_reason, expr) => {
+    'accepted syntax error (%s): %j',
+    (_reason, expr) => {
       expect(syntaxErrors).toContain(expr);
       expect(parses(expr)).toBe(true);
-    });
+    },
+  );
 
   test('counts', () => {
     const rejected = syntaxErrors.filter((expr) => !parses(expr)).length;
-    expect({ valid: valid.length, checkErrorsOnly: checkErrorsOnly.length, syntaxErrors: syntaxErrors.length, rejected, accepted: accepted.size })
-      .toEqual({ valid: 36, checkErrorsOnly: 72, syntaxErrors: 86, rejected: 73, accepted: 13 });
+    expect({
+      valid: valid.length,
+      checkErrorsOnly: checkErrorsOnly.length,
+      syntaxErrors: syntaxErrors.length,
+      rejected,
+      accepted: accepted.size,
+    }).toEqual({ valid: 36, checkErrorsOnly: 72, syntaxErrors: 86, rejected: 73, accepted: 13 });
   });
 });

@@ -1,5 +1,10 @@
 import {
-  checkConditionAllowed, conditionKey, countLogicalOperators, MAX_DESCRIPTION_LENGTH, MAX_TITLE_LENGTH, validateCondition,
+  checkConditionAllowed,
+  conditionKey,
+  countLogicalOperators,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_TITLE_LENGTH,
+  validateCondition,
 } from '../../../lib/iam/condition';
 import type { ConditionInput } from '../../../lib/iam/types';
 import { validationError } from './expect-error';
@@ -10,13 +15,33 @@ const chain = (operands: number, operator = '&&'): string => Array.from({ length
 describe('validateCondition accepts SPEC 2.4 conditions', () => {
   test.each<[string, ConditionInput, ConditionInput]>([
     ['title and expression', { expression: TIME, title: 'expires' }, { expression: TIME, title: 'expires' }],
-    ['with description', { expression: TIME, title: 't', description: 'until 2030' }, { expression: TIME, title: 't', description: 'until 2030' }],
+    [
+      'with description',
+      { expression: TIME, title: 't', description: 'until 2030' },
+      { expression: TIME, title: 't', description: 'until 2030' },
+    ],
     ['empty description', { expression: TIME, title: 't', description: '' }, { expression: TIME, title: 't', description: '' }],
-    ['resource name prefix', { expression: 'resource.name.startsWith("projects/p/locations/global/authorizationPolicies/")', title: 't' }, { expression: 'resource.name.startsWith("projects/p/locations/global/authorizationPolicies/")', title: 't' }],
-    ['multi-line with comment', { expression: `${TIME} &&\n  // only prod\n  resource.type == "x"`, title: 't' }, { expression: `${TIME} &&\n  // only prod\n  resource.type == "x"`, title: 't' }],
+    [
+      'resource name prefix',
+      { expression: 'resource.name.startsWith("projects/p/locations/global/authorizationPolicies/")', title: 't' },
+      { expression: 'resource.name.startsWith("projects/p/locations/global/authorizationPolicies/")', title: 't' },
+    ],
+    [
+      'multi-line with comment',
+      { expression: `${TIME} &&\n  // only prod\n  resource.type == "x"`, title: 't' },
+      { expression: `${TIME} &&\n  // only prod\n  resource.type == "x"`, title: 't' },
+    ],
     ['12 logical operators', { expression: chain(13), title: 't' }, { expression: chain(13), title: 't' }],
-    ['title at 100 chars', { expression: TIME, title: 'x'.repeat(MAX_TITLE_LENGTH) }, { expression: TIME, title: 'x'.repeat(MAX_TITLE_LENGTH) }],
-    ['description at 256 chars', { expression: TIME, title: 't', description: 'é'.repeat(MAX_DESCRIPTION_LENGTH) }, { expression: TIME, title: 't', description: 'é'.repeat(MAX_DESCRIPTION_LENGTH) }],
+    [
+      'title at 100 chars',
+      { expression: TIME, title: 'x'.repeat(MAX_TITLE_LENGTH) },
+      { expression: TIME, title: 'x'.repeat(MAX_TITLE_LENGTH) },
+    ],
+    [
+      'description at 256 chars',
+      { expression: TIME, title: 't', description: 'é'.repeat(MAX_DESCRIPTION_LENGTH) },
+      { expression: TIME, title: 't', description: 'é'.repeat(MAX_DESCRIPTION_LENGTH) },
+    ],
   ])('%s', (_name, input, expected) => {
     expect(validateCondition(input)).toEqual(expected);
   });
@@ -38,11 +63,31 @@ describe('validateCondition rejects', () => {
     ['non-string expression', { expression: true, title: 't' }, 'condition.expression', /a CEL expression is required/],
     ['missing title', { expression: TIME }, 'condition.title', /a title is required/],
     ['blank title', { expression: TIME, title: '  ' }, 'condition.title', /a title is required/],
-    ['title over 100 chars', { expression: TIME, title: 'x'.repeat(101) }, 'condition.title', /is 101 characters long; Google allows at most 100/],
+    [
+      'title over 100 chars',
+      { expression: TIME, title: 'x'.repeat(101) },
+      'condition.title',
+      /is 101 characters long; Google allows at most 100/,
+    ],
     ['non-string description', { expression: TIME, title: 't', description: 5 }, 'condition.description', /expected a string/],
-    ['description over 256 chars', { expression: TIME, title: 't', description: 'x'.repeat(257) }, 'condition.description', /is 257 characters long; Google allows at most 256/],
-    ['13 && operators', { expression: chain(14), title: 't' }, 'condition.expression', /has 13 logical operators \(&& and \|\|\); Google allows at most 12/],
-    ['13 mixed operators', { expression: `(${chain(7, '||')}) && (${chain(7)})`, title: 't' }, 'condition.expression', /has 13 logical operators/],
+    [
+      'description over 256 chars',
+      { expression: TIME, title: 't', description: 'x'.repeat(257) },
+      'condition.description',
+      /is 257 characters long; Google allows at most 256/,
+    ],
+    [
+      '13 && operators',
+      { expression: chain(14), title: 't' },
+      'condition.expression',
+      /has 13 logical operators \(&& and \|\|\); Google allows at most 12/,
+    ],
+    [
+      '13 mixed operators',
+      { expression: `(${chain(7, '||')}) && (${chain(7)})`, title: 't' },
+      'condition.expression',
+      /has 13 logical operators/,
+    ],
   ])('%s', (_name, input, field, reason) => {
     const error = validationError(() => validateCondition(input as ConditionInput));
     expect(error.field).toBe(field);
@@ -50,8 +95,9 @@ describe('validateCondition rejects', () => {
   });
 
   test('uses the given field as prefix', () => {
-    expect(validationError(() => validateCondition({ expression: 'a &&', title: 't' }, 'grants[2].condition')).field)
-      .toBe('grants[2].condition.expression');
+    expect(validationError(() => validateCondition({ expression: 'a &&', title: 't' }, 'grants[2].condition')).field).toBe(
+      'grants[2].condition.expression',
+    );
   });
 });
 
@@ -113,7 +159,12 @@ describe('conditionKey', () => {
     ['different expression', base, { ...base, expression: 'true' }, false],
     ['title is case-sensitive', base, { ...base, title: 'T' }, false],
     ['no condition vs empty condition', undefined, { expression: '', title: '' }, false],
-    ['fields do not bleed into each other', { expression: 'c', title: 'a', description: 'b' }, { expression: 'b\u0000c', title: 'a' }, false],
+    [
+      'fields do not bleed into each other',
+      { expression: 'c', title: 'a', description: 'b' },
+      { expression: 'b\u0000c', title: 'a' },
+      false,
+    ],
   ])('%s', (_name, a, b, same) => {
     expect(conditionKey(a) === conditionKey(b)).toBe(same);
   });

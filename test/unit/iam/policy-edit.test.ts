@@ -40,65 +40,118 @@ function frozen<T>(value: T): T {
 
 describe('applyEdit', () => {
   test.each<[string, Policy, PolicyEdit, Policy]>([
-    ['addMember appends to the existing binding',
-      BASE, { kind: 'addMember', role: ROLE, member: 'user:bob@example.com' },
-      { ...BASE, bindings: [BASE.bindings![0], { role: ROLE, members: ['user:Alice@Example.com', 'user:bob@example.com'] }] }],
-    ['addMember of a present member (other case) is a no-op',
-      BASE, { kind: 'addMember', role: ROLE, member: 'user:alice@example.COM' }, BASE],
-    ['addMember for a new role appends a binding',
-      BASE, { kind: 'addMember', role: 'roles/owner', member: 'domain:example.com' },
-      { ...BASE, bindings: [...BASE.bindings!, { role: 'roles/owner', members: ['domain:example.com'] }] }],
-    ['addMember with a condition adds a separate binding and raises the version to 3',
-      BASE, { kind: 'addMember', role: ROLE, member: 'user:Alice@Example.com', condition: CONDITION },
-      { ...BASE, version: 3, bindings: [...BASE.bindings!, { role: ROLE, members: ['user:Alice@Example.com'], condition: CONDITION }] }],
-    ['addMember to a conditional binding matches a condition read from Google',
-      CONDITIONAL, { kind: 'addMember', role: ROLE, member: 'user:carol@example.com', condition: CONDITION },
-      { ...CONDITIONAL, bindings: [CONDITIONAL.bindings![0], { role: ROLE, members: ['user:bob@example.com', 'user:carol@example.com'], condition: CONDITION_FROM_GOOGLE }] }],
-    ['addMember to an empty policy',
-      {}, { kind: 'addMember', role: ROLE, member: 'user:a@example.com' },
-      { bindings: [{ role: ROLE, members: ['user:a@example.com'] }] }],
-    ['removeMember keeps the others',
+    [
+      'addMember appends to the existing binding',
+      BASE,
+      { kind: 'addMember', role: ROLE, member: 'user:bob@example.com' },
+      { ...BASE, bindings: [BASE.bindings![0], { role: ROLE, members: ['user:Alice@Example.com', 'user:bob@example.com'] }] },
+    ],
+    [
+      'addMember of a present member (other case) is a no-op',
+      BASE,
+      { kind: 'addMember', role: ROLE, member: 'user:alice@example.COM' },
+      BASE,
+    ],
+    [
+      'addMember for a new role appends a binding',
+      BASE,
+      { kind: 'addMember', role: 'roles/owner', member: 'domain:example.com' },
+      { ...BASE, bindings: [...BASE.bindings!, { role: 'roles/owner', members: ['domain:example.com'] }] },
+    ],
+    [
+      'addMember with a condition adds a separate binding and raises the version to 3',
+      BASE,
+      { kind: 'addMember', role: ROLE, member: 'user:Alice@Example.com', condition: CONDITION },
+      { ...BASE, version: 3, bindings: [...BASE.bindings!, { role: ROLE, members: ['user:Alice@Example.com'], condition: CONDITION }] },
+    ],
+    [
+      'addMember to a conditional binding matches a condition read from Google',
+      CONDITIONAL,
+      { kind: 'addMember', role: ROLE, member: 'user:carol@example.com', condition: CONDITION },
+      {
+        ...CONDITIONAL,
+        bindings: [
+          CONDITIONAL.bindings![0],
+          { role: ROLE, members: ['user:bob@example.com', 'user:carol@example.com'], condition: CONDITION_FROM_GOOGLE },
+        ],
+      },
+    ],
+    [
+      'addMember to an empty policy',
+      {},
+      { kind: 'addMember', role: ROLE, member: 'user:a@example.com' },
+      { bindings: [{ role: ROLE, members: ['user:a@example.com'] }] },
+    ],
+    [
+      'removeMember keeps the others',
       { ...BASE, bindings: [{ role: ROLE, members: ['user:a@example.com', 'user:b@example.com'] }] },
       { kind: 'removeMember', role: ROLE, member: 'user:A@example.com' },
-      { ...BASE, bindings: [{ role: ROLE, members: ['user:b@example.com'] }] }],
-    ['removeMember of the last member drops the binding',
-      BASE, { kind: 'removeMember', role: ROLE, member: 'user:alice@example.com' },
-      { ...BASE, bindings: [BASE.bindings![0]] }],
-    ['removeMember of an absent member is a no-op',
-      BASE, { kind: 'removeMember', role: ROLE, member: 'user:nobody@example.com' }, BASE],
-    ['removeMember only touches the binding with the same condition',
-      CONDITIONAL, { kind: 'removeMember', role: ROLE, member: 'user:bob@example.com' }, CONDITIONAL],
-    ['removeMember from the conditional binding keeps version 3 though no condition is left',
-      CONDITIONAL, { kind: 'removeMember', role: ROLE, member: 'user:bob@example.com', condition: CONDITION },
-      { ...CONDITIONAL, bindings: [CONDITIONAL.bindings![0]] }],
-    ['removeMember can remove a deleted principal read from Google',
+      { ...BASE, bindings: [{ role: ROLE, members: ['user:b@example.com'] }] },
+    ],
+    [
+      'removeMember of the last member drops the binding',
+      BASE,
+      { kind: 'removeMember', role: ROLE, member: 'user:alice@example.com' },
+      { ...BASE, bindings: [BASE.bindings![0]] },
+    ],
+    ['removeMember of an absent member is a no-op', BASE, { kind: 'removeMember', role: ROLE, member: 'user:nobody@example.com' }, BASE],
+    [
+      'removeMember only touches the binding with the same condition',
+      CONDITIONAL,
+      { kind: 'removeMember', role: ROLE, member: 'user:bob@example.com' },
+      CONDITIONAL,
+    ],
+    [
+      'removeMember from the conditional binding keeps version 3 though no condition is left',
+      CONDITIONAL,
+      { kind: 'removeMember', role: ROLE, member: 'user:bob@example.com', condition: CONDITION },
+      { ...CONDITIONAL, bindings: [CONDITIONAL.bindings![0]] },
+    ],
+    [
+      'removeMember can remove a deleted principal read from Google',
       { bindings: [{ role: ROLE, members: ['deleted:user:x@example.com?uid=1', 'user:y@example.com'] }] },
       { kind: 'removeMember', role: ROLE, member: 'deleted:user:X@example.com?uid=1' },
-      { bindings: [{ role: ROLE, members: ['user:y@example.com'] }] }],
-    ['setBinding replaces the members exactly',
-      BASE, { kind: 'setBinding', role: ROLE, members: ['group:devs@example.com', 'user:alice@example.com'] },
-      { ...BASE, bindings: [BASE.bindings![0], { role: ROLE, members: ['group:devs@example.com', 'user:alice@example.com'] }] }],
-    ['setBinding drops repeated members, first spelling wins',
-      BASE, { kind: 'setBinding', role: OTHER_ROLE, members: ['user:A@example.com', 'user:a@example.com'] },
-      { ...BASE, bindings: [{ ...BASE.bindings![0], members: ['user:A@example.com'] }, BASE.bindings![1]] }],
-    ['setBinding for a new role and condition appends it',
-      BASE, { kind: 'setBinding', role: OTHER_ROLE, members: ['user:a@example.com'], condition: CONDITION },
-      { ...BASE, version: 3, bindings: [...BASE.bindings!, { role: OTHER_ROLE, members: ['user:a@example.com'], condition: CONDITION }] }],
-    ['setBinding with no members removes the binding',
-      BASE, { kind: 'setBinding', role: ROLE, members: [] },
-      { ...BASE, bindings: [BASE.bindings![0]] }],
-    ['setBinding with no members and no binding is a no-op',
-      BASE, { kind: 'setBinding', role: 'roles/browser', members: [] }, BASE],
-    ['removeBinding drops only that role + condition',
-      CONDITIONAL, { kind: 'removeBinding', role: ROLE },
-      { ...CONDITIONAL, bindings: [CONDITIONAL.bindings![1]] }],
-    ['removeBinding of an absent binding is a no-op',
-      BASE, { kind: 'removeBinding', role: ROLE, condition: CONDITION }, BASE],
-    ['removeBinding of the last binding leaves an empty list',
-      { etag: 'e', bindings: [{ role: ROLE, members: ['user:a@example.com'] }] }, { kind: 'removeBinding', role: ROLE },
-      { etag: 'e', bindings: [] }],
-    ['removeBinding on a policy without bindings keeps them absent',
-      { etag: 'e' }, { kind: 'removeBinding', role: ROLE }, { etag: 'e' }],
+      { bindings: [{ role: ROLE, members: ['user:y@example.com'] }] },
+    ],
+    [
+      'setBinding replaces the members exactly',
+      BASE,
+      { kind: 'setBinding', role: ROLE, members: ['group:devs@example.com', 'user:alice@example.com'] },
+      { ...BASE, bindings: [BASE.bindings![0], { role: ROLE, members: ['group:devs@example.com', 'user:alice@example.com'] }] },
+    ],
+    [
+      'setBinding drops repeated members, first spelling wins',
+      BASE,
+      { kind: 'setBinding', role: OTHER_ROLE, members: ['user:A@example.com', 'user:a@example.com'] },
+      { ...BASE, bindings: [{ ...BASE.bindings![0], members: ['user:A@example.com'] }, BASE.bindings![1]] },
+    ],
+    [
+      'setBinding for a new role and condition appends it',
+      BASE,
+      { kind: 'setBinding', role: OTHER_ROLE, members: ['user:a@example.com'], condition: CONDITION },
+      { ...BASE, version: 3, bindings: [...BASE.bindings!, { role: OTHER_ROLE, members: ['user:a@example.com'], condition: CONDITION }] },
+    ],
+    [
+      'setBinding with no members removes the binding',
+      BASE,
+      { kind: 'setBinding', role: ROLE, members: [] },
+      { ...BASE, bindings: [BASE.bindings![0]] },
+    ],
+    ['setBinding with no members and no binding is a no-op', BASE, { kind: 'setBinding', role: 'roles/browser', members: [] }, BASE],
+    [
+      'removeBinding drops only that role + condition',
+      CONDITIONAL,
+      { kind: 'removeBinding', role: ROLE },
+      { ...CONDITIONAL, bindings: [CONDITIONAL.bindings![1]] },
+    ],
+    ['removeBinding of an absent binding is a no-op', BASE, { kind: 'removeBinding', role: ROLE, condition: CONDITION }, BASE],
+    [
+      'removeBinding of the last binding leaves an empty list',
+      { etag: 'e', bindings: [{ role: ROLE, members: ['user:a@example.com'] }] },
+      { kind: 'removeBinding', role: ROLE },
+      { etag: 'e', bindings: [] },
+    ],
+    ['removeBinding on a policy without bindings keeps them absent', { etag: 'e' }, { kind: 'removeBinding', role: ROLE }, { etag: 'e' }],
   ])('%s', (_name, input, edit, expected) => {
     const before = JSON.stringify(input);
     expect(applyEdit(frozen(input), edit)).toEqual(expected);
@@ -112,8 +165,15 @@ describe('applyEdit', () => {
   });
 
   test('a missing description matches an empty one from Google', () => {
-    const google: Policy = { version: 3, bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { expression: 'true', title: 't', description: '', location: '' } }] };
-    expect(applyEdit(google, { kind: 'addMember', role: ROLE, member: 'user:a@example.com', condition: { expression: 'true', title: 't' } })).toEqual(google);
+    const google: Policy = {
+      version: 3,
+      bindings: [
+        { role: ROLE, members: ['user:a@example.com'], condition: { expression: 'true', title: 't', description: '', location: '' } },
+      ],
+    };
+    expect(
+      applyEdit(google, { kind: 'addMember', role: ROLE, member: 'user:a@example.com', condition: { expression: 'true', title: 't' } }),
+    ).toEqual(google);
   });
 });
 
@@ -127,12 +187,23 @@ describe('duplicate bindings with the same identity (Google can return them)', (
   };
   test.each<[string, PolicyEdit, Policy]>([
     ['a member in the second is present', { kind: 'addMember', role: ROLE, member: 'user:b@example.com' }, DUPLICATES],
-    ['a new member goes to the first', { kind: 'addMember', role: ROLE, member: 'user:c@example.com' },
-      { bindings: [{ role: ROLE, members: ['user:a@example.com', 'user:c@example.com'] }, DUPLICATES.bindings![1], DUPLICATES.bindings![2]] }],
-    ['removeMember removes from all, dropping the emptied one', { kind: 'removeMember', role: ROLE, member: 'user:a@example.com' },
-      { bindings: [DUPLICATES.bindings![1], { role: ROLE, members: ['user:b@example.com'] }] }],
-    ['setBinding folds them into the first', { kind: 'setBinding', role: ROLE, members: ['user:z@example.com'] },
-      { bindings: [{ role: ROLE, members: ['user:z@example.com'] }, DUPLICATES.bindings![1]] }],
+    [
+      'a new member goes to the first',
+      { kind: 'addMember', role: ROLE, member: 'user:c@example.com' },
+      {
+        bindings: [{ role: ROLE, members: ['user:a@example.com', 'user:c@example.com'] }, DUPLICATES.bindings![1], DUPLICATES.bindings![2]],
+      },
+    ],
+    [
+      'removeMember removes from all, dropping the emptied one',
+      { kind: 'removeMember', role: ROLE, member: 'user:a@example.com' },
+      { bindings: [DUPLICATES.bindings![1], { role: ROLE, members: ['user:b@example.com'] }] },
+    ],
+    [
+      'setBinding folds them into the first',
+      { kind: 'setBinding', role: ROLE, members: ['user:z@example.com'] },
+      { bindings: [{ role: ROLE, members: ['user:z@example.com'] }, DUPLICATES.bindings![1]] },
+    ],
     ['removeBinding drops all', { kind: 'removeBinding', role: ROLE }, { bindings: [DUPLICATES.bindings![1]] }],
   ])('%s', (_name, edit, expected) => {
     expect(applyEdit(frozen(DUPLICATES), edit)).toEqual(expected);
@@ -148,11 +219,18 @@ describe('version rules', () => {
     ['version 3 is never lowered', { version: 3 }, add(), 3],
     ['a condition raises no version to 3', {}, add(CONDITION), 3],
     ['a condition raises 1 to 3', { version: 1 }, add(CONDITION), 3],
-    ['conditions already present raise an unversioned policy to 3',
-      { bindings: [{ role: OTHER_ROLE, members: ['user:x@example.com'], condition: CONDITION }] }, add(), 3],
-    ['removing the last conditional binding still writes 3',
+    [
+      'conditions already present raise an unversioned policy to 3',
+      { bindings: [{ role: OTHER_ROLE, members: ['user:x@example.com'], condition: CONDITION }] },
+      add(),
+      3,
+    ],
+    [
+      'removing the last conditional binding still writes 3',
       { version: 1, bindings: [{ role: ROLE, members: ['user:x@example.com'], condition: CONDITION }] },
-      { kind: 'removeBinding', role: ROLE, condition: CONDITION }, 3],
+      { kind: 'removeBinding', role: ROLE, condition: CONDITION },
+      3,
+    ],
   ])('%s', (_name, input, edit, version) => {
     expect(applyEdit(input, edit).version).toBe(version);
   });
@@ -162,8 +240,18 @@ describe('edits validate what they would write', () => {
   test.each<[string, PolicyEdit, string, RegExp]>([
     ['bad role', { kind: 'addMember', role: 'owner', member: 'user:a@example.com' }, 'role', /not a role name/],
     ['bad member', { kind: 'addMember', role: ROLE, member: 'User:a@example.com' }, 'member', /case-sensitive/],
-    ['deleted member', { kind: 'addMember', role: ROLE, member: 'deleted:user:a@example.com?uid=1' }, 'member', /deleted: principal cannot be granted/],
-    ['bad member in a set', { kind: 'setBinding', role: ROLE, members: ['user:a@example.com', 'alice'] }, 'members[1]', /missing type prefix/],
+    [
+      'deleted member',
+      { kind: 'addMember', role: ROLE, member: 'deleted:user:a@example.com?uid=1' },
+      'member',
+      /deleted: principal cannot be granted/,
+    ],
+    [
+      'bad member in a set',
+      { kind: 'setBinding', role: ROLE, members: ['user:a@example.com', 'alice'] },
+      'members[1]',
+      /missing type prefix/,
+    ],
   ])('%s', (_name, edit, field, reason) => {
     const error = validationError(() => applyEdit(BASE, edit));
     expect(error.field).toBe(field);
@@ -199,10 +287,18 @@ describe('applyEdits', () => {
   });
 
   test.each<[string, Policy, PolicyEdit, string]>([
-    ['1,501 principals', withExemptions(users(1)), { kind: 'setBinding', role: ROLE, members: users(1500, 1) },
-      'policy would hold 1,501 principals; Google allows at most 1,500'],
-    ['251 groups', withExemptions(groups(1)), { kind: 'setBinding', role: ROLE, members: groups(251).slice(1) },
-      'policy would hold 251 groups and domains; Google allows at most 250'],
+    [
+      '1,501 principals',
+      withExemptions(users(1)),
+      { kind: 'setBinding', role: ROLE, members: users(1500, 1) },
+      'policy would hold 1,501 principals; Google allows at most 1,500',
+    ],
+    [
+      '251 groups',
+      withExemptions(groups(1)),
+      { kind: 'setBinding', role: ROLE, members: groups(251).slice(1) },
+      'policy would hold 251 groups and domains; Google allows at most 250',
+    ],
   ])('refuses %s including audit exemptions', (_name, input, edit, reason) => {
     const error = validationError(() => applyEdits(input, [edit]));
     expect(error.field).toBe('policy');

@@ -1,14 +1,33 @@
 import {
-  ADDRESS_GROUP, AUTHORIZATION_POLICY, IMPORT_JOB, MIGRATION_JOB, parseResourceName, validateLocation, validateProjectId,
-  validateResourceId, type ResourceNameFormat,
+  ADDRESS_GROUP,
+  AUTHORIZATION_POLICY,
+  IMPORT_JOB,
+  MIGRATION_JOB,
+  parseResourceName,
+  validateLocation,
+  validateProjectId,
+  validateResourceId,
+  type ResourceNameFormat,
 } from '../../../lib/iam/resource-name';
 import { validationError } from './expect-error';
 
 describe('parseResourceName extracts project, location and id', () => {
   test.each<[ResourceNameFormat, string, string, string, string]>([
-    [AUTHORIZATION_POLICY, 'projects/my-project/locations/us-central1/authorizationPolicies/allow-admins', 'my-project', 'us-central1', 'allow-admins'],
+    [
+      AUTHORIZATION_POLICY,
+      'projects/my-project/locations/us-central1/authorizationPolicies/allow-admins',
+      'my-project',
+      'us-central1',
+      'allow-admins',
+    ],
     [AUTHORIZATION_POLICY, 'projects/123456789012/locations/global/authorizationPolicies/p1', '123456789012', 'global', 'p1'],
-    [MIGRATION_JOB, 'projects/example.com:legacy-proj/locations/europe-west4/migrationJobs/Job_2024', 'example.com:legacy-proj', 'europe-west4', 'Job_2024'],
+    [
+      MIGRATION_JOB,
+      'projects/example.com:legacy-proj/locations/europe-west4/migrationJobs/Job_2024',
+      'example.com:legacy-proj',
+      'europe-west4',
+      'Job_2024',
+    ],
     [ADDRESS_GROUP, 'projects/net-prod-01/locations/global/addressGroups/office-ranges', 'net-prod-01', 'global', 'office-ranges'],
     [IMPORT_JOB, 'projects/mc-project/locations/us-central1/importJobs/import-1', 'mc-project', 'us-central1', 'import-1'],
   ])('%s', (format, name, project, location, id) => {
@@ -26,10 +45,18 @@ describe('parseResourceName rejects other shapes, showing the expected form', ()
     [AUTHORIZATION_POLICY, '/projects/my-project/locations/global/authorizationPolicies/a', /^wrong shape; /],
     [AUTHORIZATION_POLICY, 'project/my-project/locations/global/authorizationPolicies/a', /^wrong shape; /],
     [MIGRATION_JOB, 'projects/my-project/regions/us-central1/migrationJobs/a', /^wrong shape; /],
-    [MIGRATION_JOB, 'projects/My-Project/locations/us-central1/migrationJobs/a', /bad project segment "My-Project" \(expected a project ID/],
+    [
+      MIGRATION_JOB,
+      'projects/My-Project/locations/us-central1/migrationJobs/a',
+      /bad project segment "My-Project" \(expected a project ID/,
+    ],
     [MIGRATION_JOB, 'projects/short/locations/us-central1/migrationJobs/a', /bad project segment "short"/],
     [MIGRATION_JOB, 'projects//locations/us-central1/migrationJobs/a', /bad project segment ""/],
-    [MIGRATION_JOB, 'projects/my-project/locations/US-CENTRAL1/migrationJobs/a', /bad location segment "US-CENTRAL1" \(expected a location such as global/],
+    [
+      MIGRATION_JOB,
+      'projects/my-project/locations/US-CENTRAL1/migrationJobs/a',
+      /bad location segment "US-CENTRAL1" \(expected a location such as global/,
+    ],
     [MIGRATION_JOB, 'projects/my-project/locations/us-central1/migrationJobs/1job', /bad id segment "1job" \(expected 1–63 letters/],
     [MIGRATION_JOB, 'projects/my-project/locations/us-central1/migrationJobs/', /bad id segment ""/],
     [MIGRATION_JOB, `projects/my-project/locations/us-central1/migrationJobs/a${'b'.repeat(63)}`, /bad id segment/],
@@ -38,22 +65,33 @@ describe('parseResourceName rejects other shapes, showing the expected form', ()
     expect(error.field).toBe('name');
     expect(error.value).toBe(name);
     expect(error.reason).toMatch(reason);
-    expect(error.reason).toContain(`expected the ${format.label} name as projects/{project}/locations/{location}/${format.collection}/{id}`);
+    expect(error.reason).toContain(
+      `expected the ${format.label} name as projects/{project}/locations/{location}/${format.collection}/{id}`,
+    );
   });
 });
 
 type SegmentValidator = (value: string, field: string) => string;
 
 describe.each<[string, SegmentValidator, readonly string[], readonly string[]]>([
-  ['validateProjectId', validateProjectId,
+  [
+    'validateProjectId',
+    validateProjectId,
     ['my-project', 'abcdef', `a${'b'.repeat(29)}`, 'p12345', 'example.com:my-project', '123456789012'],
-    ['abcde', `a${'b'.repeat(30)}`, '1project', 'my-project-', 'My-project', 'my_project', 'example.com:', '0123', '']],
-  ['validateLocation', validateLocation,
+    ['abcde', `a${'b'.repeat(30)}`, '1project', 'my-project-', 'My-project', 'my_project', 'example.com:', '0123', ''],
+  ],
+  [
+    'validateLocation',
+    validateLocation,
     ['global', 'us-central1', 'europe-west4', 'asia-northeast1', 'us'],
-    ['', 'US', 'us_central1', '-us', 'us-', 'us central1']],
-  ['validateResourceId', validateResourceId,
+    ['', 'US', 'us_central1', '-us', 'us-', 'us central1'],
+  ],
+  [
+    'validateResourceId',
+    validateResourceId,
     ['a', 'Job_1', 'allow-admins', `a${'b'.repeat(62)}`],
-    ['', '1a', '-a', '_a', 'a.b', 'a/b', `a${'b'.repeat(63)}`]],
+    ['', '1a', '-a', '_a', 'a.b', 'a/b', `a${'b'.repeat(63)}`],
+  ],
 ])('%s', (_name, validate, valid, invalid) => {
   test.each(valid)('accepts %j', (value) => {
     expect(validate(value, 'field')).toBe(value);

@@ -15,7 +15,11 @@ const fast = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 1_000 };
 
 test('a batch costs one read and one write; each request learns whether it changed anything', async () => {
   const policy = new MemoryPolicy({ version: 1, bindings: [OWNER] });
-  const outcomes = await applyEditBatch(policy, [add('a', 'user:a@example.com'), add('b', 'user:b@example.com'), add('c', 'user:A@example.com')], fast);
+  const outcomes = await applyEditBatch(
+    policy,
+    [add('a', 'user:a@example.com'), add('b', 'user:b@example.com'), add('c', 'user:A@example.com')],
+    fast,
+  );
   expect(outcomes.map((o) => o.ok && o.changed)).toEqual([true, true, false]);
   expect(outcomes.every((o) => o.ok && o.etag === 'etag-2' && o.batchSize === 3 && o.attempts === 1)).toBe(true);
   expect([policy.reads.length, policy.writes.length]).toEqual([2, 1]); // the read, and the write's answer
@@ -30,8 +34,14 @@ test('nothing to change means no write', async () => {
 });
 
 test('a request that would break a policy rule is rejected alone; the others are written', async () => {
-  const policy = new MemoryPolicy({ bindings: [{ role: 'roles/a.b', members: Array.from({ length: 1_499 }, (_, i) => `user:u${i}@example.com`) }] });
-  const outcomes = await applyEditBatch(policy, [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com'), add('bad', 'User:x@example.com')], fast);
+  const policy = new MemoryPolicy({
+    bindings: [{ role: 'roles/a.b', members: Array.from({ length: 1_499 }, (_, i) => `user:u${i}@example.com`) }],
+  });
+  const outcomes = await applyEditBatch(
+    policy,
+    [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com'), add('bad', 'User:x@example.com')],
+    fast,
+  );
   expect(outcomes[0]).toMatchObject({ ok: true, changed: true });
   expect(outcomes[1]).toMatchObject({ ok: false, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/1,501 principals/) });
   expect(outcomes[2]).toMatchObject({ ok: false, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/case-sensitive/) });
@@ -41,7 +51,8 @@ test('a request that would break a policy rule is rejected alone; the others are
 test('a write Google refuses as INVALID_ARGUMENT is retried request by request, so one bad grant cannot sink the others', async () => {
   const policy = new MemoryPolicy();
   policy.beforeWrite = (written) => {
-    if ((written.bindings ?? []).some((b) => b.members?.includes('user:refused@example.com'))) throw new GoogleApiError(400, 'INVALID_ARGUMENT', 'Principal refused.', 'POST x');
+    if ((written.bindings ?? []).some((b) => b.members?.includes('user:refused@example.com')))
+      throw new GoogleApiError(400, 'INVALID_ARGUMENT', 'Principal refused.', 'POST x');
   };
   const outcomes = await applyEditBatch(policy, [add('ok', 'user:ok@example.com'), add('no', 'user:refused@example.com')], fast);
   expect(outcomes).toEqual([
@@ -51,7 +62,7 @@ test('a write Google refuses as INVALID_ARGUMENT is retried request by request, 
   expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:ok@example.com'] }]);
 });
 
-test('an etag conflict redoes the whole cycle on the fresh policy, keeping the other writer\'s change', async () => {
+test("an etag conflict redoes the whole cycle on the fresh policy, keeping the other writer's change", async () => {
   const policy = new MemoryPolicy();
   let interfered = false;
   policy.beforeWrite = () => {
@@ -66,8 +77,12 @@ test('an etag conflict redoes the whole cycle on the fresh policy, keeping the o
 
 test('an error that is not worth retrying fails every request of the batch at once', async () => {
   const failing: IamPolicyEndpoint = {
-    getIamPolicy: async () => { throw new GoogleApiError(404, 'NOT_FOUND', 'gone', 'GET x'); },
-    setIamPolicy: async () => { throw new Error('never'); },
+    getIamPolicy: async () => {
+      throw new GoogleApiError(404, 'NOT_FOUND', 'gone', 'GET x');
+    },
+    setIamPolicy: async () => {
+      throw new Error('never');
+    },
   };
   expect(await applyEditBatch(failing, [add('a', 'user:a@example.com'), add('b', 'user:b@example.com')], fast)).toEqual([
     expect.objectContaining({ id: 'a', ok: false, status: 'NOT_FOUND', message: 'gone', attempts: 1 }),
@@ -79,7 +94,10 @@ test('a policy read without an etag is never written: a write without one would 
   const writes: unknown[] = [];
   const blind: IamPolicyEndpoint = {
     getIamPolicy: async () => ({ bindings: [OWNER] }),
-    setIamPolicy: async (policy) => { writes.push(policy); return policy; },
+    setIamPolicy: async (policy) => {
+      writes.push(policy);
+      return policy;
+    },
   };
   const [outcome] = await applyEditBatch(blind, [add('a', 'user:a@example.com')], fast);
   expect(outcome).toMatchObject({ ok: false, attempts: 1, message: expect.stringMatching(/no etag.*nothing was written/) });
@@ -90,10 +108,28 @@ test('the write carries the etag that was read, drops member-less bindings, and 
   const policy = new MemoryPolicy({ version: 1, bindings: [{ role: 'roles/a.b', members: [] }] });
   await applyEditBatch(policy, [add('a', 'user:a@example.com')], fast);
   const audit = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
-  await applyEditBatch(policy, [{ id: 'p', edits: [{ kind: 'replaceBindings', bindings: [{ role: ROLE, members: ['user:p@example.com'] }] }, { kind: 'replaceAuditConfigs', auditConfigs: audit }] }], fast);
+  await applyEditBatch(
+    policy,
+    [
+      {
+        id: 'p',
+        edits: [
+          { kind: 'replaceBindings', bindings: [{ role: ROLE, members: ['user:p@example.com'] }] },
+          { kind: 'replaceAuditConfigs', auditConfigs: audit },
+        ],
+      },
+    ],
+    fast,
+  );
   expect(policy.writes).toEqual([
-    { policy: { etag: 'etag-1', version: 1, bindings: [{ role: ROLE, members: ['user:a@example.com'] }] }, options: { updateAuditConfigs: false } },
-    { policy: { etag: 'etag-2', version: 1, bindings: [{ role: ROLE, members: ['user:p@example.com'] }], auditConfigs: audit }, options: { updateAuditConfigs: true } },
+    {
+      policy: { etag: 'etag-1', version: 1, bindings: [{ role: ROLE, members: ['user:a@example.com'] }] },
+      options: { updateAuditConfigs: false },
+    },
+    {
+      policy: { etag: 'etag-2', version: 1, bindings: [{ role: ROLE, members: ['user:p@example.com'] }], auditConfigs: audit },
+      options: { updateAuditConfigs: true },
+    },
   ]);
 });
 
@@ -109,6 +145,11 @@ test('a first read started by the caller serves the first attempt; a stale one l
 });
 
 test('samePolicy ignores key order', () => {
-  expect(samePolicy({ version: 1, etag: 'x', bindings: [{ role: 'r', members: ['a'] }] }, { bindings: [{ members: ['a'], role: 'r' }], etag: 'x', version: 1 })).toBe(true);
+  expect(
+    samePolicy(
+      { version: 1, etag: 'x', bindings: [{ role: 'r', members: ['a'] }] },
+      { bindings: [{ members: ['a'], role: 'r' }], etag: 'x', version: 1 },
+    ),
+  ).toBe(true);
   expect(samePolicy({ bindings: [{ role: 'r', members: ['a', 'b'] }] }, { bindings: [{ role: 'r', members: ['b', 'a'] }] })).toBe(false);
 });

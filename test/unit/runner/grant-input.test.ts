@@ -2,10 +2,22 @@ import type { Grant } from '../../../lib/iam/grant';
 import { parseGrant } from '../../../lib/runner/grant-input';
 
 const resource = { service: 'networksecurity', apiVersion: 'v1', name: 'projects/p/locations/global/authorizationPolicies/ap' };
-const member: Grant = { mode: 'member', resource, role: 'roles/viewer', member: 'user:a@example.com', condition: { title: 't', expression: 'true', description: 'd' } };
-const binding: Grant = { mode: 'binding', resource: { ...resource, getIamPolicyMethod: 'POST' }, role: 'roles/viewer', members: ['user:a@example.com'] };
+const member: Grant = {
+  mode: 'member',
+  resource,
+  role: 'roles/viewer',
+  member: 'user:a@example.com',
+  condition: { title: 't', expression: 'true', description: 'd' },
+};
+const binding: Grant = {
+  mode: 'binding',
+  resource: { ...resource, getIamPolicyMethod: 'POST' },
+  role: 'roles/viewer',
+  members: ['user:a@example.com'],
+};
 const policy: Grant = {
-  mode: 'policy', resource,
+  mode: 'policy',
+  resource,
   bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }],
   auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: [] }] }],
 };
@@ -38,9 +50,17 @@ test.each([
 });
 
 test('a domain-scoped project in a resource name is accepted; a colon in the last segment (a verb) is not', () => {
-  const scoped = { ...member, resource: { ...resource, name: 'projects/example.com:my-project/locations/global/authorizationPolicies/ap' } };
+  const scoped = {
+    ...member,
+    resource: { ...resource, name: 'projects/example.com:my-project/locations/global/authorizationPolicies/ap' },
+  };
   expect(parseGrant(JSON.stringify(scoped))).toEqual(scoped);
-  expect(() => parseGrant(JSON.stringify({ ...member, resource: { ...resource, name: 'projects/p/locations/global/authorizationPolicies/ap:setIamPolicy' } })))
-    .toThrow(/resource.name must be a resource path/);
-  expect(() => parseGrant(JSON.stringify({ ...member, resource: { ...resource, name: 'projects/p/' } }))).toThrow(/resource.name must be a resource path/);
+  expect(() =>
+    parseGrant(
+      JSON.stringify({ ...member, resource: { ...resource, name: 'projects/p/locations/global/authorizationPolicies/ap:setIamPolicy' } }),
+    ),
+  ).toThrow(/resource.name must be a resource path/);
+  expect(() => parseGrant(JSON.stringify({ ...member, resource: { ...resource, name: 'projects/p/' } }))).toThrow(
+    /resource.name must be a resource path/,
+  );
 });

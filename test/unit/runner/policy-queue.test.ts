@@ -10,8 +10,10 @@ function tempRoot(): StateDir {
 
 const anyNumber = (v: unknown) => (typeof v === 'number' ? v : undefined);
 const anyString = (v: unknown) => (typeof v === 'string' ? v : undefined);
-const numbers = (root: StateDir, key: string, options?: PolicyQueueOptions) => new PolicyQueue<number, number>(root, key, anyNumber, anyNumber, options);
-const strings = (root: StateDir, key: string, options?: PolicyQueueOptions) => new PolicyQueue<string, string>(root, key, anyString, anyString, options);
+const numbers = (root: StateDir, key: string, options?: PolicyQueueOptions) =>
+  new PolicyQueue<number, number>(root, key, anyNumber, anyNumber, options);
+const strings = (root: StateDir, key: string, options?: PolicyQueueOptions) =>
+  new PolicyQueue<string, string>(root, key, anyString, anyString, options);
 
 /** The folder of the one queue in `root`. */
 function queueDir(root: StateDir): string {
@@ -33,9 +35,7 @@ test('concurrent submitters are served in batches, one drain at a time, each get
     return new Map(batch.map((item) => [item.id, item.payload * 10]));
   };
 
-  const results = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => numbers(root, 'policy-a').submit(i, drain)),
-  );
+  const results = await Promise.all(Array.from({ length: 20 }, (_, i) => numbers(root, 'policy-a').submit(i, drain)));
 
   expect(results).toEqual(Array.from({ length: 20 }, (_, i) => i * 10));
   expect(maxRunning).toBe(1);
@@ -72,10 +72,7 @@ test('different policies do not share a queue', async () => {
     seen.push(batch.map((b) => `${label}:${b.payload}`));
     return new Map(batch.map((b) => [b.id, b.payload]));
   };
-  await Promise.all([
-    strings(root, 'one').submit('x', drainFor('one')),
-    strings(root, 'two').submit('y', drainFor('two')),
-  ]);
+  await Promise.all([strings(root, 'one').submit('x', drainFor('one')), strings(root, 'two').submit('y', drainFor('two'))]);
   expect(seen.flat().sort()).toEqual(['one:x', 'two:y']);
   expect(seen.every((batch) => new Set(batch.map((b) => b.split(':')[0])).size === 1)).toBe(true);
 });
@@ -87,7 +84,9 @@ test('a lock left behind by a dead process is taken over', async () => {
   fs.mkdirSync(lock);
   fs.writeFileSync(path.join(lock, 'owner'), JSON.stringify({ pid: 2 ** 22 + 12345, host: os.hostname(), since: Date.now() }));
 
-  await expect(queue.submit('payload', async (batch) => new Map(batch.map((b) => [b.id, `done ${b.payload}`])))).resolves.toBe('done payload');
+  await expect(queue.submit('payload', async (batch) => new Map(batch.map((b) => [b.id, `done ${b.payload}`])))).resolves.toBe(
+    'done payload',
+  );
 });
 
 test('a live lock holder is waited for, up to the timeout', async () => {
@@ -116,9 +115,15 @@ test('a lock whose start lies in the future is stale, not held for 15 minutes', 
 
 describe('what is read back from the queue folder is not trusted blindly', () => {
   const entryName = (pid: number) => `${Date.now().toString(36)}-${pid}-0123456789ab.json`;
-  const envelope = (root: StateDir, id: string, body: unknown, pid = process.pid) => JSON.stringify({
-    v: 1, queue: path.basename(queueDir(root)), id, pid, host: os.hostname(), body,
-  });
+  const envelope = (root: StateDir, id: string, body: unknown, pid = process.pid) =>
+    JSON.stringify({
+      v: 1,
+      queue: path.basename(queueDir(root)),
+      id,
+      pid,
+      host: os.hostname(),
+      body,
+    });
 
   test('a request left by a process that died is discarded, never replayed', async () => {
     const root = tempRoot();
@@ -136,7 +141,11 @@ describe('what is read back from the queue folder is not trusted blindly', () =>
 
   test.each([
     ['not JSON', () => '{', /it is not JSON/],
-    ['another queue\'s entry', (root: StateDir, id: string) => envelope(root, id, 'x').replace(/"queue":"[0-9a-f]+"/, '"queue":"elsewhere"'), /does not belong to this request/],
+    [
+      "another queue's entry",
+      (root: StateDir, id: string) => envelope(root, id, 'x').replace(/"queue":"[0-9a-f]+"/, '"queue":"elsewhere"'),
+      /does not belong to this request/,
+    ],
     ['another request id', (root: StateDir) => envelope(root, 'zz-1-000000000000', 'x'), /does not belong to this request/],
     ['a body of the wrong shape', (root: StateDir, id: string) => envelope(root, id, { kind: 'addMember' }), /not of the expected shape/],
   ] as const)('an entry that is %s is set aside with a warning, and the queue keeps draining', async (_label, content, reason) => {
@@ -146,10 +155,12 @@ describe('what is read back from the queue folder is not trusted blindly', () =>
     const name = entryName(process.pid);
     fs.writeFileSync(path.join(queueDir(root), 'queue', name), content(root, name.slice(0, -5)));
     const seen: string[] = [];
-    await expect(queue.submit('mine', async (batch) => {
-      seen.push(...batch.map((b) => b.payload));
-      return new Map(batch.map((b) => [b.id, 'ok']));
-    })).resolves.toBe('ok');
+    await expect(
+      queue.submit('mine', async (batch) => {
+        seen.push(...batch.map((b) => b.payload));
+        return new Map(batch.map((b) => [b.id, 'ok']));
+      }),
+    ).resolves.toBe('ok');
     expect(seen).toEqual(['mine']);
     expect(warnings).toEqual([expect.stringMatching(reason)]);
     expect(fs.readdirSync(path.join(queueDir(root), 'rejected'))).toEqual([`queue-${name}`]);
@@ -158,7 +169,9 @@ describe('what is read back from the queue folder is not trusted blindly', () =>
   test('a result of the wrong shape is refused, not reported as done', async () => {
     const root = tempRoot();
     const queue = strings(root, 'forged');
-    await expect(queue.submit('mine', async (batch) => new Map(batch.map((b) => [b.id, { forged: true } as unknown as string])))).rejects.toThrow(/not of the expected shape/);
+    await expect(
+      queue.submit('mine', async (batch) => new Map(batch.map((b) => [b.id, { forged: true } as unknown as string]))),
+    ).rejects.toThrow(/not of the expected shape/);
   });
 });
 
