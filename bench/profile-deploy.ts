@@ -2,8 +2,10 @@
  * Where a deploy's time goes: `ts-node --transpile-only bench/profile-deploy.ts [GRANTS]`.
  * Applies the floor and the grants (drift detection off, 100 ms per call,
  * -parallelism=10), and reports Terraform's own CPU (from /proc), the CPU of
- * every `node` Terraform starts (a `node` shim on PATH that runs it under
- * /usr/bin/time), and the phases of the apply. Linux only; needs /usr/bin/time.
+ * every `node` Terraform starts (a module preloaded through NODE_OPTIONS
+ * logs each process's getrusage at exit; a wrapper process would become the
+ * runners' parent and so split one run into many), and the phases of the
+ * apply. Linux only.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -16,12 +18,10 @@ async function main(): Promise<void> {
   const grants = Number(process.argv[2] ?? 100);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-profile-'));
   const log = path.join(dir, 'node-cpu.txt');
-  const node = process.execPath;
-  fs.mkdirSync(path.join(dir, 'bin'));
+  const logger = path.join(dir, 'log-cpu.js');
   fs.writeFileSync(
-    path.join(dir, 'bin', 'node'),
-    `#!/bin/sh\nexec /usr/bin/time -a -o ${JSON.stringify(log)} -f "%U %S" ${JSON.stringify(node)} "$@"\n`,
-    { mode: 0o755 },
+    logger,
+    `process.on('exit', () => { const u = process.resourceUsage(); require('fs').appendFileSync(${JSON.stringify(log)}, (u.userCPUTime / 1e6) + ' ' + (u.systemCPUTime / 1e6) + '\\n'); });\n`,
   );
   const emulator = await GoogleApiEmulator.start({ latencyMs: 100 });
   const subjects = {
@@ -29,8 +29,8 @@ async function main(): Promise<void> {
     grants: await GrantsDeploy.create({ grants, policies: 1, detectDrift: false }, emulator),
   };
   try {
-    for (const subject of Object.values(subjects)) await subject.apply(10); // warm-up, outside the shim
-    process.env.PATH = `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH}`;
+    for (const subject of Object.values(subjects)) await subject.apply(10); // warm-up, not logged
+    process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --require=${logger}`.trim();
     for (const [name, subject] of Object.entries(subjects)) {
       fs.rmSync(log, { force: true });
       const run = await subject.apply(10, 50);
@@ -43,7 +43,8 @@ async function main(): Promise<void> {
       process.stdout.write(
         `${name}: wall ${(run.ms / 1000).toFixed(1)} s (before the first create ${(run.firstCreateMs / 1000).toFixed(1)} s, creating ${((run.lastCreatedMs - run.firstCreateMs) / 1000).toFixed(1)} s); ` +
           `Terraform's own CPU ${run.terraformCpuS.toFixed(2)} s; ${cpu.length} node processes, ${(cpu.reduce((a, b) => a + b, 0) / 1000).toFixed(2)} s CPU, median ${median(cpu).toFixed(0)} ms each` +
-          `${'calls' in run ? `; ${((run as { calls: number }).calls / grants).toFixed(2)} IAM calls per grant` : ''}\n`,
+          ('calls' in run ? `; ${(run.calls / grants).toFixed(2)} IAM calls per grant (${run.reads} reads, ${run.writes} writes)` : '') +
+          '\n',
       );
     }
   } finally {

@@ -49,7 +49,22 @@ export interface EngineOptions extends RetryOptions {
    * @default - the first attempt reads the policy itself
    */
   readonly firstRead?: () => Promise<Policy>;
+  /**
+   * The policy as this caller last wrote it (setIamPolicy's answer), kept
+   * between batches: the first attempt writes against it without reading.
+   * It is trusted for a write alone, which its etag guards; where it would
+   * decide anything else (nothing to change, a request breaking a rule), or
+   * Google refuses its etag (ABORTED: someone else wrote since), the attempt
+   * reads the policy afresh at once.
+   * @default - the first attempt reads the policy (or takes `firstRead`)
+   */
+  readonly assumedPolicy?: Policy;
+  /** Told the policy as written (setIamPolicy's answer) after each write. @default - nobody */
+  readonly onWritten?: (policy: Policy) => void;
 }
+
+/** The cycle cannot rest on the assumed policy; thrown inside one attempt only. */
+const READ_AFRESH = Symbol('read afresh');
 
 interface CycleResult {
   readonly etag: string;
@@ -78,8 +93,15 @@ export async function applyEditBatch(
   try {
     const { value, attempts: used } = await retrying((n) => {
       attempts = n;
+      const assumed = n === 1 ? options.assumedPolicy : undefined;
+      if (assumed !== undefined) {
+        return readModifyWrite(api, requests, Promise.resolve(assumed), options, true).catch((error: unknown) => {
+          if (error !== READ_AFRESH) throw error;
+          return readModifyWrite(api, requests, api.getIamPolicy(), options, false);
+        });
+      }
       const read = n === 1 && options.firstRead ? options.firstRead() : api.getIamPolicy();
-      return readModifyWrite(api, requests, read);
+      return readModifyWrite(api, requests, read, options, false);
     }, options);
     return requests.map((r) => {
       const rejection = value.rejected.get(r.id);
@@ -90,7 +112,7 @@ export async function applyEditBatch(
   } catch (error) {
     if (batchSize > 1 && error instanceof GoogleApiError && error.status === 'INVALID_ARGUMENT') {
       const singles: EditOutcome[] = [];
-      const fresh = { ...options, firstRead: undefined };
+      const fresh = { ...options, firstRead: undefined, assumedPolicy: undefined };
       for (const request of requests) singles.push(...(await applyEditBatch(api, [request], fresh)));
       return singles;
     }
@@ -100,7 +122,13 @@ export async function applyEditBatch(
   }
 }
 
-async function readModifyWrite(api: IamPolicyEndpoint, requests: readonly EditRequest[], read: Promise<Policy>): Promise<CycleResult> {
+async function readModifyWrite(
+  api: IamPolicyEndpoint,
+  requests: readonly EditRequest[],
+  read: Promise<Policy>,
+  options: EngineOptions,
+  assumed: boolean,
+): Promise<CycleResult> {
   const current = await read;
   if (typeof current.etag !== 'string' || current.etag === '') {
     // Without the etag that was read, a write replaces the policy blindly.
@@ -119,11 +147,20 @@ async function readModifyWrite(api: IamPolicyEndpoint, requests: readonly EditRe
       rejected.set(request.id, error);
     }
   }
+  // "Already so" and "breaks a rule" are verdicts on the policy as it is, which only a read can give.
+  if (assumed && (changed.size < requests.length || rejected.size > 0)) throw READ_AFRESH;
   if (changed.size === 0) {
     return { etag: current.etag, changed, rejected };
   }
   const updateAuditConfigs = requests.some((r) => !rejected.has(r.id) && r.edits.some((e) => e.kind === 'replaceAuditConfigs'));
-  const written = await api.setIamPolicy({ ...next, etag: current.etag }, { updateAuditConfigs });
+  let written: Policy;
+  try {
+    written = await api.setIamPolicy({ ...next, etag: current.etag }, { updateAuditConfigs });
+  } catch (error) {
+    if (assumed && error instanceof GoogleApiError && error.status === 'ABORTED') throw READ_AFRESH;
+    throw error;
+  }
+  options.onWritten?.(written);
   return { etag: written.etag ?? '', changed, rejected };
 }
 

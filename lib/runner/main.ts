@@ -12,9 +12,11 @@
 import { GoogleRestClient } from '../api/client';
 import { credentialIdentity } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
+import { policyShapeProblem } from '../api/policy-shape';
 import { serviceRootUrl } from '../api/services';
 import { describeGrant, grantEdits, grantKey, grantMembers, type Grant, type GrantAction } from '../iam/grant';
 import type { PolicyEdit } from '../iam/policy-edit';
+import type { Policy } from '../iam/types';
 import { applyEditBatch, type EditOutcome } from './engine';
 import { RUNNER_ENV } from './env';
 import { RunnerErrors } from './errors';
@@ -65,10 +67,13 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
   const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, batchKey(grant, rootUrl, env), editsOrUndefined, outcomeOrUndefined);
 
   // The lock holder authenticates and reads the policy before it takes the batch: requests that queue
-  // meanwhile (Terraform starts up to -parallelism provisioners at once) join its write.
+  // meanwhile (Terraform starts up to -parallelism provisioners at once) join its write. Within one
+  // apply, the policy as the previous holder wrote it stands in for the read (see engine: assumedPolicy).
   const lead = async () => {
     googleCalled = true;
     await client.authenticate();
+    const assumed = markers.run === undefined ? undefined : queue.readNote((note) => writtenInRun(note, markers.run!));
+    if (assumed) return { assumed };
     const read = endpoint.getIamPolicy();
     await read.catch(() => undefined); // a failed read is the engine's first attempt failing (and retried)
     return { read };
@@ -80,7 +85,9 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
       {
         maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs),
         initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs),
-        firstRead: () => led.read,
+        firstRead: led.read && (() => led.read),
+        assumedPolicy: led.assumed,
+        onWritten: (policy) => markers.run !== undefined && queue.leaveNote({ run: markers.run, policy }),
         onRetry: (error, attempt, delayMs) =>
           log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
       },
@@ -140,6 +147,12 @@ const EDIT_KINDS = new Set<string>(['addMember', 'removeMember', 'setBinding', '
 function editsOrUndefined(value: unknown): PolicyEdit[] | undefined {
   const ok = Array.isArray(value) && value.every((e) => typeof e === 'object' && e !== null && EDIT_KINDS.has((e as PolicyEdit).kind));
   return ok ? (value as PolicyEdit[]) : undefined;
+}
+
+/** The policy a lock holder of this run left in its note (`{run, policy}`), or undefined. */
+function writtenInRun(note: unknown, run: string): Policy | undefined {
+  const { run: noteRun, policy } = (note ?? {}) as { run?: unknown; policy?: unknown };
+  return noteRun === run && policyShapeProblem(policy) === undefined ? (policy as Policy) : undefined;
 }
 
 function outcomeOrUndefined(value: unknown): EditOutcome | undefined {

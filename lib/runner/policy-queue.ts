@@ -30,6 +30,9 @@ export interface PolicyQueueOptions {
   readonly warn?: (line: string) => void;
 }
 
+/** The file name (and envelope id) of the lock holders' note. */
+const NOTE_ID = 'note';
+
 /** With folder watching, how often a waiting process still looks for itself (a stale lock, a missed event). */
 const WATCHED_POLL_MS = 100;
 
@@ -81,6 +84,7 @@ export class PolicyQueue<P, R> {
   private readonly queueDir: string;
   private readonly resultsDir: string;
   private readonly lockDir: string;
+  private readonly noteDir: string;
   private readonly pollMs: number;
   private readonly staleMs: number;
   private readonly timeoutMs: number;
@@ -97,6 +101,7 @@ export class PolicyQueue<P, R> {
     this.queueDir = state.dir('queues', this.name, 'queue');
     this.resultsDir = state.dir('queues', this.name, 'results');
     this.lockDir = path.join(state.dir('queues', this.name), 'lock');
+    this.noteDir = state.dir('queues', this.name);
     this.pollMs = options.pollMs ?? 15;
     this.staleMs = options.staleMs ?? 15 * 60_000;
     this.timeoutMs = options.timeoutMs ?? 30 * 60_000;
@@ -159,6 +164,20 @@ export class PolicyQueue<P, R> {
       // Never leave a request behind for a later lock holder to carry out.
       fs.rmSync(this.file(this.queueDir, id), { force: true });
     }
+  }
+
+  /**
+   * What the previous lock holder left for the next one (`leaveNote`), if it
+   * passes `validate`. Call it while holding the lock (in `lead` or `drain`).
+   */
+  public readNote<T>(validate: Validator<T>): T | undefined {
+    const envelope = this.readEnvelope(this.noteDir, NOTE_ID);
+    return envelope === undefined ? undefined : validate(envelope.body);
+  }
+
+  /** Leaves `value` for the next lock holder (replacing any earlier note); call it while holding the lock. */
+  public leaveNote(value: unknown): void {
+    this.state.writeFile(this.file(this.noteDir, NOTE_ID), JSON.stringify(this.envelope(NOTE_ID, value)));
   }
 
   /**

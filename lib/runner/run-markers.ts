@@ -23,6 +23,8 @@ const KEEP_MS = 24 * 60 * 60_000;
  * than a day are removed.
  */
 export class RunMarkers {
+  /** This run's id (a digest), or undefined where the runner was started without a plan timestamp. */
+  public readonly run?: string;
   private readonly dir?: string;
 
   constructor(
@@ -30,11 +32,11 @@ export class RunMarkers {
     planTimestamp: string | undefined,
   ) {
     if (!planTimestamp) return;
-    const run = createHash('sha256')
+    this.run = createHash('sha256')
       .update(JSON.stringify([planTimestamp, process.ppid, process.cwd()]))
       .digest('hex')
       .slice(0, 32);
-    this.dir = path.join(state.dir('runs'), run);
+    this.dir = path.join(state.dir('runs'), this.run);
   }
 
   public markApplied(grantKey: string): void {

@@ -137,6 +137,39 @@ test('a grant applied earlier in the same terraform run is not revoked by that r
   expect(membersOf(emulator, AP, VIEWER)).toEqual([]);
 });
 
+test('within one run, the next grant of a policy writes against the policy as the last one wrote it: no read, and a console edit in between is not lost', async () => {
+  emulator.addResource(AP);
+  const env = { ...grantEnv(emulator), CDKTF_GOOGLE_IAM_RUN: '2026-11-23T11:00:00Z' };
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'stack-'));
+  expect((await runRunner('apply', memberGrant('user:a@example.com'), env, cwd)).code).toBe(0);
+
+  emulator.resetStats();
+  expect((await runRunner('apply', memberGrant('user:b@example.com'), env, cwd)).code).toBe(0);
+  expect(emulator.stats()).toMatchObject({ getIamPolicy: 0, setIamPolicy: 1, conflicts: 0 });
+
+  // Someone edits the policy in the console: the etag the runners kept is stale.
+  const consoleBinding = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:console@example.com'] };
+  emulator.addResource(AP, {
+    ...emulator.policy(AP),
+    etag: undefined,
+    bindings: [...(emulator.policy(AP).bindings ?? []), consoleBinding],
+  });
+  emulator.resetStats();
+  emulator.clearWrites();
+  const third = await runRunner('apply', memberGrant('user:c@example.com'), env, cwd);
+  expect(third).toMatchObject({ code: 0, output: expect.stringContaining('added user:c@example.com (1 attempt, batch of 1)') });
+  expect(emulator.stats()).toMatchObject({ getIamPolicy: 1, setIamPolicy: 2, conflicts: 1 });
+  expect(emulator.writes(AP).map((w) => w.policy.bindings)).toEqual([
+    [{ role: VIEWER, members: ['user:a@example.com', 'user:b@example.com', 'user:c@example.com'] }, consoleBinding],
+  ]);
+
+  // Another run starts from a read.
+  emulator.resetStats();
+  const env2 = { ...env, CDKTF_GOOGLE_IAM_RUN: '2026-11-23T11:05:00Z' };
+  expect((await runRunner('apply', memberGrant('user:d@example.com'), env2, cwd)).code).toBe(0);
+  expect(emulator.stats()).toMatchObject({ getIamPolicy: 1, setIamPolicy: 1 });
+});
+
 test('a state folder open to others is refused before anything is sent', async () => {
   emulator.addResource(AP);
   const env = grantEnv(emulator);

@@ -6,6 +6,7 @@
  */
 import { GoogleApiError } from '../../../lib/api/errors';
 import { applyEditBatch, samePolicy, type EditRequest, type IamPolicyEndpoint } from '../../../lib/runner/engine';
+import type { Policy } from '../../../lib/iam/types';
 import { MemoryPolicy } from '../../support/memory-policy';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
@@ -142,6 +143,72 @@ test('a first read started by the caller serves the first attempt; a stale one l
   const [second] = await applyEditBatch(policy, [add('b', 'user:b@example.com')], { ...fast, firstRead: async () => early });
   expect(second).toMatchObject({ ok: true, attempts: 2 });
   expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:a@example.com', 'user:b@example.com'] }]);
+});
+
+describe('the policy as the last batch wrote it (assumedPolicy: the next lock holder of the same apply skips the read)', () => {
+  async function lastWritten(policy: MemoryPolicy): Promise<Policy> {
+    let written: Policy | undefined;
+    await applyEditBatch(policy, [add('first', 'user:first@example.com')], { ...fast, onWritten: (p) => (written = p) });
+    expect(written).toEqual(policy.policy);
+    return written!;
+  }
+
+  test('a write against it needs no read', async () => {
+    const policy = new MemoryPolicy();
+    const assumedPolicy = await lastWritten(policy);
+    const reads = policy.reads.length;
+    const [outcome] = await applyEditBatch(policy, [add('a', 'user:a@example.com')], { ...fast, assumedPolicy });
+    expect(outcome).toMatchObject({ ok: true, changed: true, attempts: 1 });
+    expect(policy.reads.length - reads).toBe(1); // the write's answer only
+    expect(policy.writes.at(-1)?.policy.etag).toBe(assumedPolicy.etag);
+  });
+
+  test('stale (someone wrote since): the refused write is redone at once on a fresh read, losing nobody', async () => {
+    const policy = new MemoryPolicy();
+    const assumedPolicy = await lastWritten(policy);
+    policy.concurrentWrite({
+      bindings: [...(policy.policy.bindings ?? []), { role: 'roles/other', members: ['user:console@example.com'] }],
+    });
+    const [outcome] = await applyEditBatch(policy, [add('a', 'user:a@example.com')], { ...fast, initialDelayMs: 60_000, assumedPolicy });
+    expect(outcome).toMatchObject({ ok: true, changed: true, attempts: 1 }); // no backoff wait: it would take a minute here
+    expect(policy.policy.bindings).toEqual([
+      { role: ROLE, members: ['user:first@example.com', 'user:a@example.com'] },
+      { role: 'roles/other', members: ['user:console@example.com'] },
+    ]);
+  });
+
+  test('"already granted" is never concluded from it: the policy is read', async () => {
+    const policy = new MemoryPolicy();
+    const assumedPolicy = await lastWritten(policy);
+    policy.concurrentWrite({}); // the console removed everything; the etag moved on
+    const [outcome] = await applyEditBatch(policy, [add('again', 'user:first@example.com')], { ...fast, assumedPolicy });
+    expect(outcome).toMatchObject({ ok: true, changed: true });
+    expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:first@example.com'] }]);
+  });
+
+  test('nor is a rule broken: the policy is read before a request is rejected', async () => {
+    const full = Array.from({ length: 1_500 }, (_, i) => `user:u${i}@example.com`);
+    const policy = new MemoryPolicy({ bindings: [{ role: 'roles/a.b', members: full }] });
+    const assumedPolicy = { ...policy.policy };
+    policy.concurrentWrite({ bindings: [{ role: 'roles/a.b', members: full.slice(1) }] });
+    const [outcome] = await applyEditBatch(policy, [add('fits', 'user:new@example.com')], { ...fast, assumedPolicy });
+    expect(outcome).toMatchObject({ ok: true, changed: true });
+  });
+
+  test('a request Google refuses is retried alone on fresh reads, like any batch', async () => {
+    const policy = new MemoryPolicy();
+    const assumedPolicy = await lastWritten(policy);
+    policy.beforeWrite = (written) => {
+      if ((written.bindings ?? []).some((b) => b.members?.includes('user:refused@example.com')))
+        throw new GoogleApiError(400, 'INVALID_ARGUMENT', 'Principal refused.', 'POST x');
+    };
+    const outcomes = await applyEditBatch(policy, [add('ok', 'user:ok@example.com'), add('no', 'user:refused@example.com')], {
+      ...fast,
+      assumedPolicy,
+    });
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false]);
+    expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:first@example.com', 'user:ok@example.com'] }]);
+  });
 });
 
 test('samePolicy ignores key order', () => {

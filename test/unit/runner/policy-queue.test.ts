@@ -268,3 +268,41 @@ test('waiting processes are woken when the lock is released or their result is w
   expect(results).toEqual([0, 1, 2, 3, 4]);
   expect(Date.now() - start).toBeLessThan(5_000);
 });
+
+describe("the lock holders' note", () => {
+  test('what one holder leaves, the next holder of the same queue reads; another queue sees nothing', async () => {
+    const root = tempRoot();
+    const drain = async (batch: QueuedItem<number>[]) => new Map(batch.map((item) => [item.id, item.payload]));
+    const first = numbers(root, 'policy-a');
+    await first.submit(1, async (batch) => {
+      first.leaveNote({ etag: 'e1' });
+      return drain(batch);
+    });
+    let seen: unknown;
+    const second = numbers(root, 'policy-a');
+    await second.submit(2, async (batch) => {
+      seen = second.readNote((v) => v);
+      return drain(batch);
+    });
+    expect(seen).toEqual({ etag: 'e1' });
+    expect(numbers(root, 'policy-b').readNote((v) => v)).toBeUndefined();
+  });
+
+  test("a note copied from another queue is set aside with a warning; one that fails the reader's check is not used", () => {
+    const root = tempRoot();
+    const warnings: string[] = [];
+    const a = numbers(root, 'policy-a', { warn: (line) => warnings.push(line) });
+    const b = numbers(root, 'policy-b');
+    b.leaveNote(7);
+    const dirs = fs.readdirSync(path.join(root.root, 'queues')).map((d) => path.join(root.root, 'queues', d));
+    const [bDir, aDir] = fs.existsSync(path.join(dirs[0], 'note.json')) ? dirs : [dirs[1], dirs[0]];
+    fs.copyFileSync(path.join(bDir, 'note.json'), path.join(aDir, 'note.json'));
+    expect(a.readNote(anyNumber)).toBeUndefined();
+    expect(warnings).toEqual([expect.stringMatching(/set aside .*note\.json: it does not belong to this request/)]);
+    expect(b.readNote(anyNumber)).toBe(7);
+
+    a.leaveNote('text');
+    expect(a.readNote(anyNumber)).toBeUndefined();
+    expect(a.readNote(anyString)).toBe('text');
+  });
+});
