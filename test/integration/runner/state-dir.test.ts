@@ -96,7 +96,22 @@ twoUsers('with a second real OS user on the machine', () => {
     const gid = Number(execFileSync('id', ['-g', OTHER_USER]).toString().trim());
     return { uid, gid };
   };
-  const asOther = (script: string, cwd = os.tmpdir()) => spawnSync(process.execPath, ['-e', script], { ...other(), cwd, encoding: 'utf8' });
+  // CI's Node lives under root's 0700 home, where the other user cannot run it: give that user a copy.
+  let otherNode = process.execPath;
+  let copyDir: string | undefined;
+  beforeAll(() => {
+    if (spawnSync(otherNode, ['--version'], { ...other() }).status === 0) return;
+    copyDir = tempDir(0o755);
+    otherNode = path.join(copyDir, 'node');
+    fs.copyFileSync(process.execPath, otherNode);
+    fs.chmodSync(otherNode, 0o755);
+  });
+  afterAll(() => copyDir && fs.rmSync(copyDir, { recursive: true, force: true }));
+  const asOther = (script: string, cwd = os.tmpdir()) => {
+    const result = spawnSync(otherNode, ['-e', script], { ...other(), cwd, encoding: 'utf8' });
+    if (result.error) throw new Error(`could not run ${otherNode} as ${OTHER_USER}: ${result.error.message}`);
+    return result;
+  };
 
   test("the other user can neither read nor plant anything in the deployer's state folder", () => {
     const state = open(tempDir());
