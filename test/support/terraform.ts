@@ -106,6 +106,22 @@ export class TerraformWorkspace {
   }
 }
 
+/**
+ * For a test file that deploys: returns a function that synthesizes one stack
+ * and runs `terraform init` on it, and removes every workspace it made after
+ * the file's last test. Call it at the top level of the file.
+ */
+export function workspacesOfThisFile(): (build: (stack: TerraformStack) => void, stackName?: string) => Promise<TerraformWorkspace> {
+  const made: TerraformWorkspace[] = [];
+  afterAll(() => made.forEach((ws) => ws.dispose()));
+  return async (build, stackName) => {
+    const ws = TerraformWorkspace.synth(build, stackName);
+    made.push(ws);
+    await ws.init();
+    return ws;
+  };
+}
+
 /** Runs a command without a shell, with the test's environment plus `env` (and Terraform's automation flags). */
 export function runCommand(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<CommandResult> {
   return TerraformCli.spawn(command, args, cwd, { TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env });

@@ -8,7 +8,7 @@ import { TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding, type IamCondition } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv, membersOf } from '../../support/grant-env';
-import { TerraformWorkspace, type CommandResult } from '../../support/terraform';
+import { TerraformWorkspace, workspacesOfThisFile, type CommandResult } from '../../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -19,13 +19,12 @@ const TEMPORARY: IamCondition = { title: 'temporary', expression: 'request.time 
 
 let emulator: GoogleApiEmulator;
 let counter = 0;
-const workspaces: TerraformWorkspace[] = [];
+const workspace = workspacesOfThisFile();
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
 });
 afterAll(async () => {
-  workspaces.forEach((ws) => ws.dispose());
   await emulator.close();
 });
 
@@ -39,9 +38,7 @@ function resources(): { ap: string; mj: string } {
 }
 
 async function deployed(build: (stack: TerraformStack) => void, env: Record<string, string>): Promise<TerraformWorkspace> {
-  const ws = TerraformWorkspace.synth(build);
-  workspaces.push(ws);
-  await ws.init();
+  const ws = await workspace(build);
   const applied = await ws.apply(env);
   expect({ code: applied.code, output: applied.code === 0 ? '' : applied.output }).toEqual({ code: 0, output: '' });
   return ws;

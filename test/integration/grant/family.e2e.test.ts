@@ -26,7 +26,7 @@ import {
 import type { Binding } from '../../../lib/iam/types';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv } from '../../support/grant-env';
-import { TerraformWorkspace } from '../../support/terraform';
+import { TerraformWorkspace, workspacesOfThisFile } from '../../support/terraform';
 import { historyOf } from '../../support/write-history';
 
 jest.setTimeout(240_000);
@@ -69,14 +69,13 @@ const u = (name: string) => `user:${name}@example.com`;
 
 let emulator: GoogleApiEmulator;
 let env: Record<string, string>;
-const workspaces: TerraformWorkspace[] = [];
+const workspace = workspacesOfThisFile();
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
   env = grantEnv(emulator, emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager', 'cloudresourcemanager', 'spanner']));
 });
 afterAll(async () => {
-  workspaces.forEach((ws) => ws.dispose());
   await emulator.close();
 });
 
@@ -127,7 +126,7 @@ test('every construct of the family: apply, change, delete from the code, destro
   emulator.addResource(AG2, { bindings: [FOREIGN], auditConfigs: AUDIT_A });
 
   // 1. apply
-  const ws = TerraformWorkspace.synth(
+  const ws = await workspace(
     family({
       apBinding: [u('a'), u('b')],
       apPolicy: [
@@ -144,8 +143,6 @@ test('every construct of the family: apply, change, delete from the code, destro
       spannerPolicy: [{ role: READER, members: [u('a')] }],
     }),
   );
-  workspaces.push(ws);
-  await ws.init();
   await applied(ws, /Apply complete! Resources: 1[0-9] added, 0 changed, 0 destroyed/);
   expect(bindingsOf(AP1)).toEqual([FOREIGN, { role: AP_VIEWER, members: [u('a'), u('b')] }]);
   // A policy construct removes what it does not declare (FOREIGN) and writes version 3 for the condition.
@@ -253,9 +250,7 @@ test("a policy's audit configs are replaced when declared, cleared by [], and le
   const policy = (auditConfigs: IamAuditConfigProps[] | undefined, members: string[]) => (s: TerraformStack) => {
     new GoogleIamPolicy(s, 'Audited', { resource: { ...SPANNER_INSTANCE, name }, bindings: [{ role: READER, members }], auditConfigs });
   };
-  const ws = TerraformWorkspace.synth(policy(AUDIT_B, [u('a')]));
-  workspaces.push(ws);
-  await ws.init();
+  const ws = await workspace(policy(AUDIT_B, [u('a')]));
   await applied(ws, /Resources: 1 added/);
   expect(emulator.policy(name)).toMatchObject({ bindings: [{ role: READER, members: [u('a')] }], auditConfigs: AUDIT_B });
 

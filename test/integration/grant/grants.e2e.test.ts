@@ -10,7 +10,7 @@ import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
 import { AuthorizationPolicyIamMember, MigrationJobIamBinding, type IamCondition } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv, membersOf } from '../../support/grant-env';
-import { externalProviderEnv, runCommand, TerraformWorkspace } from '../../support/terraform';
+import { externalProviderEnv, runCommand, workspacesOfThisFile } from '../../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -31,22 +31,14 @@ const FOREIGN_POLICY = {
 };
 
 let emulator: GoogleApiEmulator;
-const workspaces: TerraformWorkspace[] = [];
+const workspace = workspacesOfThisFile();
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
 });
 afterAll(async () => {
-  workspaces.forEach((ws) => ws.dispose());
   await emulator.close();
 });
-
-async function workspace(build: (stack: TerraformStack) => void): Promise<TerraformWorkspace> {
-  const ws = TerraformWorkspace.synth(build);
-  workspaces.push(ws);
-  await ws.init();
-  return ws;
-}
 
 describe('apply, change, destroy', () => {
   const weekdays: IamCondition = { title: 'weekdays', expression: 'request.time.getDayOfWeek("Europe/Berlin") < 5' };

@@ -11,7 +11,7 @@ import { Construct } from 'constructs';
 import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding, type IamCondition } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv, membersOf } from '../../support/grant-env';
-import { TerraformWorkspace } from '../../support/terraform';
+import { TerraformWorkspace, workspacesOfThisFile } from '../../support/terraform';
 import { expectNoGap, historyOf } from '../../support/write-history';
 
 jest.setTimeout(240_000);
@@ -26,13 +26,12 @@ const Y: IamCondition = { title: 'until-2031', expression: 'request.time < times
 
 let emulator: GoogleApiEmulator;
 let counter = 0;
-const workspaces: TerraformWorkspace[] = [];
+const workspace = workspacesOfThisFile();
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
 });
 afterAll(async () => {
-  workspaces.forEach((ws) => ws.dispose());
   await emulator.close();
 });
 
@@ -47,9 +46,7 @@ function resources(): { ap: string; mj: string } {
 }
 
 async function deployed(build: (stack: TerraformStack) => void, env: Record<string, string>): Promise<TerraformWorkspace> {
-  const ws = TerraformWorkspace.synth(build);
-  workspaces.push(ws);
-  await ws.init();
+  const ws = await workspace(build);
   const applied = await ws.apply(env);
   expect(applied.output).toContain('Apply complete');
   return ws;
@@ -232,11 +229,9 @@ describe('failed creates', () => {
   test('a create that failed and is then deleted from the code leaves nothing behind', async () => {
     const { ap } = resources();
     const denied = grantEnv(emulator, { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN });
-    const ws = TerraformWorkspace.synth(
+    const ws = await workspace(
       (s) => new AuthorizationPolicyIamMember(s, 'Denied', { name: ap, role: VIEWER, member: 'user:eve@example.com' }),
     );
-    workspaces.push(ws);
-    await ws.init();
     emulator.clearWrites();
 
     const failed = await ws.apply(denied);
@@ -255,9 +250,7 @@ describe('failed creates', () => {
     const { ap } = resources();
     const build = (s: TerraformStack) =>
       new AuthorizationPolicyIamMember(s, 'Later', { name: ap, role: VIEWER, member: 'user:later@example.com' });
-    const ws = TerraformWorkspace.synth(build);
-    workspaces.push(ws);
-    await ws.init();
+    const ws = await workspace(build);
     expect((await ws.apply(grantEnv(emulator, { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN }))).code).not.toBe(0);
     expect(membersOf(emulator, ap, VIEWER)).toEqual([]);
 

@@ -8,7 +8,7 @@ import { TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamPolicy, GoogleIamMember, GoogleIamPolicy } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv } from '../../support/grant-env';
-import { TerraformWorkspace, type CommandResult } from '../../support/terraform';
+import { workspacesOfThisFile, type CommandResult } from '../../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -20,14 +20,13 @@ const ACCESSOR = 'roles/secretmanager.secretAccessor';
 
 let emulator: GoogleApiEmulator;
 let env: Record<string, string>;
-const workspaces: TerraformWorkspace[] = [];
+const workspace = workspacesOfThisFile();
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
   env = grantEnv(emulator, emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager', 'cloudresourcemanager']));
 });
 afterAll(async () => {
-  workspaces.forEach((ws) => ws.dispose());
   await emulator.close();
 });
 
@@ -60,9 +59,7 @@ test('a binding added in the console beside a policy construct is reported by pl
   emulator.addResource(AP);
   emulator.addResource(SECRET);
   emulator.addResource(PROJECT, { bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }] });
-  const ws = TerraformWorkspace.synth(stack);
-  workspaces.push(ws);
-  await ws.init();
+  const ws = await workspace(stack);
   expect((await ws.apply(env)).code).toBe(0);
 
   // One read per policy, each with the method its API takes (a GET to Resource Manager would be a 404, reported as drift).

@@ -5,11 +5,11 @@
  * migration job lookups, read at plan time through the runner and the
  * stand-in of hashicorp/external.
  */
-import { TerraformOutput, type TerraformStack } from 'cdktf';
+import { TerraformOutput } from 'cdktf';
 import { DataAuthorizationPolicyIamPolicy, DataGoogleIamPolicy, DataMigrationJobIamPolicy } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv } from '../../support/grant-env';
-import { TerraformWorkspace } from '../../support/terraform';
+import { workspacesOfThisFile } from '../../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -23,7 +23,7 @@ const AUDIT = [{ service: 'allServices', auditLogConfigs: [{ logType: 'ADMIN_REA
 
 let emulator: GoogleApiEmulator;
 let env: Record<string, string>;
-const workspaces: TerraformWorkspace[] = [];
+const workspace = workspacesOfThisFile();
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
@@ -46,16 +46,8 @@ beforeAll(async () => {
   emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
 });
 afterAll(async () => {
-  workspaces.forEach((ws) => ws.dispose());
   await emulator.close();
 });
-
-async function workspace(build: (stack: TerraformStack) => void): Promise<TerraformWorkspace> {
-  const ws = TerraformWorkspace.synth(build);
-  workspaces.push(ws);
-  await ws.init();
-  return ws;
-}
 
 test("any resource's policy (GET and POST APIs), an authorization policy's and a migration job's, read at plan time", async () => {
   const ws = await workspace((s) => {

@@ -11,7 +11,7 @@ import { TerraformOutput, TerraformStack, TerraformVariable } from 'cdktf';
 import { AuthorizationPolicyIamMember, DataAddressGroupIamPolicy, DataImportJob } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv } from '../../support/grant-env';
-import { TerraformWorkspace } from '../../support/terraform';
+import { TerraformWorkspace, workspacesOfThisFile } from '../../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -23,7 +23,7 @@ const JOB = `projects/${PROJECT}/locations/us-central1/importJobs/inventory`;
 const OFFICE_HOURS = { title: 'office-hours', description: 'weekdays', expression: 'request.time.getHours("Europe/Berlin") >= 8' };
 
 let emulator: GoogleApiEmulator;
-const workspaces: TerraformWorkspace[] = [];
+const workspace = workspacesOfThisFile();
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
@@ -46,16 +46,8 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  workspaces.forEach((ws) => ws.dispose());
   await emulator.close();
 });
-
-async function workspace(build: (stack: TerraformStack) => void): Promise<TerraformWorkspace> {
-  const ws = TerraformWorkspace.synth(build);
-  workspaces.push(ws);
-  await ws.init();
-  return ws;
-}
 
 /** `terraform apply` then the outputs, decoded. */
 async function outputsOf(ws: TerraformWorkspace, env: Record<string, string>): Promise<Record<string, unknown>> {

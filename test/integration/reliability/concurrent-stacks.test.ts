@@ -8,7 +8,7 @@ import type { TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv, membersOf } from '../../support/grant-env';
-import { TerraformWorkspace } from '../../support/terraform';
+import { TerraformWorkspace, workspacesOfThisFile } from '../../support/terraform';
 
 jest.setTimeout(300_000);
 
@@ -29,13 +29,12 @@ const FOREIGN = {
 const PER_STACK = 100;
 
 let emulator: GoogleApiEmulator;
-const workspaces: TerraformWorkspace[] = [];
+const workspace = workspacesOfThisFile();
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
 });
 afterAll(async () => {
-  workspaces.forEach((ws) => ws.dispose());
   await emulator.close();
 });
 
@@ -44,13 +43,11 @@ function teamMembers(team: string): string[] {
 }
 
 async function teamStack(team: string): Promise<TerraformWorkspace> {
-  const ws = TerraformWorkspace.synth(
+  const ws = await workspace(
     (s: TerraformStack) =>
       teamMembers(team).forEach((member, i) => new AuthorizationPolicyIamMember(s, `G${i}`, { name: POLICY, role: ROLE, member })),
     team,
   );
-  workspaces.push(ws);
-  await ws.init();
   return ws;
 }
 
