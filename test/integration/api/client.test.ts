@@ -7,6 +7,7 @@ import { GoogleApiError } from '../../../lib/api/errors';
 import { IamPolicyApi, wirePolicy } from '../../../lib/api/iam-policy';
 import { ImportJobsApi } from '../../../lib/api/import-jobs';
 import { GoogleApiEmulator } from '../../../lib/testing';
+import { rejectionOf } from '../../support/rejection';
 
 const AP = 'projects/p/locations/global/authorizationPolicies/client';
 const CONDITION = { title: 't', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
@@ -20,14 +21,7 @@ beforeAll(async () => {
 afterAll(() => emulator.close());
 beforeEach(() => emulator.setFaults(undefined));
 
-async function failure(promise: Promise<unknown>): Promise<GoogleApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GoogleApiError);
-  return error as GoogleApiError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, GoogleApiError);
 
 test('a resource without a policy reads as Google’s empty policy', async () => {
   emulator.addResource(AP);

@@ -22,6 +22,7 @@ import {
   tempDir,
   writeJson,
 } from './credential-fixtures';
+import { rejectionOf } from '../../support/rejection';
 
 const AP = 'projects/p/locations/global/authorizationPolicies/creds';
 const DEPLOYER = 'deployer@key-project.iam.gserviceaccount.com';
@@ -53,14 +54,7 @@ async function readPolicy(env: NodeJS.ProcessEnv, accessToken?: string) {
   return new IamPolicyApi(new GoogleRestClient({ env, accessToken }), NETWORKSECURITY).getIamPolicy(AP);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<CredentialsError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CredentialsError);
-  return error as CredentialsError;
-}
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, CredentialsError);
 
 const lastCaller = () => emulator.auth.apiCallers().at(-1);
 

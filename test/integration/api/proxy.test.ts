@@ -13,6 +13,7 @@ import { CredentialsError, GoogleApiError } from '../../../lib/api/errors';
 import { IamPolicyApi } from '../../../lib/api/iam-policy';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { authorizedUser, externalAccount, serviceAccountKey, tempDir, writeJson } from './credential-fixtures';
+import { rejectionOf } from '../../support/rejection';
 
 const AP = 'projects/p/locations/global/authorizationPolicies/proxied';
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy'];
@@ -210,11 +211,4 @@ describe('requests to URLs google-auth-library hard-codes, seen at the proxy', (
   });
 });
 
-async function failure(promise: Promise<unknown>): Promise<GoogleApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GoogleApiError);
-  return error as GoogleApiError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, GoogleApiError);

@@ -13,6 +13,7 @@ import { sanitize } from '../../../lib/api/redact';
 import { serviceRootUrl } from '../../../lib/api/services';
 import type { Policy } from '../../../lib/iam/types';
 import { GoogleApiEmulator } from '../../../lib/testing';
+import { rejectionOf } from '../../support/rejection';
 
 const AP = 'projects/p/locations/global/authorizationPolicies/untrusted';
 const SEEDED: Policy = {
@@ -35,14 +36,7 @@ beforeEach(() => {
   emulator.clearWrites();
 });
 
-async function failure(promise: Promise<unknown>): Promise<GoogleApiError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(GoogleApiError);
-  return error as GoogleApiError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, GoogleApiError);
 
 /** The engine's cycle in small: read, add a member, write back with the etag read. */
 async function addMember(member: string): Promise<Policy> {

@@ -6,6 +6,7 @@
 import { GoogleApiError } from '../../../lib/api/errors';
 import { GetIamPolicyMethod, GoogleLookups } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
+import { rejectionOf } from '../../support/rejection';
 
 const PROJECT = 'lookup-project';
 const AG = `projects/${PROJECT}/locations/global/addressGroups/office`;
@@ -51,14 +52,7 @@ afterAll(async () => {
 
 const lookups = () => new GoogleLookups({ project: PROJECT });
 
-async function rejection(promise: Promise<unknown>): Promise<Error> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(Error);
-  return error as Error;
-}
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, Error);
 
 describe('getAddressGroupIamPolicy', () => {
   test('reads version 3 by default, with all four condition fields', async () => {
