@@ -65,6 +65,7 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
   const api = new IamPolicyApi(client, grant.resource);
   const endpoint = policyEndpoint(api, grant.resource.name);
   const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, batchKey(grant, rootUrl, env), editsOrUndefined, outcomeOrUndefined);
+  const run = markers.run;
 
   // The lock holder authenticates and reads the policy before it takes the batch: requests that queue
   // meanwhile (Terraform starts up to -parallelism provisioners at once) join its write. Within one
@@ -72,7 +73,7 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
   const lead = async () => {
     googleCalled = true;
     await client.authenticate();
-    const assumed = markers.run === undefined ? undefined : queue.readNote((note) => writtenInRun(note, markers.run!));
+    const assumed = run === undefined ? undefined : queue.readNote((note) => writtenInRun(note, run));
     if (assumed) return { assumed };
     const read = endpoint.getIamPolicy();
     await read.catch(() => undefined); // a failed read is the engine's first attempt failing (and retried)
@@ -87,7 +88,7 @@ export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log:
         initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs),
         firstRead: led.read && (() => led.read),
         assumedPolicy: led.assumed,
-        onWritten: (policy) => markers.run !== undefined && queue.leaveNote({ run: markers.run, policy }),
+        onWritten: run === undefined ? undefined : (policy) => queue.leaveNote({ run, policy }),
         onRetry: (error, attempt, delayMs) =>
           log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
       },

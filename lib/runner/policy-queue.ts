@@ -83,8 +83,9 @@ export class PolicyQueue<P, R> {
   private readonly name: string;
   private readonly queueDir: string;
   private readonly resultsDir: string;
+  /** This policy's folder: the queue, results, lock and note live in it. */
+  private readonly policyDir: string;
   private readonly lockDir: string;
-  private readonly noteDir: string;
   private readonly pollMs: number;
   private readonly staleMs: number;
   private readonly timeoutMs: number;
@@ -98,10 +99,10 @@ export class PolicyQueue<P, R> {
     options: PolicyQueueOptions = {},
   ) {
     this.name = createHash('sha256').update(policyKey).digest('hex').slice(0, 32);
+    this.policyDir = state.dir('queues', this.name);
     this.queueDir = state.dir('queues', this.name, 'queue');
     this.resultsDir = state.dir('queues', this.name, 'results');
-    this.lockDir = path.join(state.dir('queues', this.name), 'lock');
-    this.noteDir = state.dir('queues', this.name);
+    this.lockDir = path.join(this.policyDir, 'lock');
     this.pollMs = options.pollMs ?? 15;
     this.staleMs = options.staleMs ?? 15 * 60_000;
     this.timeoutMs = options.timeoutMs ?? 30 * 60_000;
@@ -171,13 +172,13 @@ export class PolicyQueue<P, R> {
    * passes `validate`. Call it while holding the lock (in `lead` or `drain`).
    */
   public readNote<T>(validate: Validator<T>): T | undefined {
-    const envelope = this.readEnvelope(this.noteDir, NOTE_ID);
+    const envelope = this.readEnvelope(this.policyDir, NOTE_ID);
     return envelope === undefined ? undefined : validate(envelope.body);
   }
 
   /** Leaves `value` for the next lock holder (replacing any earlier note); call it while holding the lock. */
   public leaveNote(value: unknown): void {
-    this.state.writeFile(this.file(this.noteDir, NOTE_ID), JSON.stringify(this.envelope(NOTE_ID, value)));
+    this.state.writeFile(this.file(this.policyDir, NOTE_ID), JSON.stringify(this.envelope(NOTE_ID, value)));
   }
 
   /**
@@ -199,7 +200,7 @@ export class PolicyQueue<P, R> {
     };
     const watchers: fs.FSWatcher[] = [];
     try {
-      for (const dir of [this.resultsDir, path.dirname(this.lockDir)]) {
+      for (const dir of [this.resultsDir, this.policyDir]) {
         const watcher = fs.watch(dir, { persistent: false }, onChange);
         watcher.on('error', () => undefined);
         watchers.push(watcher);
