@@ -257,6 +257,33 @@ describe('failed creates', () => {
     await expectApplied(ws, grantEnv(emulator), /1 added, 0 changed, 1 destroyed/);
     expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:later@example.com']);
   });
+
+  test.each(['html', 'empty'] as const)(
+    "a read answered with something that is not Google's JSON (%s, as from a captive proxy) fails the apply and writes nothing; the next apply grants",
+    async (kind) => {
+      const { ap } = resources();
+      const ws = await workspace(
+        (s) => new AuthorizationPolicyIamMember(s, 'Proxied', { name: ap, role: VIEWER, member: 'user:proxied@example.com' }),
+      );
+      emulator.clearWrites();
+      emulator.setFaults({ rate: 1, kinds: [kind], methods: ['getIamPolicy'] });
+      try {
+        const failed = await ws.apply(grantEnv(emulator));
+        expect(failed.code).not.toBe(0);
+        expect(failed.output).toMatch(
+          /failed to add user:proxied@example\.com: UNKNOWN: the endpoint answered HTTP 200 with (a body that is not JSON|an empty body), not Google's JSON/,
+        );
+        expect(failed.output).toMatch(/the policy was left as it was/);
+      } finally {
+        emulator.setFaults(undefined);
+      }
+      expect(emulator.writes(ap)).toEqual([]);
+      expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
+
+      await expectApplied(ws, grantEnv(emulator), /1 added, 0 changed, 1 destroyed/);
+      expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:proxied@example.com']);
+    },
+  );
 });
 
 describe('Terraform commands', () => {
