@@ -9,6 +9,7 @@ export default tseslint.config(
     ignores: [
       'node_modules/**',
       'dist/**',
+      'tools/*/dist/**',
       'dist-cdktn/**',
       'dist-pacmak/**',
       'cdktf.out/**',

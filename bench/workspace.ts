@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
-import { ExternalProviderStandIn, type ExternalProviderInstallation } from '../lib/testing';
+import { ExternalProviderStandIn, type ExternalProviderInstallation } from '../tools/terraform-provider-external';
 import { runProcess } from './processes';
 
 let standIn: ExternalProviderInstallation | undefined;

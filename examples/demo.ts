@@ -13,7 +13,7 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ExternalProviderStandIn } from '../lib/testing';
+import { ExternalProviderStandIn } from '../tools/terraform-provider-external';
 import { AUTHORIZATION_POLICY, MIGRATION_JOB, buildExampleApp } from './app';
 import { startSeededEmulator } from './emulated';
 

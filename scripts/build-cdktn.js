@@ -38,7 +38,7 @@ fs.rmSync(OUT, { recursive: true, force: true });
 fs.mkdirSync(OUT);
 // Sources only (no compiled output), the framework swapped.
 copyTree(path.join(ROOT, 'lib'), path.join(OUT, 'lib'), (name) =>
-  (name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.proto') || name.endsWith('.md') ? swapFramework : undefined,
+  (name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.md') ? swapFramework : undefined,
 );
 if (!fs.existsSync(path.join(ROOT, 'dist', 'runner', 'runner.js'))) throw new Error('dist/ is missing: run `npm run build` first');
 fs.cpSync(path.join(ROOT, 'dist'), path.join(OUT, 'dist'), { recursive: true });
@@ -60,6 +60,7 @@ const pkg = {
   keywords: [...root.keywords.filter((k) => k !== 'cdktf'), 'cdktn', 'cdk-terrain'],
   main: root.main,
   types: root.types,
+  exports: root.exports,
   bin: root.bin,
   engines: root.engines,
   files: root.files,

@@ -14,7 +14,7 @@ export interface CommandResult {
 export interface TerraformRunOptions {
   /** The stack's folder, e.g. `cdktf.out/stacks/<stack>`. */
   readonly cwd: string;
-  /** Added to this process's environment (e.g. `emulator.env()` and the stand-in provider's `env`). */
+  /** Added to this process's environment (e.g. `emulator.env()`). */
   readonly env?: { [name: string]: string };
   /**
    * Reject when terraform exits with another code than 0.

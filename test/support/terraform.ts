@@ -3,7 +3,8 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
-import { ExternalProviderStandIn, TerraformCli, type CommandResult, type ExternalProviderInstallation } from '../../lib/testing';
+import { TerraformCli, type CommandResult } from '../../lib/testing';
+import { ExternalProviderStandIn, type ExternalProviderInstallation } from '../../tools/terraform-provider-external';
 
 let standIn: ExternalProviderInstallation | undefined;
 

@@ -3,12 +3,11 @@
  * The emulator as a program, for tests in any language (npm installs it as
  * `cdktf-google-iam-emulator`):
  *
- *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--external-provider] [--json]
+ *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--json]
  *
  * Prints the environment that points the runner, the lookups and `terraform`
- * at it (gcloud's endpoint overrides, an access token; with
- * `--external-provider` also `TF_CLI_CONFIG_FILE` for the stand-in of
- * hashicorp/external), as `export` lines or, with `--json`, as one JSON line
+ * at it (gcloud's endpoint overrides, an access token), as `export` lines
+ * or, with `--json`, as one JSON line
  * `{"url": ..., "env": {...}}`; then serves until SIGINT/SIGTERM. Seed and
  * inspect it over HTTP (the admin API of emulator.ts): POST /__emulator/resources
  * {name, policy}, POST /__emulator/remove-resource {name}, POST
@@ -16,7 +15,6 @@
  * /__emulator/policies/{name}, GET /__emulator/writes, GET /__emulator/stats.
  */
 import { parseArgs } from 'util';
-import { ExternalProviderStandIn } from '../terraform-provider-external/install';
 import { GoogleApiEmulator } from './emulator';
 
 async function main(): Promise<void> {
@@ -24,7 +22,6 @@ async function main(): Promise<void> {
     options: {
       port: { type: 'string', default: '0' },
       services: { type: 'string', default: '' },
-      'external-provider': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       log: { type: 'boolean', default: false },
     },
@@ -37,10 +34,7 @@ async function main(): Promise<void> {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
-  const env = {
-    ...emulator.env(GoogleApiEmulator.ACCESS_TOKEN, services),
-    ...(values['external-provider'] ? ExternalProviderStandIn.install().env : {}),
-  };
+  const env = emulator.env(GoogleApiEmulator.ACCESS_TOKEN, services);
   if (values.json) {
     process.stdout.write(`${JSON.stringify({ url: emulator.url, env })}\n`);
   } else {

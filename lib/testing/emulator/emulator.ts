@@ -57,7 +57,7 @@ const ADMIN_PREFIX = '/__emulator/';
  * security, database migration, Migration Center, and any service's
  * `:getIamPolicy`/`:setIamPolicy`), served over real HTTP so the real
  * google-auth-library client, the real runner and the real `terraform` talk
- * to it. For this project's tests and its users' (`cdktf-google-iam/lib/testing`).
+ * to it. For this project's tests and its users' (`cdktf-google-iam/testing`).
  */
 export class GoogleApiEmulator {
   /** The token `env()` hands out. The API accepts it, the tokens `auth` issued and those accepted through `auth` or `env()`. */

@@ -3,12 +3,12 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as grpc from '@grpc/grpc-js';
-import { ExternalProviderInstallation, ExternalProviderStandIn } from '../../../lib/testing/terraform-provider-external';
+import { ExternalProviderInstallation, ExternalProviderStandIn } from '../../../tools/terraform-provider-external';
 import { CommandResult, runCommand } from '../../support/terraform';
 
-const SOURCE_DIR = path.join(__dirname, '..', '..', '..', 'lib', 'testing', 'terraform-provider-external');
+const SOURCE_DIR = path.join(__dirname, '..', '..', '..', 'tools', 'terraform-provider-external');
 
-/** Builds dist/testing/terraform-provider-external.js when it is missing or older than its sources. */
+/** Builds the stand-in's bundle (`npm run bundle:tools`) when it is missing or older than its sources. */
 export function ensureBundle(): string {
   const bundle = ExternalProviderStandIn.bundlePath();
   const built = fs.existsSync(bundle) ? fs.statSync(bundle).mtimeMs : 0;
@@ -19,7 +19,7 @@ export function ensureBundle(): string {
       .map((f) => fs.statSync(path.join(SOURCE_DIR, f)).mtimeMs),
   );
   if (built < newest) {
-    execSync('npm run bundle:testing', { cwd: path.join(__dirname, '..', '..', '..'), stdio: 'pipe' });
+    execSync('npm run bundle:tools', { cwd: path.join(__dirname, '..', '..', '..'), stdio: 'pipe' });
   }
   return bundle;
 }

@@ -7,19 +7,12 @@ import * as crypto from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { ExternalProviderInstallation, ExternalProviderStandIn } from '../../../lib/testing/terraform-provider-external';
-import { readDataSource } from '../../../lib/testing/terraform-provider-external/data-source';
-import { goMarshalStringMap, goUnmarshalStringMap } from '../../../lib/testing/terraform-provider-external/go-json';
-import {
-  CtyType,
-  UNKNOWN,
-  Unknown,
-  decodeCty,
-  encodeCty,
-  isWhollyKnown,
-} from '../../../lib/testing/terraform-provider-external/msgpack-cty';
-import { lookPath } from '../../../lib/testing/terraform-provider-external/program';
-import { generateServerCertificate } from '../../../lib/testing/terraform-provider-external/tls';
+import { ExternalProviderInstallation, ExternalProviderStandIn } from '../../../tools/terraform-provider-external';
+import { readDataSource } from '../../../tools/terraform-provider-external/data-source';
+import { goMarshalStringMap, goUnmarshalStringMap } from '../../../tools/terraform-provider-external/go-json';
+import { CtyType, UNKNOWN, Unknown, decodeCty, encodeCty, isWhollyKnown } from '../../../tools/terraform-provider-external/msgpack-cty';
+import { lookPath } from '../../../tools/terraform-provider-external/program';
+import { generateServerCertificate } from '../../../tools/terraform-provider-external/tls';
 import { ExternalWorkspace, ensureBundle, errorBlock, flat, rawCall, startPlugin } from './external-provider-workspace';
 
 jest.setTimeout(60_000);

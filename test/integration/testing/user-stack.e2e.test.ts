@@ -1,15 +1,18 @@
 /**
  * The README's "Testing your stacks" example, as a user writes it in their
  * own project (there the imports are 'cdktf-google-iam' and
- * 'cdktf-google-iam/lib/testing'): synthesize a stack with grants, run the
+ * 'cdktf-google-iam/testing'): synthesize a stack with grants, run the
  * real `terraform apply` against the emulator, assert on the policy.
+ * Only the stand-in of hashicorp/external is added here: this machine cannot
+ * download providers, a user's `terraform init` gets the real one.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember } from '../../../lib';
-import { ExternalProviderStandIn, GoogleApiEmulator, TerraformCli } from '../../../lib/testing';
+import { GoogleApiEmulator, TerraformCli } from '../../../lib/testing';
+import { ExternalProviderStandIn } from '../../../tools/terraform-provider-external';
 
 jest.setTimeout(120_000);
 

@@ -75,7 +75,7 @@ export const DATA_SOURCE_ATTRIBUTES: readonly SchemaAttribute[] = [
 export const DATA_SOURCE_DESCRIPTION =
   'The `external` data source allows an external program implementing a specific ' +
   'protocol (defined below) to act as a data source, exposing arbitrary data for use elsewhere in the Terraform ' +
-  'configuration. (Stand-in of hashicorp/external for offline tests: cdktf-google-iam/lib/testing.)';
+  'configuration. (Stand-in of hashicorp/external for offline tests: tools/terraform-provider-external of cdktf-google-iam.)';
 
 /** An error or warning for Terraform to show. */
 export interface Diagnostic {

@@ -24,7 +24,7 @@ export interface ExternalProviderInstallation {
  * `data "external"` blocks offline, where the real provider cannot be
  * downloaded. Terraform installs it from a local filesystem mirror; every
  * other provider is still installed as usual. TypeScript/JavaScript only
- * (see README.md in lib/testing/terraform-provider-external).
+ * (see README.md beside this file).
  */
 export class ExternalProviderStandIn {
   /** The provider version the stand-in poses as. */
@@ -47,7 +47,7 @@ export class ExternalProviderStandIn {
     if (!fs.existsSync(bundle)) {
       throw new Error(
         `The stand-in of the hashicorp/external provider is not built: ${bundle} is missing. ` +
-          'Run `npm run bundle:testing` (part of `npm run build`) in cdktf-google-iam.',
+          'Run `npm run bundle:tools` (part of `npm run build`) in the cdktf-google-iam repository.',
       );
     }
     const root = path.resolve(dir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'terraform-provider-external-')));
@@ -70,10 +70,9 @@ export class ExternalProviderStandIn {
     };
   }
 
-  /** The bundled provider (dist/testing/terraform-provider-external.js of this package). */
+  /** The bundled provider: dist/terraform-provider-external.js beside this file. */
   public static bundlePath(): string {
-    // This file is lib/testing/terraform-provider-external/install.{ts,js}.
-    return path.resolve(__dirname, '..', '..', '..', 'dist', 'testing', 'terraform-provider-external.js');
+    return path.join(__dirname, 'dist', 'terraform-provider-external.js');
   }
 
   private constructor() {}

@@ -1,7 +1,7 @@
 /**
  * Entry point of the bundled stand-in of the hashicorp/external provider
- * (dist/testing/terraform-provider-external.js, built by
- * `npm run bundle:testing`). Terraform starts it through the launcher that
+ * (dist/terraform-provider-external.js beside this file, built by
+ * `npm run bundle:tools`). Terraform starts it through the launcher that
  * ExternalProviderStandIn.install() writes; see README.md beside this file.
  */
 import { createProviderService } from './provider-service';

@@ -1,7 +1,7 @@
 /**
  * The gRPC services of the plugin, from the .proto files beside this one.
  * The bundle embeds them as strings (esbuild's text loader, see the
- * `bundle:testing` script), so nothing but the one .js file is needed at run
+ * `bundle:tools` script), so nothing but the one .js file is needed at run
  * time; protobufjs parses them and proto-loader turns them into grpc-js
  * service definitions.
  */
