@@ -10,13 +10,24 @@ const base = {
   rootDir: __dirname,
   moduleFileExtensions: ['ts', 'js', 'json'],
   setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
-  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }] },
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/test/tsconfig.json' }],
+    // The CEL parser is an ES module; lib/iam loads it when dist/vendor/cel.js has not been built.
+    '/node_modules/@marcbachmann/cel-js/.+\\.js$': '<rootDir>/test/support/esm-to-cjs.js',
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@marcbachmann/cel-js/)'],
 };
 
 module.exports = {
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   projects: [
-    { ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'], testMatch: ['**/*.test.ts'] },
+    {
+      ...base,
+      displayName: 'unit',
+      roots: ['<rootDir>/test/unit'],
+      testMatch: ['**/*.test.ts'],
+      globalSetup: '<rootDir>/test/support/runner-bundle.js',
+    },
     { ...base, displayName: 'integration', roots: ['<rootDir>/test/integration'], testMatch: ['**/*.test.ts'] },
     {
       ...base,

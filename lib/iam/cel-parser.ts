@@ -1,11 +1,16 @@
 import type * as CelJs from '@marcbachmann/cel-js';
 
 /**
- * The CEL parser (@marcbachmann/cel-js), bundled to CommonJS in
- * dist/vendor/cel.js and loaded on first use so that requiring this library
- * stays cheap. Only this file knows the package; the rest of lib/iam sees the
- * two small shapes below, which keep the package's types out of the public
- * declarations (it is a build-time dependency only).
+ * The CEL parser (@marcbachmann/cel-js), loaded on first use so that
+ * requiring this library stays cheap. Only this file knows the package; the
+ * rest of lib/iam sees the two small shapes below, which keep the package's
+ * types out of the public declarations.
+ *
+ * The package is an ES module and a build-time dependency: the published
+ * package carries a CommonJS copy of it, dist/vendor/cel.js
+ * (`npm run bundle:vendor`), and loads that. A source checkout that has not
+ * been built loads the package itself (Jest turns it into CommonJS, see
+ * jest.config.js), so the unit tests need no build.
  */
 
 /** A node of the parsed expression: its operator and operands. */
@@ -28,11 +33,19 @@ type CelModule = typeof CelJs;
 
 let celModule: CelModule | undefined;
 
+/* eslint-disable @typescript-eslint/no-require-imports */
 function loadCel(): CelModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  celModule ??= require('../../dist/vendor/cel.js') as CelModule;
+  if (!celModule) {
+    try {
+      celModule = require('../../dist/vendor/cel.js') as CelModule;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'MODULE_NOT_FOUND') throw error;
+      celModule = require('@marcbachmann/cel-js') as CelModule;
+    }
+  }
   return celModule;
 }
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Parses a CEL expression; a syntax error is returned, anything else thrown. */
 export function parseCel(expression: string): CelParseResult {
