@@ -20,3 +20,7 @@ export * from './datamigration/data-migration-job-iam-policy';
 export * from './generic';
 export * from './migrationcenter';
 export * from './lookups';
+// The errors a caller may catch. TypeScript/JavaScript only: jsii cannot represent a subclass of the
+// built-in Error, so each is marked `@jsii ignore`, and other languages see the message alone.
+export { ConstructValidationError } from './synth/errors';
+export { GoogleApiError, CredentialsError } from './api/errors';

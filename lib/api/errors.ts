@@ -25,6 +25,13 @@ const STATUS_BY_HTTP: Record<number, string> = {
  * HTTP code (0 when no response arrived) and Google's message. Every message
  * built from an answer or a library error is sanitized (tokens, keys and
  * `secrets` redacted, control characters removed, at most 1,000 characters).
+ * The Direct-form lookups (`GoogleLookups`) reject with it.
+ *
+ * TypeScript/JavaScript only (jsii cannot represent a subclass of the
+ * built-in `Error`): other languages get the same message in the error
+ * their jsii runtime raises.
+ *
+ * @jsii ignore extends the built-in Error
  */
 export class GoogleApiError extends Error {
   /** From an `{"error": {code, status, message}}` body (or whatever came back instead). */
@@ -92,6 +99,8 @@ export class GoogleApiError extends Error {
  * Credentials missing or unusable, or no access token to be had. The message
  * says which sources were tried, in order, and never holds a secret. Only a
  * token endpoint that did not answer, or answered 429/5xx, is worth a retry.
+ *
+ * @jsii ignore extends the built-in Error (through GoogleApiError)
  */
 export class CredentialsError extends GoogleApiError {
   constructor(message: string, options: { readonly httpStatus?: number; readonly retryable?: boolean } = {}) {

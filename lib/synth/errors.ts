@@ -7,14 +7,21 @@ import { IamValidationError } from '../iam/errors';
  * lookup throws this type, so tests and callers can tell a validation error
  * from any other; the message is worded in one place.
  *
- * @internal
+ * TypeScript/JavaScript only (jsii cannot represent a subclass of the
+ * built-in `Error`): other languages get the same message in the error
+ * their jsii runtime raises.
+ *
+ * @jsii ignore extends the built-in Error
  */
 export class ConstructValidationError extends Error {
   constructor(
     /** Construct path, or `GoogleLookups.<method>` for the Direct-form lookups. */
     public readonly where: string,
+    /** The property or argument that is wrong, e.g. `member` or `condition.expression`. */
     public readonly field: string,
+    /** The value that was given. */
     public readonly value: unknown,
+    /** Why it is wrong, and what is expected instead. */
     public readonly reason: string,
   ) {
     super(validationMessage(where, field, value, reason));
