@@ -2,8 +2,11 @@
  * The entry of dist/runner/runner.js; the bundled runner (google-auth-library
  * included) sits beside it as main.js. Terraform starts a fresh `node` for
  * every grant, and compiling that bundle is a large share of its start-up,
- * so the compiled code is kept in V8's code cache (Node 20 has no module
- * compile cache). The bundle is a separate file, not a string in this one,
+ * so the compiled code is kept in V8's code cache, in a cache of our own:
+ * Node's module compile cache (`NODE_COMPILE_CACHE` from 22.1,
+ * `module.enableCompileCache()` from 22.8) is missing from early Node 22
+ * releases, which `engines` allows, and does not authenticate what it reads
+ * (see below). The bundle is a separate file, not a string in this one,
  * because Node compiles this file without any cache: a 380 KB string literal
  * alone cost about 20 ms per grant. A missing, stale or rejected cache only
  * costs the normal compile.
