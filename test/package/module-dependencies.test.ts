@@ -1,13 +1,18 @@
 /**
  * The folders of lib/ depend on each other one way: no two import each other,
  * directly or around a loop. The layout also says what runs where: lib/iam is
- * pure (no I/O, no framework), lib/api and lib/runner never load the
- * framework (they run inside terraform), and only the construct layer does.
+ * pure (no I/O, no framework, no build output), lib/api and lib/runner never
+ * load the framework (they run inside terraform), and only the construct
+ * layer does; what runs in `cdktf synth` and what runs inside terraform meet
+ * only in lib/iam and lib/api.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 
 const LIB = path.join(__dirname, '..', '..', 'lib');
+const FRAMEWORK = ['cdktf', 'cdktn', 'constructs'];
+/** The folders of code that runs in `cdktf synth`: the construct layer and what it shares. */
+const SYNTH = ['grant', 'lookups', 'synth', 'networksecurity', 'datamigration', 'migrationcenter', 'generic', 'testing'];
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -61,4 +66,99 @@ test('what runs inside terraform, and the IAM domain, never load the framework',
   expect(
     [...(graph.get('iam') ?? [])].filter((m) => !['crypto', 'iam'].includes(m) && !graph.has(m) && m !== '@marcbachmann/cel-js'),
   ).toEqual([]);
+});
+
+/** A module specifier as written in `file`, and what it names: a file of the repository (absolute, no extension) or a package. */
+interface Import {
+  readonly file: string;
+  readonly spec: string;
+  readonly target: string;
+}
+
+/** Every import, export-from and require of every source file of lib/ (type-only ones included). */
+function fileImports(): Import[] {
+  return sources(LIB).flatMap((file) =>
+    [...fs.readFileSync(file, 'utf8').matchAll(/(?:from|import|require\()\s*['"]([^'"]+)['"]/g)].map(([, spec]) => ({
+      file,
+      spec,
+      target: spec.startsWith('.') ? path.resolve(path.dirname(file), spec).replace(/\.(ts|js)$/, '') : packageOf(spec),
+    })),
+  );
+}
+
+function packageOf(spec: string): string {
+  return spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+}
+
+/** The file a relative import names (`x.ts` or `x/index.ts`), if it is a source file. */
+function sourceFile(target: string): string | undefined {
+  return [`${target}.ts`, path.join(target, 'index.ts')].find((f) => fs.existsSync(f));
+}
+
+/** lib/<folder>/... -> folder; undefined outside lib/. */
+function folderOf(file: string): string | undefined {
+  const relative = path.relative(LIB, file);
+  return relative.startsWith('..') ? undefined : relative.split(path.sep)[0];
+}
+
+const show = (i: Import): string => `${path.relative(LIB, i.file)} -> ${i.spec}`;
+
+test('what the runner loads, followed file by file, reaches neither the framework nor lib/grant, lib/lookups, lib/synth, lib/testing', () => {
+  const all = fileImports();
+  const reached = new Set<string>();
+  const pending = sources(path.join(LIB, 'runner'));
+  const offending: string[] = [];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (reached.has(file)) continue;
+    reached.add(file);
+    for (const i of all.filter((x) => x.file === file)) {
+      const next = path.isAbsolute(i.target) ? sourceFile(i.target) : undefined;
+      if (FRAMEWORK.includes(i.target) || ['grant', 'lookups', 'synth', 'testing'].includes(folderOf(next ?? '') ?? '')) {
+        offending.push(show(i));
+      }
+      if (next) pending.push(next);
+    }
+  }
+  expect(offending).toEqual([]);
+  expect(reached.size).toBeGreaterThan(sources(path.join(LIB, 'runner')).length);
+});
+
+/**
+ * The rules below hold except where this list says; each entry is a known
+ * violation, to be removed with the change that fixes it (the test fails
+ * until it is, and fails for any new violation).
+ */
+const KNOWN_VIOLATIONS = {
+  // Issue 25: the runner's import-job read takes its view check and wire decoding from the construct folder.
+  runnerImportsOnlyIamAndApi: [
+    'runner/read.ts -> ../migrationcenter/import-job-view',
+    'runner/read.ts -> ../migrationcenter/import-job-wire',
+  ],
+  // Issue 25: the grants resource takes the runner's environment variable names from the runner (the contract module's job).
+  synthNeverImportsRunner: ['grant/google-iam-grants.ts -> ../runner/env'],
+};
+
+test('lib/runner imports only lib/iam and lib/api (and packages that are not the framework)', () => {
+  const outside = fileImports().filter((i) => {
+    if (folderOf(i.file) !== 'runner' || !path.isAbsolute(i.target)) return false;
+    const folder = folderOf(i.target);
+    return folder !== undefined && !['runner', 'iam', 'api'].includes(folder);
+  });
+  expect(outside.map(show)).toEqual(KNOWN_VIOLATIONS.runnerImportsOnlyIamAndApi);
+});
+
+test('code that runs in cdktf synth never imports lib/runner', () => {
+  const intoRunner = fileImports().filter(
+    (i) => SYNTH.includes(folderOf(i.file) ?? '') && path.isAbsolute(i.target) && folderOf(i.target) === 'runner',
+  );
+  expect(intoRunner.map(show)).toEqual(KNOWN_VIOLATIONS.synthNeverImportsRunner);
+});
+
+test('lib/iam needs no build output: its one require of dist/, the vendored CEL parser, falls back to the package', () => {
+  const iam = fileImports().filter((i) => folderOf(i.file) === 'iam');
+  const buildOutput = iam.filter((i) => path.isAbsolute(i.target) && folderOf(i.target) === undefined);
+  expect(buildOutput.map(show)).toEqual(['iam/cel-parser.ts -> ../../dist/vendor/cel.js']);
+  // The fallback itself is exercised by test/unit/iam/cel-parser-loading.test.ts.
+  expect(iam.filter((i) => i.spec === '@marcbachmann/cel-js' && path.basename(i.file) === 'cel-parser.ts')).not.toHaveLength(0);
 });
