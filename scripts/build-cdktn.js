@@ -61,6 +61,7 @@ const pkg = {
   main: root.main,
   types: root.types,
   exports: root.exports,
+  typesVersions: root.typesVersions,
   bin: root.bin,
   engines: root.engines,
   files: root.files,
