@@ -270,7 +270,7 @@ describe('ExternalProviderStandIn with the real terraform binary (offline)', () 
   it('says how to build the provider when the bundle is missing', () => {
     const spy = jest.spyOn(ExternalProviderStandIn, 'bundlePath').mockReturnValue('/nonexistent/terraform-provider-external.js');
     try {
-      expect(() => ExternalProviderStandIn.install()).toThrow(/npm run bundle:testing/);
+      expect(() => ExternalProviderStandIn.install()).toThrow(/npm run bundle:tools/);
     } finally {
       spy.mockRestore();
     }
