@@ -225,6 +225,20 @@ main().catch((error) => {
   });
 });
 
+test('a jsii project that depends on the package finds it and its assembly as jsii does (through the exports map)', () => {
+  // jsii, jsii-pacmak and jsii-reflect resolve a dependency's main entry and walk up to its package.json.
+  const { findDependencyDirectory } = require(path.join(ROOT, 'node_modules', 'jsii', 'lib', 'common', 'find-utils')) as {
+    findDependencyDirectory(name: string, searchStart: string): string;
+  };
+  expect(fs.realpathSync(findDependencyDirectory('cdktf-google-iam', project))).toBe(fs.realpathSync(installed));
+  const assembly = JSON.parse(fs.readFileSync(require.resolve('cdktf-google-iam/.jsii', { paths: [project] }), 'utf8'));
+  expect(assembly).toMatchObject({
+    name: 'cdktf-google-iam',
+    types: expect.objectContaining({ 'cdktf-google-iam.AuthorizationPolicyIamMember': expect.any(Object) }),
+  });
+  expect(require.resolve('cdktf-google-iam/package.json', { paths: [project] })).toBe(path.join(installed, 'package.json'));
+});
+
 test.each([
   // cdktf's project template: module CommonJS, hence TypeScript's "node10" resolution (typesVersions serves ./testing)
   ['as cdktf init sets it up (module CommonJS)', { module: 'CommonJS' }],
