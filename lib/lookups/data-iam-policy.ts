@@ -5,7 +5,7 @@ import type { ResourceNameFormat } from '../iam/resource-name';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
 import { RunnerRead } from '../synth/runner-read';
-import { locatedPolicyQuery, namedPolicyQuery } from './read-query';
+import { locatedPolicyQuery, namedPolicyQuery } from '../synth/read-query';
 
 /** Which resource's policy an Output-form lookup reads. @internal */
 export type PolicyReadTarget =
@@ -64,7 +64,7 @@ export abstract class DataIamPolicyRead extends Construct {
     this.optionsRequestedPolicyVersion = version;
     const versionText = Token.isUnresolved(version) ? Token.asString(version) : String(version);
     const read = new RunnerRead(this, 'Policy', {
-      query: { ...('location' in target ? locatedPolicyQuery(target, target, versionText) : namedPolicyQuery(target, versionText)) },
+      query: 'location' in target ? locatedPolicyQuery(target, target, versionText) : namedPolicyQuery(target, versionText),
     });
     this.project = ('location' in target ? target.project : undefined) ?? read.field('project');
     this.etag = read.field('etag');

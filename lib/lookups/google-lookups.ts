@@ -7,10 +7,9 @@ import { validateLocatedResource, validatePolicyVersion } from '../iam/located-r
 import { validateProjectId } from '../iam/resource-name';
 import type { ImportJob } from '../migrationcenter/import-job';
 import { validateImportJobView } from '../migrationcenter/import-job-view';
-import type { ReadQuery } from '../runner/read';
 import { checkAt } from '../synth/errors';
 import { LookupContext } from './lookup-context';
-import { importJobQuery, locatedPolicyQuery, namedPolicyQuery } from './read-query';
+import { importJobQuery, locatedPolicyQuery, namedPolicyQuery, type RunnerQuery } from '../synth/read-query';
 import { RunnerLookup } from './runner-lookup';
 
 /** Properties of {@link GoogleLookups}. */
@@ -229,7 +228,7 @@ export class GoogleLookups {
   }
 
   /** The context file's entry if there is one; else the read, kept in the context file once it succeeded. */
-  private read(lookup: string, args: Record<string, string | number | undefined>, query: ReadQuery): object {
+  private read(lookup: string, args: Record<string, string | number | undefined>, query: RunnerQuery): object {
     const context = LookupContext.open(this.props.contextFile);
     const key = LookupContext.key(lookup, args);
     const kept = context.get(key);

@@ -2,7 +2,8 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { GoogleApiError } from '../api/errors';
-import type { LookupAnswer, ReadQuery } from '../runner/read';
+import type { LookupAnswer } from '../runner/read';
+import type { RunnerQuery } from '../synth/read-query';
 import { ConstructValidationError } from '../synth/errors';
 import { RUNNER_DIR } from '../synth/runner-asset';
 
@@ -29,7 +30,7 @@ export class RunnerLookup {
    * {@link GoogleApiError} (status, HTTP code and message), refused arguments as
    * a validation error; each names `lookup` and its arguments.
    */
-  public static read(lookup: string, args: object, query: ReadQuery, accessToken?: string): object {
+  public static read(lookup: string, args: object, query: RunnerQuery, accessToken?: string): object {
     const entry = path.join(RUNNER_DIR, 'runner.js');
     if (!fs.existsSync(entry)) {
       throw new Error(`${lookup}: the runner ${entry} is missing; build the package first (npm run build)`);

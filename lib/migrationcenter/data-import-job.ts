@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { validateLocatedResource } from '../iam/located-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { importJobQuery } from '../lookups/read-query';
+import { importJobQuery } from '../synth/read-query';
 import { RunnerRead } from '../synth/runner-read';
 import { validateImportJobView } from './import-job-view';
 
@@ -84,7 +84,7 @@ export class DataImportJob extends Construct {
     this.location = props.location;
     this.view = props.view;
 
-    const read = new RunnerRead(this, 'ImportJob', { query: { ...importJobQuery(props, props.view) } });
+    const read = new RunnerRead(this, 'ImportJob', { query: importJobQuery(props, props.view) });
     this.project = props.project ?? read.field('project');
     this.name = read.field('name');
     this.displayName = read.field('displayName');

@@ -6,7 +6,7 @@ import { escapeTemplate } from './terraform-expression';
 
 /** Properties of a {@link RunnerRead}. */
 export interface RunnerReadProps {
-  /** The read, as lib/runner/read.ts takes it (see lib/lookups/read-query.ts); values may be tokens. */
+  /** The read, as lib/runner/read.ts takes it (see read-query.ts); values may be tokens. */
   readonly query: { readonly [key: string]: string | undefined };
   /** Read only after these exist. @default - no dependencies */
   readonly dependsOn?: ITerraformDependable[];

@@ -1,20 +1,24 @@
-import type { IamResourceType } from '../grant/resource-type';
 import type { IamResource } from '../iam/grant';
-import { IMPORT_JOB } from '../iam/resource-name';
-import type { ReadQuery } from '../runner/read';
+import { IMPORT_JOB, type ResourceNameFormat } from '../iam/resource-name';
 
 /**
- * The runner's read queries (lib/runner/read.ts), built in one place for both
- * forms: the Output form hands them to Terraform (values may be tokens), the
- * Direct form to the runner it starts itself.
+ * A read query for the runner (the shape lib/runner/read.ts parses as its
+ * `ReadQuery`): a flat object of strings, what Terraform's `external` data
+ * source can pass. Built here, in one place, for both forms of the lookups:
+ * the Output form hands it to Terraform (values may be tokens), the Direct
+ * form to the runner it starts itself.
  */
+export interface RunnerQuery {
+  readonly kind: 'iamPolicy' | 'importJob';
+  readonly [field: string]: string | undefined;
+}
 
 /** A typed resource's policy: `projects/{project}/locations/{location}/{collection}/{id}`; no project means the runner's default. */
 export function locatedPolicyQuery(
-  type: Pick<IamResourceType, 'service' | 'apiVersion' | 'nameFormat'>,
+  type: { readonly service: string; readonly apiVersion: string; readonly nameFormat: ResourceNameFormat },
   where: { readonly project?: string; readonly location: string; readonly id: string },
   version: string,
-): ReadQuery {
+): RunnerQuery {
   return {
     kind: 'iamPolicy',
     service: type.service,
@@ -28,7 +32,7 @@ export function locatedPolicyQuery(
 }
 
 /** Any resource's policy, by full name. */
-export function namedPolicyQuery(resource: IamResource, version: string): ReadQuery {
+export function namedPolicyQuery(resource: IamResource, version: string): RunnerQuery {
   return {
     kind: 'iamPolicy',
     service: resource.service,
@@ -43,7 +47,7 @@ export function namedPolicyQuery(resource: IamResource, version: string): ReadQu
 export function importJobQuery(
   where: { readonly project?: string; readonly location: string; readonly importJobId: string },
   view: string | undefined,
-): ReadQuery {
+): RunnerQuery {
   return {
     kind: 'importJob',
     collection: IMPORT_JOB.collection,
