@@ -316,7 +316,7 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     expect(refused.message).toContain('GoogleLookups.getAddressGroupIamPolicy: optionsRequestedPolicyVersion: expected 0, 1 or 3');
   });
 
-  test('every Output-form attribute crosses with get, becomes a TerraformOutput, and terraform apply gives its value', async () => {
+  test('every Output-form attribute crosses with get, becomes a TerraformOutput or an argument of another element, and terraform apply gives its value', async () => {
     const { app, outdir, stackJson } = await newApp('lookups-out');
     const stack = await kernel.create(fw('TerraformStack'), [app, 'lookups']);
     const readers: [string, string, Record<string, unknown>][] = [
@@ -331,8 +331,10 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
       ['DataImportJob', 'Job', { importJobId: 'inventory', location: 'us-central1', project: PROJECT, view: 'IMPORT_JOB_VIEW_FULL' }],
     ];
     const outputs: string[] = [];
+    const readerRefs: Record<string, ObjRef> = {};
     for (const [type, id, props] of readers) {
       const reader = await kernel.create(lib(type), [stack, id, struct(lib(`${type}Props`), props)]);
+      readerRefs[id] = reader;
       for (const property of assembly.properties(lib(type))) {
         if (property.name === 'node') continue;
         const value = await kernel.get(reader, property.name);
@@ -342,8 +344,19 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
         outputs.push(name);
       }
     }
+    // An attribute as another element's argument: a local whose value is the bindings, read back through the local.
+    const local = await kernel.create(fw('TerraformLocal'), [stack, 'ag_bindings', await kernel.get(readerRefs.Ag, 'bindings')]);
+    await kernel.create(fw('TerraformOutput'), [
+      stack,
+      'through_local',
+      struct(fw('TerraformOutputConfig'), { value: await kernel.get(local, 'asList') }),
+    ]);
+    outputs.push('through_local');
     await kernel.invoke(app, 'synth');
     expect(Object.keys(stackJson('lookups').output).sort()).toEqual([...outputs].sort());
+    expect(stackJson('lookups').locals.ag_bindings).toMatch(
+      /^\$\{jsondecode\(data\.external\.Ag_Policy_Read_[0-9A-F]+\.result\["bindings"\]\)\}$/,
+    );
     expect(stackJson('lookups').output.Ag_bindings.value).toMatch(
       /^\$\{jsondecode\(data\.external\.Ag_Policy_Read_[0-9A-F]+\.result\["bindings"\]\)\}$/,
     );
@@ -384,6 +397,7 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
       Job_executionReport: { framesReported: 412, totalRowsCount: 412 },
       Job_validationReport: { jobErrors: [{ errorDetails: 'late', severity: 'WARNING' }] },
     });
+    expect(values.through_local).toEqual(values.Ag_bindings);
   });
 });
 
