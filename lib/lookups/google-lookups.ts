@@ -133,7 +133,8 @@ export interface GetIamPolicyArgs {
  * (`cdktf-google-iam.context.json` beside `cdktf.json`): a lookup found there
  * makes no network call and looks up no credentials. Set
  * `CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS` to `*` (or to entry keys, comma-separated)
- * to read afresh. A failed lookup is never kept.
+ * to read afresh; set `CDKTF_GOOGLE_IAM_NO_LOOKUPS` to make a lookup missing
+ * from the file fail instead of reading Google. A failed lookup is never kept.
  *
  * Arguments are checked before anything else; API errors throw with Google's
  * status (`NOT_FOUND`, `PERMISSION_DENIED`, …) and message, the lookup's name
@@ -233,6 +234,7 @@ export class GoogleLookups {
     const key = LookupContext.key(lookup, args);
     const kept = context.get(key);
     if (kept) return kept;
+    context.checkMayRead(`GoogleLookups.${lookup}`, key);
     const value = RunnerLookup.read(`GoogleLookups.${lookup}`, args, query, this.props.accessToken);
     context.set(key, value);
     return value;

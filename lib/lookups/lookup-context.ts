@@ -10,6 +10,8 @@ export const LOOKUP_CONTEXT_ENV = {
   file: 'CDKTF_GOOGLE_IAM_CONTEXT_FILE',
   /** `*` reads every lookup afresh; otherwise a comma-separated list of entry keys to read afresh. */
   refresh: 'CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS',
+  /** Set (to anything but `''` or `0`): a lookup not in the file fails instead of reading Google (CI: the committed file is complete). */
+  noLookups: 'CDKTF_GOOGLE_IAM_NO_LOOKUPS',
 } as const;
 
 /**
@@ -61,8 +63,23 @@ export class LookupContext {
     return value;
   }
 
+  /**
+   * Refuses a read of Google when `CDKTF_GOOGLE_IAM_NO_LOOKUPS` is set: `lookup`
+   * had to read, because `key` is not in the file (or is to be refreshed).
+   */
+  public checkMayRead(lookup: string, key: string): void {
+    const forbidden = this.env[LOOKUP_CONTEXT_ENV.noLookups]?.trim();
+    if (!forbidden || forbidden === '0') return;
+    throw new Error(
+      `${lookup}: ${this.file} has no entry ${JSON.stringify(key)}${this.refreshes(key) ? ' to use (it is to be refreshed)' : ''}, ` +
+        `and ${LOOKUP_CONTEXT_ENV.noLookups} is set, so Google is not asked. Synthesize once without it, where Google ` +
+        'can be reached, and commit the context file',
+    );
+  }
+
   /** Stores a successful lookup's result (the file re-read first, so other entries written meanwhile stay), atomically. */
   public set(key: string, value: object): void {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
     const entries = { ...this.entries(), [key]: value };
     const temp = `${this.file}.${process.pid}.tmp`;
     fs.writeFileSync(temp, `${JSON.stringify(sortedDeep(entries), undefined, 2)}\n`);

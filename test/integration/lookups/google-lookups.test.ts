@@ -34,6 +34,7 @@ beforeAll(async () => {
     'CLOUDSDK_CORE_PROJECT',
     'GOOGLE_APPLICATION_CREDENTIALS',
     'CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS',
+    'CDKTF_GOOGLE_IAM_NO_LOOKUPS',
   ])
     delete process.env[name];
   Object.assign(process.env, emulator.env);
@@ -409,6 +410,27 @@ describe('the context file', () => {
         ],
       });
     }
+  });
+
+  test('with CDKTF_GOOGLE_IAM_NO_LOOKUPS a lookup missing from the file fails before any request; one in the file is answered', async () => {
+    const contextFile = path.join(contextDir, 'strict.json');
+    readBoth(contextFile);
+    const before = await requests();
+    process.env.CDKTF_GOOGLE_IAM_NO_LOOKUPS = '1';
+    try {
+      const kept = new GoogleLookups({ project: PROJECT, contextFile });
+      expect(kept.getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global' }).version).toBe(3);
+      expect(
+        thrown(() => kept.getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global', optionsRequestedPolicyVersion: 1 }))
+          .message,
+      ).toBe(
+        `GoogleLookups.getAddressGroupIamPolicy: ${contextFile} has no entry "getAddressGroupIamPolicy:addressGroupId=office:location=global:optionsRequestedPolicyVersion=1:project=${PROJECT}", ` +
+          'and CDKTF_GOOGLE_IAM_NO_LOOKUPS is set, so Google is not asked. Synthesize once without it, where Google can be reached, and commit the context file',
+      );
+    } finally {
+      delete process.env.CDKTF_GOOGLE_IAM_NO_LOOKUPS;
+    }
+    expect(await requests()).toBe(before);
   });
 
   test('a failed lookup is never kept: the next synth asks Google again', async () => {

@@ -69,3 +69,21 @@ test('a file that is not a JSON object, or an entry that is not an object, is an
     `${file}: the entry "k" is not an object; delete it to read the lookup again`,
   );
 });
+
+test('CDKTF_GOOGLE_IAM_NO_LOOKUPS refuses a read of Google, naming the file and the missing key; an entry in the file is still used', () => {
+  const file = path.join(dir, 'context.json');
+  LookupContext.open(file, {}).set('kept', { n: 1 });
+  const strict = LookupContext.open(file, { CDKTF_GOOGLE_IAM_NO_LOOKUPS: '1' });
+  expect(strict.get('kept')).toEqual({ n: 1 });
+  expect(() => strict.checkMayRead('GoogleLookups.getImportJob', 'missing')).toThrow(
+    `GoogleLookups.getImportJob: ${file} has no entry "missing", and CDKTF_GOOGLE_IAM_NO_LOOKUPS is set, so Google is not asked.`,
+  );
+  expect(() => LookupContext.open(file, { CDKTF_GOOGLE_IAM_NO_LOOKUPS: '0' }).checkMayRead('l', 'missing')).not.toThrow();
+  expect(() => LookupContext.open(file, {}).checkMayRead('l', 'missing')).not.toThrow();
+});
+
+test('a context file in a folder that does not exist yet is written there', () => {
+  const file = path.join(dir, 'per-env', 'prod', 'context.json');
+  LookupContext.open(file, {}).set('k', { n: 1 });
+  expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ k: { n: 1 } });
+});
