@@ -4,6 +4,8 @@
 // - cdktn: the integration suites' real-terraform tests again, with CDK Terrain as the framework:
 //   every `cdktf` import (the library's and the tests') resolves to `cdktn`.
 // - package: the published packages (jsii assemblies, code generation, API docs, module layout).
+// - jsii: the packed library (both flavours) driven through @jsii/runtime's kernel protocol, as Python, Java,
+//   Go and .NET drive it (the runtime's tarball is fetched once into a cache folder; needs `npm run build`).
 const base = {
   preset: 'ts-jest',
   testEnvironment: 'node',
@@ -39,5 +41,6 @@ module.exports = {
       moduleNameMapper: { '^cdktf$': 'cdktn', '^cdktf/(.*)$': 'cdktn/$1' },
     },
     { ...base, displayName: 'package', roots: ['<rootDir>/test/package'], testMatch: ['**/*.test.ts'] },
+    { ...base, displayName: 'jsii', roots: ['<rootDir>/test/jsii'], testMatch: ['**/*.test.ts'] },
   ],
 };

@@ -11,6 +11,7 @@
  *   to synthesize: the migration operators only get their binding once the
  *   inventory import job has COMPLETED.
  */
+import * as path from 'path';
 import { App, LocalBackend, TerraformOutput, TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember, DataAddressGroupIamPolicy, DataImportJob, GoogleLookups, MigrationJobIamBinding } from '../lib';
 
@@ -19,6 +20,8 @@ export const AUTHORIZATION_POLICY = `projects/${PROJECT}/locations/global/author
 export const MIGRATION_JOB = `projects/${PROJECT}/locations/us-central1/migrationJobs/orders-db`;
 export const ADDRESS_GROUP = { project: PROJECT, location: 'global', addressGroupId: 'office-ranges' };
 export const IMPORT_JOB = { project: PROJECT, location: 'us-central1', importJobId: 'inventory-2026' };
+/** The Direct-form lookup's result, committed (an app's is `cdktf-google-iam.context.json` beside its `cdktf.json`). */
+export const EXAMPLE_CONTEXT_FILE = path.join(__dirname, 'cdktf-google-iam.context.json');
 
 export interface ExampleOptions {
   /** Where cdktf writes the stacks. @default cdktf's default, ./cdktf.out */
@@ -57,8 +60,12 @@ export async function buildExampleApp(options: ExampleOptions = {}): Promise<App
     members: ['user:alice@example.com', 'serviceAccount:reporting@demo-project.iam.gserviceaccount.com'],
   });
 
-  // Direct form: decide at synth time from live data.
-  const job = await new GoogleLookups({ project: PROJECT }).getImportJob({ ...IMPORT_JOB, view: 'IMPORT_JOB_VIEW_BASIC' });
+  // Direct form: decide at synth time from Google's data, kept in the example's context file (read afresh
+  // with CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS=*), so synth is repeatable and needs no Google.
+  const job = new GoogleLookups({ project: PROJECT, contextFile: EXAMPLE_CONTEXT_FILE }).getImportJob({
+    ...IMPORT_JOB,
+    view: 'IMPORT_JOB_VIEW_BASIC',
+  });
   if (job.state === 'IMPORT_JOB_STATE_COMPLETED') {
     new MigrationJobIamBinding(grants, 'MigrationOperators', {
       name: MIGRATION_JOB,

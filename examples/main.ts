@@ -1,6 +1,8 @@
 // `npx cdktf synth` runs this (see cdktf.json). The Direct-form lookup in the
-// app needs Google: with no credentials configured, the example uses the
-// embedded emulator for the length of the synth.
+// app is answered from its committed context file; with no credentials
+// configured, the example points the environment at the embedded emulator for
+// the length of the synth all the same. (A lookup read afresh could not use it:
+// a lookup blocks this process, which serves the embedded emulator.)
 import { buildExampleApp } from './app';
 import { hasGoogleConfiguration, startSeededEmulator } from './emulated';
 

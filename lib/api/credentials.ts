@@ -121,16 +121,23 @@ export function credentialIdentity(env: NodeJS.ProcessEnv, accessToken?: string)
     .digest('hex')}`;
 }
 
+/** The first of PROJECT_VARIABLES that is set: the project as far as it is known without reading credentials. */
+export function projectFromVariables(env: NodeJS.ProcessEnv): string | undefined {
+  for (const name of PROJECT_VARIABLES) {
+    const value = env[name]?.trim();
+    if (value) return value;
+  }
+  return undefined;
+}
+
 /**
  * The default project: the environment first, then the `project_id` of the
  * credentials JSON in use (`GOOGLE_CREDENTIALS`, … or the ADC file). Never
  * probes the network or the metadata server (which can hang off Google Cloud).
  */
 export async function defaultProject(env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  for (const name of PROJECT_VARIABLES) {
-    const value = env[name]?.trim();
-    if (value) return value;
-  }
+  const named = projectFromVariables(env);
+  if (named) return named;
   try {
     // An access token says nothing about a project: look at the JSON sources only.
     const { source } = resolveCredentialSource({ ...env, GOOGLE_OAUTH_ACCESS_TOKEN: undefined });

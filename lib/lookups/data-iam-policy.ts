@@ -5,6 +5,7 @@ import type { ResourceNameFormat } from '../iam/resource-name';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
 import { RunnerRead } from '../synth/runner-read';
+import { locatedPolicyQuery, namedPolicyQuery } from '../synth/read-query';
 
 /** Which resource's policy an Output-form lookup reads. @internal */
 export type PolicyReadTarget =
@@ -61,27 +62,9 @@ export abstract class DataIamPolicyRead extends Construct {
       validatePolicyVersion(version, isKnown);
     });
     this.optionsRequestedPolicyVersion = version;
+    const versionText = Token.isUnresolved(version) ? Token.asString(version) : String(version);
     const read = new RunnerRead(this, 'Policy', {
-      query:
-        'location' in target
-          ? {
-              kind: 'iamPolicy',
-              service: target.service,
-              apiVersion: target.apiVersion,
-              collection: target.nameFormat.collection,
-              project: target.project,
-              location: target.location,
-              id: target.id,
-              version: Token.isUnresolved(version) ? Token.asString(version) : String(version),
-            }
-          : {
-              kind: 'iamPolicy',
-              service: target.service,
-              apiVersion: target.apiVersion,
-              getIamPolicyMethod: target.getIamPolicyMethod,
-              name: target.name,
-              version: Token.isUnresolved(version) ? Token.asString(version) : String(version),
-            },
+      query: 'location' in target ? locatedPolicyQuery(target, target, versionText) : namedPolicyQuery(target, versionText),
     });
     this.project = ('location' in target ? target.project : undefined) ?? read.field('project');
     this.etag = read.field('etag');

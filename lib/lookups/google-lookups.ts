@@ -1,20 +1,16 @@
-import { GoogleRestClient } from '../api/client';
-import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
-import { IamPolicyApi } from '../api/iam-policy';
-import { ImportJobsApi } from '../api/import-jobs';
-import { checkAt } from '../synth/errors';
-import type { GoogleIamResource } from '../grant/google-iam-resource';
-import { settledResource, validateGoogleIamResource } from '../grant/generic-resource';
-import { ADDRESS_GROUP_TYPE, AUTHORIZATION_POLICY_TYPE, MIGRATION_JOB_TYPE, type IamResourceType } from '../grant/resource-type';
-import { IamValidationError } from '../iam/errors';
-import type { IamResource } from '../iam/grant';
-import { IMPORT_JOB, validateProjectId } from '../iam/resource-name';
-import type { ImportJob } from '../migrationcenter/import-job';
-import { importJobFromWire } from '../migrationcenter/import-job-wire';
+import { projectFromVariables } from '../api/credentials';
 import type { IamPolicy } from '../api/policy-result';
-import { iamPolicyFromWire } from '../api/policy-result-wire';
-import { locatedName, validateLocatedResource, validatePolicyVersion, type LocatedResource } from '../iam/located-resource';
+import { settledResource, validateGoogleIamResource } from '../grant/generic-resource';
+import type { GoogleIamResource } from '../grant/google-iam-resource';
+import { ADDRESS_GROUP_TYPE, AUTHORIZATION_POLICY_TYPE, MIGRATION_JOB_TYPE, type IamResourceType } from '../grant/resource-type';
+import { validateLocatedResource, validatePolicyVersion } from '../iam/located-resource';
+import { validateProjectId } from '../iam/resource-name';
+import type { ImportJob } from '../migrationcenter/import-job';
 import { validateImportJobView } from '../migrationcenter/import-job-view';
+import { checkAt } from '../synth/errors';
+import { LookupContext } from './lookup-context';
+import { importJobQuery, locatedPolicyQuery, namedPolicyQuery, type RunnerQuery } from '../synth/read-query';
+import { RunnerLookup } from './runner-lookup';
 
 /** Properties of {@link GoogleLookups}. */
 export interface GoogleLookupsProps {
@@ -24,10 +20,18 @@ export interface GoogleLookupsProps {
    */
   readonly project?: string;
   /**
-   * OAuth 2 access token for the calls.
+   * OAuth 2 access token for the calls. It reaches the process that reads
+   * Google through that process's environment, never its command line, and is
+   * never written to the context file.
    * @default - `GOOGLE_OAUTH_ACCESS_TOKEN`, else Application Default Credentials
    */
   readonly accessToken?: string;
+  /**
+   * The context file that keeps the lookups' results, so that synth is
+   * repeatable and needs no network or credentials once every lookup is in it.
+   * @default - `CDKTF_GOOGLE_IAM_CONTEXT_FILE`, else `cdktf-google-iam.context.json` beside the app's `cdktf.json`
+   */
+  readonly contextFile?: string;
 }
 
 /** Arguments of {@link GoogleLookups.getImportJob}. */
@@ -123,53 +127,53 @@ export interface GetIamPolicyArgs {
  * the result can decide what to synthesize (e.g. grant only once an import job
  * has COMPLETED). Same credentials and endpoint overrides as the grant runner.
  *
- * Arguments are checked before any request; API errors reject with Google's
- * status (`NOT_FOUND`, `PERMISSION_DENIED`, …) and message.
+ * Every lookup blocks until its result is there, in every language (it runs
+ * the library's runner in a child `node` and waits for it), and returns the
+ * typed result. Results are kept in the context file
+ * (`cdktf-google-iam.context.json` beside `cdktf.json`): a lookup found there
+ * makes no network call and looks up no credentials. Set
+ * `CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS` to `*` (or to entry keys, comma-separated)
+ * to read afresh; set `CDKTF_GOOGLE_IAM_NO_LOOKUPS` to make a lookup missing
+ * from the file fail instead of reading Google. A failed lookup is never kept.
+ *
+ * Arguments are checked before anything else; API errors throw with Google's
+ * status (`NOT_FOUND`, `PERMISSION_DENIED`, …) and message, the lookup's name
+ * and its arguments.
  */
 export class GoogleLookups {
   private readonly props: GoogleLookupsProps;
-  private clientInstance?: GoogleRestClient;
 
   constructor(props: GoogleLookupsProps = {}) {
     this.props = props;
   }
 
   /** Reads a Migration Center import job: every field present, empty where Google left it out. */
-  public async getImportJob(args: GetImportJobArgs): Promise<ImportJob> {
-    const name = await this.resolveName('getImportJob', { ...args, id: args.importJobId, idField: 'importJobId' }, () =>
-      validateImportJobView(args.view),
-    );
-    return importJobFromWire(await new ImportJobsApi(this.client()).get(locatedName(IMPORT_JOB, ...name), args.view));
+  public getImportJob(args: GetImportJobArgs): ImportJob {
+    const lookup = 'getImportJob';
+    const project = this.settle(lookup, { ...args, id: args.importJobId, idField: 'importJobId' }, () => validateImportJobView(args.view));
+    const key = { importJobId: args.importJobId, location: args.location, project, view: args.view };
+    return this.read(lookup, key, importJobQuery({ ...args, project }, args.view)) as ImportJob;
   }
 
   /** Reads an address group's IAM policy; a resource without a policy reads as an empty policy. */
-  public async getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): Promise<IamPolicy> {
-    return this.locatedPolicy(
-      'getAddressGroupIamPolicy',
-      ADDRESS_GROUP_TYPE,
-      { ...args, id: args.addressGroupId, idField: 'addressGroupId' },
-      args.optionsRequestedPolicyVersion,
-    );
+  public getAddressGroupIamPolicy(args: GetAddressGroupIamPolicyArgs): IamPolicy {
+    return this.locatedPolicy('getAddressGroupIamPolicy', ADDRESS_GROUP_TYPE, 'addressGroupId', args.addressGroupId, args);
   }
 
   /** Reads a network-security authorization policy's IAM policy; a resource without a policy reads as an empty policy. */
-  public async getAuthorizationPolicyIamPolicy(args: GetAuthorizationPolicyIamPolicyArgs): Promise<IamPolicy> {
+  public getAuthorizationPolicyIamPolicy(args: GetAuthorizationPolicyIamPolicyArgs): IamPolicy {
     return this.locatedPolicy(
       'getAuthorizationPolicyIamPolicy',
       AUTHORIZATION_POLICY_TYPE,
-      { ...args, id: args.authorizationPolicyId, idField: 'authorizationPolicyId' },
-      args.optionsRequestedPolicyVersion,
+      'authorizationPolicyId',
+      args.authorizationPolicyId,
+      args,
     );
   }
 
   /** Reads a Database Migration Service migration job's IAM policy; a resource without a policy reads as an empty policy. */
-  public async getMigrationJobIamPolicy(args: GetMigrationJobIamPolicyArgs): Promise<IamPolicy> {
-    return this.locatedPolicy(
-      'getMigrationJobIamPolicy',
-      MIGRATION_JOB_TYPE,
-      { ...args, id: args.migrationJobId, idField: 'migrationJobId' },
-      args.optionsRequestedPolicyVersion,
-    );
+  public getMigrationJobIamPolicy(args: GetMigrationJobIamPolicyArgs): IamPolicy {
+    return this.locatedPolicy('getMigrationJobIamPolicy', MIGRATION_JOB_TYPE, 'migrationJobId', args.migrationJobId, args);
   }
 
   /**
@@ -177,63 +181,62 @@ export class GoogleLookups {
    * method per service as the generic grants settle it); a resource without
    * a policy reads as an empty policy.
    */
-  public async getIamPolicy(args: GetIamPolicyArgs): Promise<IamPolicy> {
-    checkAt('GoogleLookups.getIamPolicy', () => {
+  public getIamPolicy(args: GetIamPolicyArgs): IamPolicy {
+    const lookup = 'getIamPolicy';
+    checkAt(`GoogleLookups.${lookup}`, () => {
       validateGoogleIamResource(args.resource, () => true);
       validatePolicyVersion(args.optionsRequestedPolicyVersion);
     });
-    return this.readPolicy(settledResource(args.resource), args.optionsRequestedPolicyVersion);
+    const { service, apiVersion, name, policyReadMethod } = args.resource;
+    const version = args.optionsRequestedPolicyVersion ?? 3;
+    const key = { service, apiVersion, name, policyReadMethod, optionsRequestedPolicyVersion: version };
+    return this.read(lookup, key, namedPolicyQuery(settledResource(args.resource), String(version))) as IamPolicy;
   }
 
-  /** The typed lookups: the located resource's name, checked and with its project settled, then the one read. */
-  private async locatedPolicy(
-    method: string,
+  /** The typed policy lookups: one resource type each, by project, location and id. */
+  private locatedPolicy(
+    lookup: string,
     type: IamResourceType,
-    where: LocatedResource,
-    version: number | undefined,
-  ): Promise<IamPolicy> {
-    const name = await this.resolveName(method, where, () => validatePolicyVersion(version));
-    return this.readPolicy(
-      {
-        service: type.service,
-        apiVersion: type.apiVersion,
-        name: locatedName(type.nameFormat, ...name),
-        getIamPolicyMethod: type.getIamPolicyMethod,
-      },
-      version,
+    idField: string,
+    id: string,
+    args: { readonly location: string; readonly project?: string; readonly optionsRequestedPolicyVersion?: number },
+  ): IamPolicy {
+    const project = this.settle(lookup, { project: args.project, location: args.location, id, idField }, () =>
+      validatePolicyVersion(args.optionsRequestedPolicyVersion),
     );
-  }
-
-  private async readPolicy(resource: IamResource, version: number | undefined): Promise<IamPolicy> {
-    const api = new IamPolicyApi(this.client(), resource);
-    return iamPolicyFromWire(await api.getIamPolicy(resource.name, version));
+    const version = args.optionsRequestedPolicyVersion ?? 3;
+    const key = { [idField]: id, location: args.location, project, optionsRequestedPolicyVersion: version };
+    return this.read(lookup, key, locatedPolicyQuery(type, { project, location: args.location, id }, String(version))) as IamPolicy;
   }
 
   /**
-   * Validates the arguments and settles the project, before any request;
-   * returns [project, location, id]. Argument errors name the method.
+   * Validates the arguments before anything else and settles the project as far
+   * as it can be without credentials (the call's, the props', then the
+   * environment's); undefined leaves it to the credentials' project, found by
+   * the runner.
    */
-  private async resolveName(method: string, where: LocatedResource, validateOptions: () => void): Promise<[string, string, string]> {
-    const at = `GoogleLookups.${method}`;
-    checkAt(at, () => {
+  private settle(
+    lookup: string,
+    where: { readonly project?: string; readonly location: string; readonly id: string; readonly idField: string },
+    validateOptions: () => void,
+  ): string | undefined {
+    return checkAt(`GoogleLookups.${lookup}`, () => {
       validateLocatedResource(where);
       validateOptions();
-    });
-    const project = where.project ?? this.props.project ?? (await defaultProject(process.env));
-    return checkAt(at, () => {
-      if (!project) {
-        throw new IamValidationError(
-          'project',
-          project,
-          `no project given and none configured; pass project, set it in GoogleLookupsProps, or set one of ${PROJECT_VARIABLES.join(', ')}`,
-        );
-      }
-      return [validateProjectId(project, 'project'), where.location, where.id];
+      const project = where.project ?? this.props.project ?? projectFromVariables(process.env);
+      return project === undefined ? undefined : validateProjectId(project, 'project');
     });
   }
 
-  private client(): GoogleRestClient {
-    this.clientInstance ??= new GoogleRestClient({ accessToken: this.props.accessToken });
-    return this.clientInstance;
+  /** The context file's entry if there is one; else the read, kept in the context file once it succeeded. */
+  private read(lookup: string, args: Record<string, string | number | undefined>, query: RunnerQuery): object {
+    const context = LookupContext.open(this.props.contextFile);
+    const key = LookupContext.key(lookup, args);
+    const kept = context.get(key);
+    if (kept) return kept;
+    context.checkMayRead(`GoogleLookups.${lookup}`, key);
+    const value = RunnerLookup.read(`GoogleLookups.${lookup}`, args, query, this.props.accessToken);
+    context.set(key, value);
+    return value;
   }
 }

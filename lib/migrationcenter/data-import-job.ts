@@ -1,9 +1,9 @@
 import type { IResolvable } from 'cdktf';
 import { Construct } from 'constructs';
 import { validateLocatedResource } from '../iam/located-resource';
-import { IMPORT_JOB } from '../iam/resource-name';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
+import { importJobQuery } from '../synth/read-query';
 import { RunnerRead } from '../synth/runner-read';
 import { validateImportJobView } from './import-job-view';
 
@@ -84,16 +84,7 @@ export class DataImportJob extends Construct {
     this.location = props.location;
     this.view = props.view;
 
-    const read = new RunnerRead(this, 'ImportJob', {
-      query: {
-        kind: 'importJob',
-        collection: IMPORT_JOB.collection,
-        project: props.project,
-        location: props.location,
-        id: props.importJobId,
-        view: props.view,
-      },
-    });
+    const read = new RunnerRead(this, 'ImportJob', { query: importJobQuery(props, props.view) });
     this.project = props.project ?? read.field('project');
     this.name = read.field('name');
     this.displayName = read.field('displayName');

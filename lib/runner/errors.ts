@@ -31,7 +31,7 @@ export const RunnerErrors = {
   malformedGrant: (why: string) => new RunnerError(`the grant in ${RUNNER_ENV.grant} is malformed: ${why}; ${RESYNTH}`, 'MALFORMED_GRANT'),
   usage: (command: string | undefined) =>
     new RunnerError(
-      `usage: runner.js apply|remove|read|drift (got ${JSON.stringify(command)}); the runner is started by Terraform, from the configuration cdktf synthesizes`,
+      `usage: runner.js apply|remove|read|drift|lookup (got ${JSON.stringify(command)}); the runner is started by Terraform, from the configuration cdktf synthesizes`,
       'USAGE',
     ),
   queryNotJson: (reason: string) =>

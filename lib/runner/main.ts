@@ -5,6 +5,8 @@
  * - `node runner.js read`: the program of an `external` data source (a
  *   plan-time lookup or a grant's etag), with the query on stdin.
  * - `node runner.js drift`: the same for a stack's drift check of one policy.
+ * - `node runner.js lookup`: a Direct-form lookup, run synchronously by the
+ *   synthesizing process, with the query on stdin and the answer on stdout.
  * esbuild bundles this file and everything it imports into dist/runner/main.js,
  * which dist/runner/runner.js (loader.ts) loads; TerraformAsset copies the
  * directory into cdktf.out, so no node_modules are needed.
@@ -24,7 +26,7 @@ import { parseGrant } from './grant-input';
 import { policyEndpoint } from './policy-endpoint';
 import { PolicyQueue } from './policy-queue';
 import { runDrift, type DriftQuery } from './drift';
-import { parseReadQuery, runRead } from './read';
+import { parseReadQuery, runLookup, runRead } from './read';
 import { RunMarkers } from './run-markers';
 import { StateDir } from './state-dir';
 
@@ -200,6 +202,14 @@ function readStdin(): Promise<string> {
   });
 }
 
+/** `lookup`: a Direct-form read for the synthesizing process; the answer (the value or the error) is the only thing on stdout. */
+async function lookupForSynth(env: NodeJS.ProcessEnv): Promise<boolean> {
+  const query = parseReadQuery(await readStdin());
+  googleCalled = true;
+  process.stdout.write(JSON.stringify(await runLookup(query, env)));
+  return true;
+}
+
 /** `drift`: the drift check of one policy; the report is the only thing on stdout. */
 async function driftForTerraform(env: NodeJS.ProcessEnv): Promise<boolean> {
   const query = parseReadQuery(await readStdin()) as unknown as DriftQuery;
@@ -213,6 +223,7 @@ function main(command: string | undefined): Promise<boolean> {
   if (command === 'apply' || command === 'remove') return runGrant(command, process.env, log);
   if (command === 'read') return readForTerraform(process.env);
   if (command === 'drift') return driftForTerraform(process.env);
+  if (command === 'lookup') return lookupForSynth(process.env);
   return Promise.reject(RunnerErrors.usage(command));
 }
 

@@ -1,4 +1,5 @@
 import { GoogleRestClient } from '../api/client';
+import { GoogleApiError } from '../api/errors';
 import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
@@ -38,14 +39,22 @@ export interface ReadQuery {
 /** What `external` hands back to Terraform: a flat map of strings; lists and objects travel as JSON text. */
 export type ReadResult = Record<string, string>;
 
+/** One read, typed: the resource's name and project, Google's answer, and the value the lookups return. */
+export interface TypedRead {
+  readonly name: string;
+  readonly project: string;
+  /** The answer as the API returned it. */
+  readonly raw: unknown;
+  /** What the Direct form returns (an IamPolicy or an ImportJob). */
+  readonly value: object;
+}
+
 /**
- * Reads Google for the `external` data source: the same credentials, endpoint
+ * Reads Google for either form of the lookups: the same credentials, endpoint
  * overrides and client as the grants, so the access token never leaves this
- * process; only the query and the result (no credential in either) reach
- * Terraform's plan and state. Values are mapped exactly as the Direct-form
- * lookups map them, so both forms see the same shapes.
+ * process. Values are mapped once, here, so both forms see the same shapes.
  */
-export async function runRead(query: ReadQuery, env: NodeJS.ProcessEnv): Promise<ReadResult> {
+export async function readTyped(query: ReadQuery, env: NodeJS.ProcessEnv): Promise<TypedRead> {
   const client = new GoogleRestClient({ env });
   const { name, project } = await resourceName(query, env);
   if (query.kind === 'iamPolicy') {
@@ -57,27 +66,62 @@ export async function runRead(query: ReadQuery, env: NodeJS.ProcessEnv): Promise
       getIamPolicyMethod: method(query.getIamPolicyMethod),
     });
     const raw = await api.getIamPolicy(name, version);
-    const policy = iamPolicyFromWire(raw);
-    return {
-      project,
-      name,
-      etag: policy.etag,
-      version: String(policy.version),
-      bindings: JSON.stringify(policy.bindings),
-      auditConfigs: JSON.stringify(policy.auditConfigs),
-      body: JSON.stringify(raw),
-    };
+    return { name, project, raw, value: iamPolicyFromWire(raw) };
   }
   if (query.kind === 'importJob') {
     const view = query.view || undefined;
     validateImportJobView(view);
     const raw = await new ImportJobsApi(client).get(name, view);
-    const job = importJobFromWire(raw);
-    const result: ReadResult = { project, body: JSON.stringify(raw) };
-    for (const [field, value] of Object.entries(job)) result[field] = typeof value === 'string' ? value : JSON.stringify(value);
-    return result;
+    return { name, project, raw, value: importJobFromWire(raw) };
   }
   throw RunnerErrors.malformedQuery(`unknown read kind ${JSON.stringify((query as { kind?: unknown }).kind)}`);
+}
+
+/**
+ * The Output form's read, for the `external` data source: only the query and
+ * this flat map of strings (no credential in either) reach Terraform's plan
+ * and state; lists and objects travel as JSON text.
+ */
+export async function runRead(query: ReadQuery, env: NodeJS.ProcessEnv): Promise<ReadResult> {
+  const { name, project, raw, value } = await readTyped(query, env);
+  const result: ReadResult = query.kind === 'iamPolicy' ? { project, name } : { project };
+  for (const [field, fieldValue] of Object.entries(value)) {
+    result[field] = typeof fieldValue === 'string' ? fieldValue : JSON.stringify(fieldValue);
+  }
+  result.body = JSON.stringify(raw);
+  return result;
+}
+
+/**
+ * The answer of `runner.js lookup`, the Direct form's read run synchronously
+ * by the synthesizing process (lib/lookups/runner-lookup.ts): the typed value,
+ * or the error with what the caller needs to rebuild it (Google's status, or
+ * the argument that was refused). Errors are answers, not crashes, so the
+ * caller can tell Google's NOT_FOUND from a runner that failed to start.
+ */
+export type LookupAnswer =
+  | { readonly value: object; readonly project: string }
+  | {
+      readonly error:
+        | { readonly kind: 'google'; readonly httpStatus: number; readonly status: string; readonly apiMessage: string }
+        | { readonly kind: 'argument'; readonly field: string; readonly value: unknown; readonly reason: string }
+        | { readonly kind: 'other'; readonly message: string };
+    };
+
+/** Runs one Direct-form read and answers it; never throws for an error of the read itself. */
+export async function runLookup(query: ReadQuery, env: NodeJS.ProcessEnv): Promise<LookupAnswer> {
+  try {
+    const { value, project } = await readTyped(query, env);
+    return { value, project };
+  } catch (error) {
+    if (error instanceof GoogleApiError) {
+      return { error: { kind: 'google', httpStatus: error.httpStatus, status: error.status, apiMessage: error.apiMessage } };
+    }
+    if (error instanceof IamValidationError) {
+      return { error: { kind: 'argument', field: error.field, value: error.value, reason: error.reason } };
+    }
+    return { error: { kind: 'other', message: (error as Error).message } };
+  }
 }
 
 /** Checks the query's shape: `external` guarantees strings, the rest is ours to check. */
@@ -104,7 +148,7 @@ async function resourceName(query: ReadQuery, env: NodeJS.ProcessEnv): Promise<{
     throw new IamValidationError(
       'project',
       project,
-      `no project given and none configured; set project, or one of ${PROJECT_VARIABLES.join(', ')}`,
+      `no project given and none configured; pass project, or set one of ${PROJECT_VARIABLES.join(', ')}`,
     );
   }
   validateProjectId(project, 'project');

@@ -6,8 +6,8 @@ import { escapeTemplate } from './terraform-expression';
 
 /** Properties of a {@link RunnerRead}. */
 export interface RunnerReadProps {
-  /** The read, as lib/runner/read.ts takes it; values may be tokens. */
-  readonly query: { [key: string]: string | undefined };
+  /** The read, as lib/runner/read.ts takes it (see read-query.ts); values may be tokens. */
+  readonly query: { readonly [key: string]: string | undefined };
   /** Read only after these exist. @default - no dependencies */
   readonly dependsOn?: ITerraformDependable[];
 }
@@ -44,8 +44,12 @@ export class RunnerRead extends Construct {
     return Token.asNumber(Fn.tonumber(this.data.result(name)));
   }
 
-  /** A list or object of the answer (it travels as JSON text). */
+  /**
+   * A list or object of the answer (it travels as JSON text), as a resolvable
+   * object: `Fn.jsondecode` gives a string token, which the jsii kernel cannot
+   * hand to Python, Java, Go or .NET as the `IResolvable` this is declared as.
+   */
   public jsonField(name: string): IResolvable {
-    return Fn.jsondecode(this.data.result(name)) as IResolvable;
+    return Token.asAny(Fn.jsondecode(this.data.result(name)));
   }
 }

@@ -1,23 +1,31 @@
 /**
  * The Direct form over real HTTP against the emulator, with the real
- * google-auth-library client: results, Google's errors, and arguments
- * refused before any request is made.
+ * google-auth-library client in the runner each lookup starts and waits for:
+ * results, Google's errors, and arguments refused before any request is made.
+ * The emulator runs in its own process (the lookups block this one).
  */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { GoogleApiError } from '../../../lib/api/errors';
-import { GetIamPolicyMethod, GoogleLookups } from '../../../lib';
+import { GetIamPolicyMethod, GoogleLookups, type GoogleLookupsProps } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
-import { rejectionOf } from '../../support/rejection';
+import { EmulatorProcess } from '../../support/emulator-process';
+
+jest.setTimeout(60_000);
 
 const PROJECT = 'lookup-project';
 const AG = `projects/${PROJECT}/locations/global/addressGroups/office`;
 const JOB = `projects/${PROJECT}/locations/us-central1/importJobs/inventory`;
 const CONDITION = { title: 'office-hours', expression: 'request.time.getHours("Europe/Berlin") >= 8' };
 
-let emulator: GoogleApiEmulator;
+let emulator: EmulatorProcess;
 let savedEnv: NodeJS.ProcessEnv;
+let contextDir: string;
 
 beforeAll(async () => {
-  emulator = await GoogleApiEmulator.start();
+  emulator = await EmulatorProcess.start(['secretmanager', 'cloudresourcemanager']);
+  contextDir = fs.mkdtempSync(path.join(os.tmpdir(), 'lookups-context-'));
   savedEnv = { ...process.env };
   for (const name of [
     'GOOGLE_CLOUD_PROJECT',
@@ -25,17 +33,19 @@ beforeAll(async () => {
     'GCLOUD_PROJECT',
     'CLOUDSDK_CORE_PROJECT',
     'GOOGLE_APPLICATION_CREDENTIALS',
+    'CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS',
+    'CDKTF_GOOGLE_IAM_NO_LOOKUPS',
   ])
     delete process.env[name];
-  Object.assign(process.env, emulator.env());
-  emulator.addResource(AG, {
+  Object.assign(process.env, emulator.env);
+  await emulator.addResource(AG, {
     version: 3,
     bindings: [
       { role: 'roles/networksecurity.addressGroupUser', members: ['group:net@example.com'], condition: CONDITION },
       { role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] },
     ],
   });
-  emulator.addImportJob({
+  await emulator.addImportJob({
     name: JOB,
     displayName: 'Inventory',
     state: 'IMPORT_JOB_STATE_COMPLETED',
@@ -45,20 +55,35 @@ beforeAll(async () => {
     apiAddedThisLater: { x: 1 },
   });
 });
-afterAll(async () => {
+afterAll(() => {
   process.env = savedEnv;
-  await emulator.close();
+  emulator.close();
+  fs.rmSync(contextDir, { recursive: true, force: true });
 });
 
-const lookups = () => new GoogleLookups({ project: PROJECT });
+let contexts = 0;
+/** Lookups with a context file of their own, empty: every lookup here reads Google. */
+const lookups = (props: GoogleLookupsProps = { project: PROJECT }) =>
+  new GoogleLookups({ contextFile: path.join(contextDir, `context-${++contexts}.json`), ...props });
 
-const rejection = (promise: Promise<unknown>) => rejectionOf(promise, Error);
+/** What `lookup` throws (the test fails if it returns). */
+function thrown(lookup: () => unknown): Error {
+  try {
+    lookup();
+  } catch (error) {
+    expect(error).toBeInstanceOf(Error);
+    return error as Error;
+  }
+  throw new Error('expected the lookup to throw');
+}
+
+const requests = async () => (await emulator.stats()).requests;
 
 describe('getAddressGroupIamPolicy', () => {
   test('reads version 3 by default, with all four condition fields', async () => {
-    const policy = await lookups().getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global' });
+    const policy = lookups().getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global' });
     expect(policy.version).toBe(3);
-    expect(policy.etag).toBe(emulator.policy(AG).etag);
+    expect(policy.etag).toBe((await emulator.policy(AG)).etag);
     expect(policy.bindings).toEqual([
       {
         role: 'roles/networksecurity.addressGroupUser',
@@ -71,7 +96,7 @@ describe('getAddressGroupIamPolicy', () => {
   });
 
   test('the requested version reaches the API: version 1 shows what Google does to conditions', async () => {
-    const policy = await lookups().getAddressGroupIamPolicy({
+    const policy = lookups().getAddressGroupIamPolicy({
       addressGroupId: 'office',
       location: 'global',
       optionsRequestedPolicyVersion: 1,
@@ -82,8 +107,8 @@ describe('getAddressGroupIamPolicy', () => {
   });
 
   test('a resource without a policy reads as an empty policy', async () => {
-    emulator.addResource(`projects/${PROJECT}/locations/global/addressGroups/fresh`);
-    expect(await lookups().getAddressGroupIamPolicy({ addressGroupId: 'fresh', location: 'global' })).toEqual({
+    await emulator.addResource(`projects/${PROJECT}/locations/global/addressGroups/fresh`);
+    expect(lookups().getAddressGroupIamPolicy({ addressGroupId: 'fresh', location: 'global' })).toEqual({
       auditConfigs: [],
       bindings: [],
       etag: 'ACAB',
@@ -92,11 +117,11 @@ describe('getAddressGroupIamPolicy', () => {
   });
 
   test('NOT_FOUND and PERMISSION_DENIED carry Google’s status and message', async () => {
-    const missing = await rejection(lookups().getAddressGroupIamPolicy({ addressGroupId: 'nope', location: 'global' }));
+    const missing = thrown(() => lookups().getAddressGroupIamPolicy({ addressGroupId: 'nope', location: 'global' }));
     expect(missing).toBeInstanceOf(GoogleApiError);
     expect(missing).toMatchObject({ status: 'NOT_FOUND', message: expect.stringContaining('addressGroups/nope') });
-    const denied = await rejection(
-      new GoogleLookups({ project: PROJECT, accessToken: GoogleApiEmulator.DENIED_TOKEN }).getAddressGroupIamPolicy({
+    const denied = thrown(() =>
+      lookups({ project: PROJECT, accessToken: GoogleApiEmulator.DENIED_TOKEN }).getAddressGroupIamPolicy({
         addressGroupId: 'office',
         location: 'global',
       }),
@@ -105,33 +130,29 @@ describe('getAddressGroupIamPolicy', () => {
   });
 
   test('version 2 and malformed ids are refused before any request', async () => {
-    emulator.resetStats();
+    const before = await requests();
     expect(
-      (
-        await rejection(
-          lookups().getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global', optionsRequestedPolicyVersion: 2 }),
-        )
-      ).message,
+      thrown(() => lookups().getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global', optionsRequestedPolicyVersion: 2 }))
+        .message,
     ).toBe(
       'GoogleLookups.getAddressGroupIamPolicy: optionsRequestedPolicyVersion: expected 0, 1 or 3 (the policy versions Google accepts) (got 2)',
     );
-    expect((await rejection(lookups().getAddressGroupIamPolicy({ addressGroupId: 'office/x', location: 'global' }))).message).toMatch(
+    expect(thrown(() => lookups().getAddressGroupIamPolicy({ addressGroupId: 'office/x', location: 'global' })).message).toMatch(
       /^GoogleLookups.getAddressGroupIamPolicy: addressGroupId: expected .* \(got "office\/x"\)$/,
     );
-    expect((await rejection(lookups().getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'Global ' }))).message).toMatch(
+    expect(thrown(() => lookups().getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'Global ' })).message).toMatch(
       /location: expected a location/,
     );
     expect(
-      (await rejection(new GoogleLookups().getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global', project: 'X' })))
-        .message,
+      thrown(() => lookups({}).getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global', project: 'X' })).message,
     ).toMatch(/project: expected a project ID/);
-    expect(emulator.stats().requests).toBe(0);
+    expect(await requests()).toBe(before);
   });
 });
 
 describe('getImportJob', () => {
   test('the full view has every report; gcsPayload is objectStoragePayload; unknown fields are ignored', async () => {
-    const job = await lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1', view: 'IMPORT_JOB_VIEW_FULL' });
+    const job = lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1', view: 'IMPORT_JOB_VIEW_FULL' });
     expect(job).toEqual({
       name: JOB,
       displayName: 'Inventory',
@@ -149,7 +170,7 @@ describe('getImportJob', () => {
   });
 
   test('IMPORT_JOB_VIEW_BASIC leaves the reports out: they read as empty reports', async () => {
-    const job = await lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1', view: 'IMPORT_JOB_VIEW_BASIC' });
+    const job = lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1', view: 'IMPORT_JOB_VIEW_BASIC' });
     expect(job.state).toBe('IMPORT_JOB_STATE_COMPLETED');
     expect(job.objectStoragePayload.path).toBe('gs://inventory/rvtools.csv');
     expect(job.executionReport).toEqual({
@@ -164,29 +185,29 @@ describe('getImportJob', () => {
   test('the project comes from the environment when neither the call nor the props give one', async () => {
     process.env.GOOGLE_CLOUD_PROJECT = PROJECT;
     try {
-      expect((await new GoogleLookups().getImportJob({ importJobId: 'inventory', location: 'us-central1' })).name).toBe(JOB);
+      expect(lookups({}).getImportJob({ importJobId: 'inventory', location: 'us-central1' }).name).toBe(JOB);
     } finally {
       delete process.env.GOOGLE_CLOUD_PROJECT;
     }
   });
 
   test('no project anywhere is a clear error, before any request', async () => {
-    emulator.resetStats();
-    const error = await rejection(new GoogleLookups().getImportJob({ importJobId: 'inventory', location: 'us-central1' }));
+    const before = await requests();
+    const error = thrown(() => lookups({}).getImportJob({ importJobId: 'inventory', location: 'us-central1' }));
     expect(error.message).toMatch(
       /^GoogleLookups.getImportJob: project: no project given and none configured; pass project, .*GOOGLE_CLOUD_PROJECT/,
     );
-    expect(emulator.stats().requests).toBe(0);
+    expect(await requests()).toBe(before);
   });
 
   test('a bad view is refused before any request; NOT_FOUND comes from Google', async () => {
-    emulator.resetStats();
-    const badView = await rejection(lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1', view: 'FULL' }));
+    const before = await requests();
+    const badView = thrown(() => lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1', view: 'FULL' }));
     expect(badView.message).toBe(
       'GoogleLookups.getImportJob: view: expected one of IMPORT_JOB_VIEW_UNSPECIFIED, IMPORT_JOB_VIEW_BASIC, IMPORT_JOB_VIEW_FULL (got "FULL")',
     );
-    expect(emulator.stats().requests).toBe(0);
-    const missing = await rejection(lookups().getImportJob({ importJobId: 'gone', location: 'us-central1' }));
+    expect(await requests()).toBe(before);
+    const missing = thrown(() => lookups().getImportJob({ importJobId: 'gone', location: 'us-central1' }));
     expect(missing).toMatchObject({ status: 'NOT_FOUND', httpStatus: 404 });
   });
 });
@@ -198,25 +219,24 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
   const PROJECT_NAME = `projects/${PROJECT}`;
   const AUDIT = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }] }];
 
-  beforeAll(() => {
-    Object.assign(process.env, emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager', 'cloudresourcemanager']));
-    emulator.addResource(AP, {
+  beforeAll(async () => {
+    await emulator.addResource(AP, {
       version: 3,
       bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'], condition: CONDITION }],
       auditConfigs: AUDIT,
     });
-    emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
-    emulator.addResource(SECRET, {
+    await emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
+    await emulator.addResource(SECRET, {
       bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@lookup-project.iam.gserviceaccount.com'] }],
     });
-    emulator.addResource(PROJECT_NAME, { bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }] });
+    await emulator.addResource(PROJECT_NAME, { bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }] });
   });
 
   test('the typed lookups read their resource at version 3, audit configs included', async () => {
-    const ap = await lookups().getAuthorizationPolicyIamPolicy({ authorizationPolicyId: 'ap', location: 'global' });
+    const ap = lookups().getAuthorizationPolicyIamPolicy({ authorizationPolicyId: 'ap', location: 'global' });
     expect(ap).toEqual({
       version: 3,
-      etag: emulator.policy(AP).etag,
+      etag: (await emulator.policy(AP)).etag,
       auditConfigs: AUDIT,
       bindings: [
         {
@@ -226,7 +246,7 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
         },
       ],
     });
-    const mj = await lookups().getMigrationJobIamPolicy({
+    const mj = lookups().getMigrationJobIamPolicy({
       migrationJobId: 'mj',
       location: 'us-central1',
       project: PROJECT,
@@ -236,21 +256,21 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
   });
 
   test('getIamPolicy reads any service: GET for Secret Manager, POST for Resource Manager (the other verb is a 404 there)', async () => {
-    const secret = await lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'v1', name: SECRET } });
+    const secret = lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'v1', name: SECRET } });
     expect(secret.bindings).toEqual([
       { role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@lookup-project.iam.gserviceaccount.com'] },
     ]);
-    const project = await lookups().getIamPolicy({
+    const project = lookups().getIamPolicy({
       resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: PROJECT_NAME },
       optionsRequestedPolicyVersion: 3,
     });
     expect(project).toMatchObject({
-      etag: emulator.policy(PROJECT_NAME).etag,
+      etag: (await emulator.policy(PROJECT_NAME)).etag,
       bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }],
     });
 
     // An explicit method wins over the table: a GET to Resource Manager is what Google would 404 too.
-    const wrongVerb = await rejection(
+    const wrongVerb = thrown(() =>
       lookups().getIamPolicy({
         resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: PROJECT_NAME, policyReadMethod: GetIamPolicyMethod.GET },
       }),
@@ -259,24 +279,23 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
   });
 
   test("NOT_FOUND carries Google's message; bad arguments are refused before any request, naming the method and field", async () => {
-    expect(await rejection(lookups().getMigrationJobIamPolicy({ migrationJobId: 'gone', location: 'us-central1' }))).toMatchObject({
+    expect(thrown(() => lookups().getMigrationJobIamPolicy({ migrationJobId: 'gone', location: 'us-central1' }))).toMatchObject({
       status: 'NOT_FOUND',
       message: expect.stringContaining('migrationJobs/gone'),
     });
-    emulator.resetStats();
-    const messages = await Promise.all(
-      [
-        lookups().getAuthorizationPolicyIamPolicy({ authorizationPolicyId: 'a/b', location: 'global' }),
-        lookups().getMigrationJobIamPolicy({ migrationJobId: 'mj', location: 'us-central1', optionsRequestedPolicyVersion: 2 }),
-        lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/../../x' } }),
-        lookups().getIamPolicy({ resource: { service: 'secretmanager.googleapis.com', apiVersion: 'v1', name: SECRET } }),
-        lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'V1', name: SECRET } }),
+    const before = await requests();
+    const messages = [
+      () => lookups().getAuthorizationPolicyIamPolicy({ authorizationPolicyId: 'a/b', location: 'global' }),
+      () => lookups().getMigrationJobIamPolicy({ migrationJobId: 'mj', location: 'us-central1', optionsRequestedPolicyVersion: 2 }),
+      () => lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/../../x' } }),
+      () => lookups().getIamPolicy({ resource: { service: 'secretmanager.googleapis.com', apiVersion: 'v1', name: SECRET } }),
+      () => lookups().getIamPolicy({ resource: { service: 'secretmanager', apiVersion: 'V1', name: SECRET } }),
+      () =>
         lookups().getIamPolicy({
           resource: { service: 'secretmanager', apiVersion: 'v1', name: SECRET },
           optionsRequestedPolicyVersion: 2,
         }),
-      ].map((p) => rejection(p).then((e) => e.message)),
-    );
+    ].map((lookup) => thrown(lookup).message);
     expect(messages).toEqual([
       expect.stringMatching(/^GoogleLookups\.getAuthorizationPolicyIamPolicy: authorizationPolicyId: expected .* \(got "a\/b"\)$/),
       'GoogleLookups.getMigrationJobIamPolicy: optionsRequestedPolicyVersion: expected 0, 1 or 3 (the policy versions Google accepts) (got 2)',
@@ -285,6 +304,146 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
       expect.stringMatching(/^GoogleLookups\.getIamPolicy: resource\.apiVersion: expected a Google API version/),
       'GoogleLookups.getIamPolicy: optionsRequestedPolicyVersion: expected 0, 1 or 3 (the policy versions Google accepts) (got 2)',
     ]);
-    expect(emulator.stats().requests).toBe(0);
+    expect(await requests()).toBe(before);
+  });
+});
+
+describe('errors name the lookup and its arguments', () => {
+  test("Google's error carries the lookup, its settled arguments, and Google's status and message", () => {
+    const missing = thrown(() => lookups().getAddressGroupIamPolicy({ addressGroupId: 'nope', location: 'global' }));
+    expect(missing.message).toMatch(/^NOT_FOUND \(HTTP 404\): .*addressGroups\/nope/);
+    expect(missing.message).toContain(
+      '[GoogleLookups.getAddressGroupIamPolicy({"addressGroupId":"nope","location":"global","project":"lookup-project","optionsRequestedPolicyVersion":3})]',
+    );
+  });
+
+  test('a runner that cannot reach Google reports UNAVAILABLE, named the same way', () => {
+    const saved = process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER;
+    process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER = 'http://127.0.0.1:9/';
+    process.env.CDKTF_GOOGLE_IAM_RETRY_MAX_MS = '0';
+    try {
+      const error = thrown(() => lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1' }));
+      expect(error).toMatchObject({ status: 'UNAVAILABLE', httpStatus: 0 });
+      expect(error.message).toContain(
+        'GoogleLookups.getImportJob({"importJobId":"inventory","location":"us-central1","project":"lookup-project"})',
+      );
+    } finally {
+      process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER = saved;
+      delete process.env.CDKTF_GOOGLE_IAM_RETRY_MAX_MS;
+    }
+  });
+});
+
+describe('the context file', () => {
+  const AG_KEY = `getAddressGroupIamPolicy:addressGroupId=office:location=global:optionsRequestedPolicyVersion=3:project=${PROJECT}`;
+  const JOB_KEY = `getImportJob:importJobId=inventory:location=us-central1:project=${PROJECT}:view=IMPORT_JOB_VIEW_FULL`;
+  const readBoth = (contextFile: string) => {
+    const kept = new GoogleLookups({ project: PROJECT, contextFile });
+    return {
+      policy: kept.getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global' }),
+      job: kept.getImportJob({ importJobId: 'inventory', location: 'us-central1', view: 'IMPORT_JOB_VIEW_FULL' }),
+    };
+  };
+  /** Runs `body` with no credentials and no reachable endpoint: any credential lookup or request would fail. */
+  const offline = <T>(body: () => T): T => {
+    const saved = { ...process.env };
+    for (const name of Object.keys(process.env))
+      if (name.startsWith('CLOUDSDK_API_ENDPOINT_OVERRIDES_')) process.env[name] = 'http://127.0.0.1:9/';
+    delete process.env.GOOGLE_OAUTH_ACCESS_TOKEN;
+    process.env.GOOGLE_APPLICATION_CREDENTIALS = path.join(contextDir, 'no-such-key.json');
+    try {
+      return body();
+    } finally {
+      process.env = saved;
+    }
+  };
+
+  test('results are kept under readable keys, sorted, without any credential; a complete file needs no network and no credentials', async () => {
+    const contextFile = path.join(contextDir, 'kept.json');
+    const first = readBoth(contextFile);
+    const text = fs.readFileSync(contextFile, 'utf8');
+    expect(Object.keys(JSON.parse(text))).toEqual([AG_KEY, JOB_KEY]);
+    expect(JSON.parse(text)[AG_KEY]).toEqual(first.policy);
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), undefined, 2)}\n`);
+    expect(text.indexOf('"auditConfigs"')).toBeLessThan(text.indexOf('"bindings"'));
+    expect(text).not.toContain(GoogleApiEmulator.ACCESS_TOKEN);
+
+    const before = await requests();
+    const started = Date.now();
+    const again = offline(() => readBoth(contextFile));
+    const elapsed = Date.now() - started;
+    expect(again).toEqual(first);
+    expect(await requests()).toBe(before);
+    expect(fs.readFileSync(contextFile, 'utf8')).toBe(text);
+    console.log(`context file: two lookups from the file took ${elapsed} ms`);
+  });
+
+  test('CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS reads one entry again (by its key), or every entry (*)', async () => {
+    const contextFile = path.join(contextDir, 'refresh.json');
+    const first = readBoth(contextFile);
+    await emulator.addResource(AG, {
+      version: 3,
+      bindings: [{ role: 'roles/networksecurity.addressGroupViewer', members: ['user:b@example.com'] }],
+    });
+    try {
+      expect(readBoth(contextFile).policy).toEqual(first.policy);
+
+      process.env.CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS = AG_KEY;
+      const before = await requests();
+      const refreshed = readBoth(contextFile);
+      expect(await requests()).toBe(before + 1);
+      expect(refreshed.policy.bindings).toEqual([{ role: 'roles/networksecurity.addressGroupViewer', members: ['user:b@example.com'] }]);
+      expect(refreshed.job).toEqual(first.job);
+
+      process.env.CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS = '*';
+      readBoth(contextFile);
+      expect(await requests()).toBe(before + 3);
+      delete process.env.CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS;
+      expect(offline(() => readBoth(contextFile)).policy).toEqual(refreshed.policy);
+    } finally {
+      delete process.env.CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS;
+      await emulator.addResource(AG, {
+        version: 3,
+        bindings: [
+          { role: 'roles/networksecurity.addressGroupUser', members: ['group:net@example.com'], condition: CONDITION },
+          { role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] },
+        ],
+      });
+    }
+  });
+
+  test('with CDKTF_GOOGLE_IAM_NO_LOOKUPS a lookup missing from the file fails before any request; one in the file is answered', async () => {
+    const contextFile = path.join(contextDir, 'strict.json');
+    readBoth(contextFile);
+    const before = await requests();
+    process.env.CDKTF_GOOGLE_IAM_NO_LOOKUPS = '1';
+    try {
+      const kept = new GoogleLookups({ project: PROJECT, contextFile });
+      expect(kept.getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global' }).version).toBe(3);
+      expect(
+        thrown(() => kept.getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global', optionsRequestedPolicyVersion: 1 }))
+          .message,
+      ).toBe(
+        `GoogleLookups.getAddressGroupIamPolicy: ${contextFile} has no entry "getAddressGroupIamPolicy:addressGroupId=office:location=global:optionsRequestedPolicyVersion=1:project=${PROJECT}", ` +
+          'and CDKTF_GOOGLE_IAM_NO_LOOKUPS is set, so Google is not asked. Synthesize once without it, where Google can be reached, and commit the context file',
+      );
+    } finally {
+      delete process.env.CDKTF_GOOGLE_IAM_NO_LOOKUPS;
+    }
+    expect(await requests()).toBe(before);
+  });
+
+  test('a failed lookup is never kept: the next synth asks Google again', async () => {
+    const contextFile = path.join(contextDir, 'failed.json');
+    const name = `projects/${PROJECT}/locations/global/addressGroups/later`;
+    const read = () =>
+      new GoogleLookups({ project: PROJECT, contextFile }).getAddressGroupIamPolicy({ addressGroupId: 'later', location: 'global' });
+    expect(thrown(read)).toMatchObject({ status: 'NOT_FOUND' });
+    expect(fs.existsSync(contextFile)).toBe(false);
+    await emulator.addResource(name, { bindings: [{ role: 'roles/networksecurity.addressGroupViewer', members: ['user:c@example.com'] }] });
+    expect(read().bindings).toHaveLength(1);
+    expect(Object.keys(JSON.parse(fs.readFileSync(contextFile, 'utf8')))).toEqual([
+      `getAddressGroupIamPolicy:addressGroupId=later:location=global:optionsRequestedPolicyVersion=3:project=${PROJECT}`,
+    ]);
   });
 });

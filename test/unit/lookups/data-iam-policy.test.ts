@@ -3,7 +3,7 @@
  * will read, with which queries (never a credential), and what fails at
  * synth. plan-time.e2e.test.ts runs them under the real terraform.
  */
-import { Testing, TerraformStack, TerraformVariable } from 'cdktf';
+import { Testing, TerraformStack, TerraformVariable, Tokenization } from 'cdktf';
 import {
   AuthorizationPolicyIamMember,
   DataAddressGroupIamPolicy,
@@ -104,6 +104,30 @@ test("attributes are Terraform expressions over the runner's answer; lists and o
   expect(resolveIn(stack, job.executionReport)).toMatch(
     /^\$\{jsondecode\(data\.external\.J_ImportJob_Read_[0-9A-F]+\.result\["executionReport"\]\)\}$/,
   );
+});
+
+test('list and object attributes are resolvable objects, not string tokens, so the jsii kernel can hand them to other languages', () => {
+  const stack = newStack();
+  const policies = [
+    new DataAddressGroupIamPolicy(stack, 'AG', { addressGroupId: 'ag', location: 'global' }),
+    new DataAuthorizationPolicyIamPolicy(stack, 'AP', { authorizationPolicyId: 'ap', location: 'global' }),
+    new DataMigrationJobIamPolicy(stack, 'MJ', { migrationJobId: 'mj', location: 'us-central1' }),
+    new DataGoogleIamPolicy(stack, 'Any', { resource: { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/s' } }),
+  ];
+  const job = new DataImportJob(stack, 'J', { importJobId: 'job', location: 'us-central1' });
+  const attributes = [
+    ...policies.flatMap((p) => [p.bindings, p.auditConfigs]),
+    job.labels,
+    job.executionReport,
+    job.validationReport,
+    job.objectStoragePayload,
+    job.inlinePayload,
+  ];
+  for (const attribute of attributes) {
+    expect(typeof attribute).toBe('object');
+    expect(Tokenization.isResolvable(attribute)).toBe(true);
+    expect(resolveIn(stack, attribute)).toMatch(/^\$\{jsondecode\(data\.external\.[A-Za-z_]+_[0-9A-F]+\.result\["[a-zA-Z]+"\]\)\}$/);
+  }
 });
 
 test("a grant's etag is read after the grant, at version 3, by the grant's full resource name", () => {

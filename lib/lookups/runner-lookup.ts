@@ -1,0 +1,67 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as path from 'path';
+import { GoogleApiError } from '../api/errors';
+import type { LookupAnswer } from '../runner/read';
+import type { RunnerQuery } from '../synth/read-query';
+import { ConstructValidationError } from '../synth/errors';
+import { RUNNER_DIR } from '../synth/runner-asset';
+
+/** A lookup that has not answered in this time is stopped (the runner's own retries stop well before). */
+const LOOKUP_TIMEOUT_MS = 5 * 60_000;
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Runs a Direct-form lookup synchronously: the bundled runner's `lookup`
+ * command (the Output form's read, same client and credentials) in a child
+ * `node`, which this process waits for. jsii has no usable async methods (Go
+ * cannot call them at all), so this is how a lookup blocks in every language.
+ * The query goes on stdin; an access token given in code goes in the child's
+ * environment, as `GOOGLE_OAUTH_ACCESS_TOKEN`; neither is ever on a command line.
+ *
+ * Because this process waits, a Google API emulator it serves itself could
+ * never answer: run the emulator in another process (its CLI) for such tests.
+ *
+ * @internal
+ */
+export class RunnerLookup {
+  /**
+   * The read's value, or the error rebuilt in this process: Google's errors as
+   * {@link GoogleApiError} (status, HTTP code and message), refused arguments as
+   * a validation error; each names `lookup` and its arguments.
+   */
+  public static read(lookup: string, args: object, query: RunnerQuery, accessToken?: string): object {
+    const entry = path.join(RUNNER_DIR, 'runner.js');
+    if (!fs.existsSync(entry)) {
+      throw new Error(`${lookup}: the runner ${entry} is missing; build the package first (npm run build)`);
+    }
+    const env = accessToken === undefined ? process.env : { ...process.env, GOOGLE_OAUTH_ACCESS_TOKEN: accessToken };
+    const child = spawnSync(process.execPath, [entry, 'lookup'], {
+      input: JSON.stringify(query),
+      env,
+      encoding: 'utf8',
+      timeout: LOOKUP_TIMEOUT_MS,
+      maxBuffer: MAX_ANSWER_BYTES,
+      windowsHide: true,
+    });
+    const call = `${lookup}(${JSON.stringify(args)})`;
+    if (child.error) throw new Error(`${call}: the lookup runner did not complete: ${child.error.message}`);
+    let answer: LookupAnswer;
+    try {
+      answer = JSON.parse(child.stdout) as LookupAnswer;
+    } catch {
+      const said = child.stderr.trim() || `exit code ${child.status ?? child.signal}`;
+      throw new Error(`${call}: the lookup runner failed: ${said}`);
+    }
+    if ('value' in answer) return answer.value;
+    const error = answer.error;
+    switch (error.kind) {
+      case 'google':
+        throw new GoogleApiError(error.httpStatus, error.status, error.apiMessage, call);
+      case 'argument':
+        throw new ConstructValidationError(lookup, error.field, error.value, error.reason);
+      default:
+        throw new Error(`${call}: ${error.message}`);
+    }
+  }
+}
