@@ -10,7 +10,7 @@ import {
 } from 'cdktf';
 import type { Construct, IConstruct } from 'constructs';
 import { grantKey, type Grant, type IamResource } from '../iam/grant';
-import { RUNNER_ENV } from '../runner/env';
+import { RUNNER_ENV } from '../contract/runner-env';
 import { runnerAssetPath } from '../synth/runner-asset';
 import { escapeTemplate, holdsTokens, terraformExpression } from '../synth/terraform-expression';
 import { DriftChecks, type DriftGroup } from './drift-checks';

@@ -1,8 +1,8 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { GoogleApiError } from '../api/errors';
-import type { LookupAnswer } from '../runner/read';
+import { CredentialsError, GoogleApiError } from '../api/errors';
+import type { LookupAnswer } from '../contract/lookup-answer';
 import type { RunnerQuery } from '../synth/read-query';
 import { ConstructValidationError } from '../synth/errors';
 import { RUNNER_DIR } from '../synth/runner-asset';
@@ -58,6 +58,8 @@ export class RunnerLookup {
     switch (error.kind) {
       case 'google':
         throw new GoogleApiError(error.httpStatus, error.status, error.apiMessage, call);
+      case 'credentials':
+        throw new CredentialsError(`${error.apiMessage} [${call}]`, { httpStatus: error.httpStatus });
       case 'argument':
         throw new ConstructValidationError(lookup, error.field, error.value, error.reason);
       default:

@@ -1,4 +1,4 @@
-import { RUNNER_ENV } from './env';
+import { RUNNER_ENV } from '../contract/runner-env';
 
 /**
  * An error of the runner itself (not Google's, which is a GoogleApiError):

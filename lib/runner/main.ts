@@ -20,7 +20,7 @@ import { describeGrant, grantEdits, grantKey, grantMembers, type Grant, type Gra
 import type { PolicyEdit } from '../iam/policy-edit';
 import type { Policy } from '../iam/types';
 import { applyEditBatch, type EditOutcome } from './engine';
-import { RUNNER_ENV } from './env';
+import { RUNNER_ENV } from '../contract/runner-env';
 import { RunnerErrors } from './errors';
 import { parseGrant } from './grant-input';
 import { policyEndpoint } from './policy-endpoint';

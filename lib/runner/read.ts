@@ -1,5 +1,6 @@
+import type { LookupAnswer } from '../contract/lookup-answer';
 import { GoogleRestClient } from '../api/client';
-import { GoogleApiError } from '../api/errors';
+import { CredentialsError, GoogleApiError } from '../api/errors';
 import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
@@ -92,28 +93,15 @@ export async function runRead(query: ReadQuery, env: NodeJS.ProcessEnv): Promise
   return result;
 }
 
-/**
- * The answer of `runner.js lookup`, the Direct form's read run synchronously
- * by the synthesizing process (lib/lookups/runner-lookup.ts): the typed value,
- * or the error with what the caller needs to rebuild it (Google's status, or
- * the argument that was refused). Errors are answers, not crashes, so the
- * caller can tell Google's NOT_FOUND from a runner that failed to start.
- */
-export type LookupAnswer =
-  | { readonly value: object; readonly project: string }
-  | {
-      readonly error:
-        | { readonly kind: 'google'; readonly httpStatus: number; readonly status: string; readonly apiMessage: string }
-        | { readonly kind: 'argument'; readonly field: string; readonly value: unknown; readonly reason: string }
-        | { readonly kind: 'other'; readonly message: string };
-    };
-
 /** Runs one Direct-form read and answers it; never throws for an error of the read itself. */
 export async function runLookup(query: ReadQuery, env: NodeJS.ProcessEnv): Promise<LookupAnswer> {
   try {
     const { value, project } = await readTyped(query, env);
     return { value, project };
   } catch (error) {
+    if (error instanceof CredentialsError) {
+      return { error: { kind: 'credentials', httpStatus: error.httpStatus, apiMessage: error.apiMessage } };
+    }
     if (error instanceof GoogleApiError) {
       return { error: { kind: 'google', httpStatus: error.httpStatus, status: error.status, apiMessage: error.apiMessage } };
     }

@@ -2,7 +2,7 @@ import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { RUNNER_ENV } from './env';
+import { RUNNER_ENV } from '../contract/runner-env';
 
 /**
  * The runner's private folder: per-policy locks and queues, run markers and

@@ -7,3 +7,15 @@ export async function rejectionOf<E extends Error>(promise: Promise<unknown>, ty
   expect(error).toBeInstanceOf(type);
   return error as E;
 }
+
+/** The error `run` throws, checked to be a `type` (the test fails if it returns or throws something else). */
+export function thrownBy<E extends Error>(run: () => unknown, type: abstract new (...args: never[]) => E): E {
+  let error: unknown;
+  try {
+    run();
+  } catch (e) {
+    error = e;
+  }
+  expect(error).toBeInstanceOf(type);
+  return error as E;
+}

@@ -4,7 +4,7 @@
  */
 import { TerraformStack, Testing } from 'cdktf';
 import { AuthorizationPolicyIamMember, ConstructValidationError, CredentialsError, GoogleApiError, GoogleLookups } from '../../lib';
-import { rejectionOf } from '../support/rejection';
+import { thrownBy } from '../support/rejection';
 
 const POLICY = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 
@@ -26,24 +26,26 @@ test('a construct given a malformed member throws a ConstructValidationError nam
   });
 });
 
-test('a Direct-form lookup with a malformed argument rejects with a ConstructValidationError before any request', async () => {
-  const error = await rejectionOf(
-    new GoogleLookups({ project: 'p-123456' }).getAuthorizationPolicyIamPolicy({
-      authorizationPolicyId: 'ap',
-      location: 'global',
-      optionsRequestedPolicyVersion: 2,
-    }),
+test('a Direct-form lookup with a malformed argument throws a ConstructValidationError before any request', () => {
+  const error = thrownBy(
+    () =>
+      new GoogleLookups({ project: 'p-123456' }).getAuthorizationPolicyIamPolicy({
+        authorizationPolicyId: 'ap',
+        location: 'global',
+        optionsRequestedPolicyVersion: 2,
+      }),
     ConstructValidationError,
   );
   expect(error).toMatchObject({ where: 'GoogleLookups.getAuthorizationPolicyIamPolicy', field: 'optionsRequestedPolicyVersion', value: 2 });
 });
 
-test('unusable credentials reject with a CredentialsError, a GoogleApiError with status UNAUTHENTICATED', async () => {
-  const error = await rejectionOf(
-    new GoogleLookups({ project: 'p-123456', accessToken: ' ' }).getAuthorizationPolicyIamPolicy({
-      authorizationPolicyId: 'ap',
-      location: 'global',
-    }),
+test('unusable credentials throw a CredentialsError, a GoogleApiError with status UNAUTHENTICATED', () => {
+  const error = thrownBy(
+    () =>
+      new GoogleLookups({ project: 'p-123456', accessToken: ' ' }).getAuthorizationPolicyIamPolicy({
+        authorizationPolicyId: 'ap',
+        location: 'global',
+      }),
     CredentialsError,
   );
   expect(error).toBeInstanceOf(GoogleApiError);
