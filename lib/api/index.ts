@@ -12,6 +12,7 @@ export {
   type ResolvedSource,
 } from './credential-source';
 export * from './errors';
+export * from './iam-apis';
 export * from './iam-policy';
 export * from './import-jobs';
 export { policyShapeProblem } from './policy-shape';

@@ -91,14 +91,17 @@ export class IamPolicyStore {
     });
   }
 
-  /** setIamPolicy with Google's checks; a stale etag is a 409 ABORTED and changes nothing. */
-  public set(name: string, request: unknown): Policy {
+  /**
+   * setIamPolicy with Google's checks; a stale etag is a 409 ABORTED and changes nothing. `updateMask`
+   * says whether the API's SetIamPolicyRequest has that field (where it has not, sending it is a 400).
+   */
+  public set(name: string, request: unknown, updateMask = true): Policy {
     const stored = this.lookup(name);
-    rejectUnknownFields(request, ['policy', 'updateMask'], 'request');
-    const { policy, updateMask } = (request ?? {}) as { policy?: Policy; updateMask?: unknown };
+    rejectUnknownFields(request, updateMask ? ['policy', 'updateMask'] : ['policy'], '');
+    const { policy, updateMask: maskText } = (request ?? {}) as { policy?: Policy; updateMask?: unknown };
     if (!policy) throw invalidArgument('Request contains an invalid argument: policy is required.');
     validatePolicyShape(policy);
-    const mask = parseMask(updateMask);
+    const mask = parseMask(maskText);
 
     const currentEtag = stored?.etag ?? EMPTY_POLICY_ETAG;
     if (policy.etag !== undefined && policy.etag !== currentEtag) {
@@ -109,7 +112,8 @@ export class IamPolicyStore {
       );
     }
     const next: StoredPolicy = {
-      version: mask.has('version') ? (policy.version ?? 1) : (stored?.version ?? 1),
+      // The version goes with the bindings it formats (a conditional binding needs 3), mask or not.
+      version: mask.has('version') || mask.has('bindings') ? (policy.version ?? 1) : (stored?.version ?? 1),
       etag: this.newEtag(),
       bindings: mask.has('bindings') ? normalizeBindings(policy.bindings ?? []) : (stored?.bindings ?? []),
       auditConfigs: mask.has('auditConfigs') ? clone(policy.auditConfigs ?? []) : (stored?.auditConfigs ?? []),
@@ -142,7 +146,7 @@ export class IamPolicyStore {
 }
 
 function parseMask(mask: unknown): Set<string> {
-  // Google's default mask is "bindings, etag"; this library always sends one.
+  // Google's default mask is "bindings, etag" (the version follows the bindings: a conditional one needs 3).
   if (mask === undefined || mask === '') return new Set(['bindings', 'etag', 'version']);
   if (typeof mask !== 'string') throw invalidArgument('updateMask must be a string');
   const fields = mask.split(',').map((f) => f.trim());

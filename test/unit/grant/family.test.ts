@@ -456,7 +456,57 @@ describe('synth-time validation names the construct path, the field and the valu
           role: ROLE,
           member: 'user:a@example.com',
         }),
-      /^stack\/C: resource\.service: not reachable .*bigquery\/v2.*google_bigquery_table_iam_\*/,
+      /^stack\/C: resource\.service: not reachable by a generic grant: bigquery serves IAM at other paths .*google_bigquery_table_iam_member, google_bigquery_table_iam_binding or google_bigquery_table_iam_policy \(got "bigquery"\)$/,
+    ],
+    [
+      'resource.service served elsewhere without a provider resource (Deployment Manager)',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: { service: 'deploymentmanager', apiVersion: 'v2', name: 'projects/p/global/deployments/d' },
+          role: ROLE,
+          member: 'user:a@example.com',
+        }),
+      /^stack\/C: resource\.service: not reachable .*the google provider has no IAM resource for projects\/\*\/global\/deployments\/\*/,
+    ],
+    [
+      "resource.service without IAM in Google's published API",
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, service: 'nosuchapi' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.service: not an API with IAM-enabled collections in Google's published API \(googleapis 188\.0\.0\)/,
+    ],
+    [
+      'resource.apiVersion without IAM collections',
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, apiVersion: 'v9' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.apiVersion: secretmanager has no IAM-enabled collection in version v9 .*its versions with IAM: v1, v1beta1, v1beta2/,
+    ],
+    [
+      'resource.name in no collection of the API version',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: { ...SECRET, name: 'projects/p/topics/t' },
+          role: ROLE,
+          member: 'user:a@example.com',
+        }),
+      /^stack\/C: resource\.name: not in any IAM-enabled collection of secretmanager v1 .*projects\/\*\/secrets\/\*.* \(got "projects\/p\/topics\/t"\)$/,
+    ],
+    [
+      'resource.name of a collection whose policy is read-only',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: { service: 'datacatalog', apiVersion: 'v1', name: 'projects/p/locations/l/entryGroups/g/entries/e' },
+          role: ROLE,
+          member: 'user:a@example.com',
+        }),
+      /^stack\/C: resource\.name: Google publishes getIamPolicy but no setIamPolicy for datacatalog v1/,
+    ],
+    [
+      'auditConfigs on an API whose setIamPolicy has no updateMask (Pub/Sub)',
+      () =>
+        new GoogleIamPolicy(s(), 'C', {
+          resource: { service: 'pubsub', apiVersion: 'v1', name: 'projects/p/topics/t' },
+          bindings: [],
+          auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }],
+        }),
+      /^stack\/C: auditConfigs: pubsub v1's setIamPolicy has no updateMask in Google's published API/,
     ],
     [
       'resource.apiVersion without v',
@@ -539,7 +589,7 @@ describe('synth-time validation names the construct path, the field and the valu
           role: ROLE,
           member: 'user:a@example.com',
         }),
-      /^stack\/C: resource\.policyReadMethod: expected GET or POST \(got "PUT"\)$/,
+      /^stack\/C: resource\.policyReadMethod: expected GET, POST, POST_QUERY \(got "PUT"\)$/,
     ],
   ];
   test.each(cases)('%s', (_label, build, message) => {
