@@ -92,13 +92,15 @@ export class GoogleIamApis {
     return GoogleIamApis.apiVersion(service, apiVersion)?.collections.find((c) => GoogleIamApis.matches(c.template, name));
   }
 
-  /** The first collection of any API with version `apiVersion` that `name` belongs to (for a request that does not say which API). */
+  /**
+   * The collection of any API with version `apiVersion` that `name` belongs to, for a request that does not say
+   * which API; a pattern without `**` (iap's `^.*$` matches any name) wins.
+   */
   public static collectionOfAnyService(apiVersion: string, name: string): IamCollection | undefined {
-    for (const api of apiVersions().values()) {
-      const collection = api.apiVersion === apiVersion ? api.collections.find((c) => GoogleIamApis.matches(c.template, name)) : undefined;
-      if (collection) return collection;
-    }
-    return undefined;
+    const matches = [...apiVersions().values()]
+      .filter((api) => api.apiVersion === apiVersion)
+      .flatMap((api) => api.collections.filter((c) => GoogleIamApis.matches(c.template, name)));
+    return matches.find((c) => !c.template.includes('**')) ?? matches[0];
   }
 
   /** The collections of `service` served elsewhere (empty for an API served at `{version}/{name}:getIamPolicy`). */

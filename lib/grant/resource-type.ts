@@ -57,17 +57,21 @@ const API_VERSION = /^v\d+(p\d+)?((alpha|beta)\d*)?$/;
 /**
  * The resource a generic grant or lookup names, with `getIamPolicyMethod`
  * settled: the explicit value, else the shape Google publishes for the
- * collection the name belongs to. `GET` is left out (it is what the runner
- * assumes), so a grant's JSON and identity do not depend on whether it was
- * spelled out. A name Terraform knows only at apply is settled by the runner.
+ * collection the name belongs to. It is left out only where it is `GET` and
+ * Google publishes `GET` (what the runner then finds in the table itself), so
+ * a grant's JSON and identity do not depend on whether that was spelled out;
+ * an override that departs from the table travels with the grant. A name
+ * Terraform knows only at apply is settled by the runner.
  */
 export function genericResource(input: IamResourceInput): IamResource {
-  const method = input.getIamPolicyMethod ?? publishedShape(input);
+  const published = publishedShape(input);
+  const method = input.getIamPolicyMethod ?? published;
+  const implied = method === 'GET' && published === 'GET';
   return {
     service: input.service,
     apiVersion: input.apiVersion,
     name: input.name,
-    ...(method === undefined || method === 'GET' ? {} : { getIamPolicyMethod: method as GetIamPolicyShape }),
+    ...(method === undefined || implied ? {} : { getIamPolicyMethod: method as GetIamPolicyShape }),
   };
 }
 

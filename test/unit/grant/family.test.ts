@@ -104,7 +104,7 @@ describe('what each construct grants', () => {
     ).toBe('AuthorizationPolicyIamPolicy stack/ApP');
   });
 
-  test('generic grants: the service decides GET or POST unless the construct says; GET is left out of the grant', () => {
+  test("generic grants: Google's published shape for the collection unless the construct says; a GET Google publishes is left out of the grant", () => {
     const stack = newStack();
     const secret = new GoogleIamMember(stack, 'Secret', {
       resource: SECRET,
@@ -132,11 +132,41 @@ describe('what each construct grants', () => {
       member: 'user:a@example.com',
     });
 
+    // POST with the version in the query (Vertex AI, IAM service accounts); one API, two shapes by version (Dataproc).
+    const model = new GoogleIamMember(stack, 'Model', {
+      resource: { service: 'aiplatform', apiVersion: 'v1', name: 'projects/p-123456/locations/us-central1/models/m' },
+      role: 'roles/aiplatform.user',
+      member: 'user:a@example.com',
+    });
+    const account = new GoogleIamMember(stack, 'Account', {
+      resource: { service: 'iam', apiVersion: 'v1', name: 'projects/p-123456/serviceAccounts/sa@p-123456.iam.gserviceaccount.com' },
+      role: 'roles/iam.serviceAccountUser',
+      member: 'user:a@example.com',
+    });
+    const dataprocV1 = new GoogleIamMember(stack, 'DataprocV1', {
+      resource: { service: 'dataproc', apiVersion: 'v1', name: 'projects/p-123456/regions/r/autoscalingPolicies/a' },
+      role: 'roles/dataproc.viewer',
+      member: 'user:a@example.com',
+    });
+    const dataprocV1beta2 = new GoogleIamMember(stack, 'DataprocV1beta2', {
+      resource: { service: 'dataproc', apiVersion: 'v1beta2', name: 'projects/p-123456/regions/r/workflowTemplates/w' },
+      role: 'roles/dataproc.viewer',
+      member: 'user:a@example.com',
+    });
+    expect([model, account, dataprocV1, dataprocV1beta2].map((c) => c.resource.policyReadMethod)).toEqual([
+      'POST_QUERY',
+      'POST_QUERY',
+      'POST',
+      'GET',
+    ]);
+
     const resources = Object.values(grantsOf(stack))
-      .map((g) => (g as { resource: { name: string } }).resource)
+      .map((g) => (g as { resource: { name: string; service: string } }).resource)
+      .filter((r) => ['cloudresourcemanager', 'spanner', 'secretmanager'].includes(r.service))
       .sort((a, b) => a.name.localeCompare(b.name));
     expect(resources).toEqual([
-      { service: 'cloudresourcemanager', apiVersion: 'v1', name: 'projects/other-project' },
+      // An override that departs from what Google publishes (POST here) travels with the grant.
+      { service: 'cloudresourcemanager', apiVersion: 'v1', name: 'projects/other-project', getIamPolicyMethod: 'GET' },
       { service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/p-123456', getIamPolicyMethod: 'POST' },
       { service: 'spanner', apiVersion: 'v1', name: 'projects/p-123456/instances/i', getIamPolicyMethod: 'POST' },
       { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/db-password' },
