@@ -4,7 +4,9 @@ import { GoogleIamApis } from '../../../lib/api/iam-apis';
 
 /** The generator (a plain Node script: only it and this test load googleapis). */
 const generator = require('../../../scripts/generate-iam-table.js') as {
-  generateIamTable(): { text: string; counts: Record<string, unknown> & { apisWithoutUpdateMask: string[] } };
+  generateIamTable(): { text: string; readme: string; counts: Record<string, unknown> & { apisWithoutUpdateMask: string[] } };
+  withReadmeTable(readme: string, block: string): string;
+  README: string;
   readCollections(): { api: string; url: string; sample?: string }[];
   TABLE_FILE: string;
   PROVIDER_RESOURCES: Record<string, string | undefined>;
@@ -15,6 +17,12 @@ const generated = generator.generateIamTable();
 
 test('the committed table is exactly what the pinned googleapis package generates (npm run generate:iam-table)', () => {
   expect(fs.readFileSync(generator.TABLE_FILE, 'utf8')).toBe(generated.text);
+});
+
+test("the README's table of APIs is generated from the same data", () => {
+  const readme = fs.readFileSync(generator.README, 'utf8');
+  expect(generator.withReadmeTable(readme, generated.readme)).toBe(readme);
+  expect(generated.readme).toContain('| pubsub | v1 (GET ×4; no updateMask), v1beta2 (GET ×2; no updateMask) |');
 });
 
 test("the table covers Google's whole IAM surface in the pinned Discovery documents", () => {
