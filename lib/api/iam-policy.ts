@@ -91,6 +91,15 @@ export class IamPolicyApi {
       );
     }
     const api = GoogleIamApis.apiVersion(this.target.service, this.target.apiVersion);
+    if (GoogleIamApis.collection(this.target.service, this.target.apiVersion, resource)?.writable === false) {
+      throw new GoogleApiError(
+        400,
+        'INVALID_ARGUMENT',
+        `Google publishes getIamPolicy but no setIamPolicy for ${resource} (${this.target.service} ${this.target.apiVersion}, ${GoogleIamApis.SOURCE}): its policy can be read, not written; nothing was written`,
+        `POST ${path}`,
+        false,
+      );
+    }
     if (options.updateAuditConfigs && !api?.updateMask) {
       throw new GoogleApiError(
         400,

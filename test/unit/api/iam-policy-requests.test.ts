@@ -105,3 +105,13 @@ test('replacing audit configs where the schema has no updateMask is refused, not
   expect((error as Error).message).toMatch(/pubsub v1's setIamPolicy has no updateMask/);
   expect(sent).toEqual([]);
 });
+
+test('writing a policy Google publishes as read-only (Data Catalog entries) is refused, nothing sent', async () => {
+  const { client, sent } = recording();
+  const error = await new IamPolicyApi(client, { service: 'datacatalog', apiVersion: 'v1' })
+    .setIamPolicy('projects/p/locations/l/entryGroups/g/entries/e', POLICY)
+    .catch((e: unknown) => e);
+  expect(error).toMatchObject({ status: 'INVALID_ARGUMENT', retryable: false });
+  expect((error as Error).message).toMatch(/no setIamPolicy/);
+  expect(sent).toEqual([]);
+});
