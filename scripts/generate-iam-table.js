@@ -8,7 +8,7 @@
  * - the `getIamPolicy` URL template, HTTP method and path parameters (.js);
  * - where the policy version goes: an `'options.requestedPolicyVersion'`
  *   parameter (the query) or a `requestBody` of GetIamPolicyRequest (.d.ts);
- * - whether setIamPolicy's request schema has `updateMask` (.d.ts);
+ * - whether setIamPolicy's request schema has `updateMask`, and its Policy `auditConfigs` (.d.ts);
  * - the resource name pattern, from the sample call the client generator
  *   writes from Google's `pattern` (`projects/my-project/secrets/my-secret` for
  *   `^projects/[^/]+/secrets/[^/]+$`), or, for the few methods without a
@@ -153,6 +153,7 @@ function readApiVersion(api, version, js, dts) {
       setUrl: set?.url,
       setMethod: set?.method,
       updateMask: setRequest !== undefined && /\n {8}updateMask\?: /.test(interfaceBody(dts, setRequest)),
+      auditConfigs: setRequest !== undefined && policyHasAuditConfigs(dts, setRequest),
       sample: sampleResource(dts, cls),
     });
   }
@@ -180,6 +181,12 @@ function interfaceBody(dts, name) {
   const at = dts.search(new RegExp(`export interface ${name.replace(/\$/g, '\\$')}( extends \\w+)? \\{`));
   if (at < 0) throw new Error(`no interface ${name}`);
   return dts.slice(at, dts.indexOf('\n    }', at));
+}
+
+/** Whether the `policy` of a SetIamPolicyRequest schema has `auditConfigs` (20 APIs' Policy has not). */
+function policyHasAuditConfigs(dts, setRequest) {
+  const policy = /\n {8}policy\?: (Schema\$\w+);/.exec(interfaceBody(dts, setRequest))?.[1];
+  return policy !== undefined && /\n {8}auditConfigs\?: /.test(interfaceBody(dts, policy));
 }
 
 /** GetIamPolicyRequest is `{ options?: GetPolicyOptions }` and that is `{ requestedPolicyVersion?: number }`. */
@@ -289,8 +296,16 @@ function generateIamTable(apisDir = APIS_DIR) {
     counts[shape]++;
     if (from === 'resource path') counts.fromResourcePath.push(`${c.api} ${c.version} ${template}`);
     const key = `${c.api} ${urlVersion(c)}`;
-    const api = apis.get(key) ?? { api: c.api, version: urlVersion(c), updateMask: c.updateMask, collections: [] };
-    if (api.updateMask !== c.updateMask) throw new Error(`${key}: setIamPolicy's updateMask differs between collections`);
+    const api = apis.get(key) ?? {
+      api: c.api,
+      version: urlVersion(c),
+      updateMask: c.updateMask,
+      auditConfigs: c.auditConfigs,
+      collections: [],
+    };
+    if (c.setUrl !== undefined && (api.updateMask !== c.updateMask || api.auditConfigs !== c.auditConfigs)) {
+      throw new Error(`${key}: setIamPolicy's updateMask or Policy's auditConfigs differs between collections`);
+    }
     // A collection without setIamPolicy (its policy is read-only) is written in lowercase.
     const letter = c.setUrl === undefined ? SHAPE_LETTER[shape].toLowerCase() : SHAPE_LETTER[shape];
     if (c.setUrl === undefined) counts.readOnly.push(`${c.api} ${c.version} ${template}`);
@@ -302,7 +317,7 @@ function generateIamTable(apisDir = APIS_DIR) {
   }
   const apiRows = [...apis.values()].map(
     (a) =>
-      `  [${JSON.stringify(a.api)}, ${JSON.stringify(a.version)}, ${a.updateMask}, [${a.collections
+      `  [${JSON.stringify(a.api)}, ${JSON.stringify(a.version)}, ${a.updateMask}, ${a.auditConfigs}, [${a.collections
         .sort()
         .map((c) => JSON.stringify(c))
         .join(', ')}]],`,
@@ -318,14 +333,14 @@ function generateIamTable(apisDir = APIS_DIR) {
     '',
     '/**',
     ' * Every API version whose collections Google serves at `{version}/{name}:getIamPolicy` and `:setIamPolicy`:',
-    " * [api, version, whether setIamPolicy's request has `updateMask`, collections], a collection being",
+    " * [api, version, whether setIamPolicy's request has `updateMask`, whether its Policy has `auditConfigs`, collections], a collection being",
     ' * "<shape> <name template>": shape G = GET with the version in the query, B = POST with',
     ' * `{"options":{"requestedPolicyVersion":N}}`, Q = POST with the version in the query and no body;',
     ' * in lowercase (g, b, q) when the collection has no setIamPolicy (its policy can be read, not written);',
     ' * in a template `*` is one segment, `**` any rest, anything else literal.',
     ' */',
     '// prettier-ignore',
-    'export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, readonly string[]]> = [',
+    'export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean, readonly string[]]> = [',
     ...apiRows,
     '];',
     '',
@@ -348,6 +363,7 @@ function generateIamTable(apisDir = APIS_DIR) {
       reachable: counts.GET + counts.POST + counts.POST_QUERY,
       apiVersionsWithoutUpdateMask: [...apis.values()].filter((a) => !a.updateMask).map((a) => `${a.api} ${a.version}`),
       apisWithoutUpdateMask: [...new Set([...apis.values()].filter((a) => !a.updateMask).map((a) => a.api))],
+      apisWithoutPolicyAuditConfigs: [...new Set([...apis.values()].filter((a) => !a.auditConfigs).map((a) => a.api))],
     },
     collections,
   };
@@ -363,7 +379,8 @@ function readmeTable(source, apis, elsewhere) {
       const shapes = {};
       for (const c of v.collections) shapes[names[c[0].toUpperCase()]] = (shapes[names[c[0].toUpperCase()]] ?? 0) + 1;
       const shown = Object.entries(shapes).map(([shape, n]) => `${shape} ×${n}`);
-      return `${v.version} (${shown.join(', ')}${v.updateMask ? '' : '; no updateMask'})`;
+      const missing = [v.updateMask ? '' : 'updateMask', v.auditConfigs ? '' : 'auditConfigs'].filter(Boolean);
+      return `${v.version} (${shown.join(', ')}${missing.length ? `; no ${missing.join(', no ')}` : ''})`;
     });
     return `| ${api} | ${cells.join(', ')} |`;
   });
@@ -413,6 +430,7 @@ if (require.main === module) {
   const summary = {
     ...counts,
     apisWithoutUpdateMask: `${counts.apisWithoutUpdateMask.length}: ${counts.apisWithoutUpdateMask.join(', ')}`,
+    apisWithoutPolicyAuditConfigs: `${counts.apisWithoutPolicyAuditConfigs.length}: ${counts.apisWithoutPolicyAuditConfigs.join(', ')}`,
     apiVersionsWithoutUpdateMask: counts.apiVersionsWithoutUpdateMask.length,
   };
   if (process.argv.includes('--check')) {

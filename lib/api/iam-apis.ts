@@ -29,6 +29,8 @@ export interface IamApiVersion {
   readonly apiVersion: string;
   /** Whether its SetIamPolicyRequest has `updateMask` (19 APIs' has not: Google rejects the field there). */
   readonly updateMask: boolean;
+  /** Whether its Policy has `auditConfigs` (20 APIs' has not: Google rejects the field there). */
+  readonly auditConfigs: boolean;
   readonly collections: readonly IamCollection[];
 }
 
@@ -49,12 +51,13 @@ const patterns = new Map<string, RegExp>();
 
 function apiVersions(): Map<string, IamApiVersion> {
   byApiVersion ??= new Map(
-    IAM_APIS.map(([service, apiVersion, updateMask, collections]) => [
+    IAM_APIS.map(([service, apiVersion, updateMask, auditConfigs, collections]) => [
       `${service} ${apiVersion}`,
       {
         service,
         apiVersion,
         updateMask,
+        auditConfigs,
         collections: collections.map((entry) => ({
           service,
           apiVersion,

@@ -100,21 +100,23 @@ export class IamPolicyApi {
         false,
       );
     }
-    if (options.updateAuditConfigs && !api?.updateMask) {
+    if (options.updateAuditConfigs && !(api?.updateMask && api.auditConfigs)) {
       throw new GoogleApiError(
         400,
         'INVALID_ARGUMENT',
-        `cannot replace the audit configs of ${resource}: ${this.target.service} ${this.target.apiVersion}'s setIamPolicy has no updateMask ` +
-          `in Google's published API (${GoogleIamApis.SOURCE}), and without one Google updates only bindings and etag; nothing was written`,
+        `cannot replace the audit configs of ${resource}: in Google's published API (${GoogleIamApis.SOURCE}) ${this.target.service} ${this.target.apiVersion}'s ` +
+          `setIamPolicy ${api?.updateMask ? 'takes a Policy without auditConfigs' : 'has no updateMask, and without one Google updates only bindings and etag'}; nothing was written`,
         `POST ${path}`,
         false,
       );
     }
+    // Where the API's Policy has no auditConfigs, the field would be a 400 (Google never returns any there).
+    const written = api && !api.auditConfigs ? { ...policy, auditConfigs: undefined } : policy;
     const answer = await this.client.request<unknown>({
       service: this.target.service,
       path,
       method: 'POST',
-      body: { policy: wirePolicy(policy), ...(options.updateAuditConfigs ? { updateMask: AUDIT_CONFIGS_UPDATE_MASK } : {}) },
+      body: { policy: wirePolicy(written), ...(options.updateAuditConfigs ? { updateMask: AUDIT_CONFIGS_UPDATE_MASK } : {}) },
     });
     return checkedPolicy(answer, `POST ${path}`);
   }

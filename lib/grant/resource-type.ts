@@ -94,7 +94,7 @@ export type IamResourceUse = 'read' | 'write' | 'write-audit-configs';
  * `methodField`: the generic constructs call it `policyReadMethod`). An
  * explicit method lets an API version the table does not know through (a
  * newer one), its name checked only as a path. A write needs a collection
- * with setIamPolicy, and audit configs an API whose setIamPolicy has `updateMask`.
+ * with setIamPolicy, and audit configs an API whose setIamPolicy has `updateMask` and whose Policy has `auditConfigs`.
  */
 export function validateIamResource(
   resource: IamResourceInput,
@@ -168,11 +168,15 @@ export function validateIamResource(
       `Google publishes getIamPolicy but no setIamPolicy for ${service} ${apiVersion} ${collection.template}: its policy can be read, not granted on`,
     );
   }
-  if (use === 'write-audit-configs' && !api.updateMask) {
+  if (use === 'write-audit-configs' && !(api.updateMask && api.auditConfigs)) {
     throw new IamValidationError(
       'auditConfigs',
       `${service} ${apiVersion}`,
-      `${service} ${apiVersion}'s setIamPolicy has no updateMask in Google's published API (${GoogleIamApis.SOURCE}), and without one Google updates only bindings and etag: audit configs cannot be set here`,
+      `in Google's published API (${GoogleIamApis.SOURCE}) ${service} ${apiVersion}'s setIamPolicy ` +
+        (api.updateMask
+          ? 'takes a Policy without auditConfigs'
+          : 'has no updateMask, and without one Google updates only bindings and etag') +
+        ': audit configs cannot be set here',
     );
   }
 }

@@ -5,7 +5,7 @@ import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from '..
 import { ApiError, FrontEndNotFound, frontEndNotFound, invalidArgument, notFound, rejectUnknownFields } from './api-error';
 import { AuthEndpoints } from './auth-endpoints';
 import { FaultInjector, type EmulatedMethod, type FaultOptions } from './faults';
-import { IamPolicyStore, type PolicyWrite } from './iam-store';
+import { IamPolicyStore, type PolicyFields, type PolicyWrite } from './iam-store';
 import { ImportJobStore } from './import-job-store';
 
 /** Options of {@link GoogleApiEmulator.start}. */
@@ -48,13 +48,18 @@ export interface EmulatedCollection {
    * @default true
    */
   readonly updateMask?: boolean;
+  /**
+   * Whether its Policy has `auditConfigs` (else the field is a 400, as on Google).
+   * @default true
+   */
+  readonly auditConfigs?: boolean;
 }
 
 /** What the emulator serves a collection as: its getIamPolicy shape, and the fields its setIamPolicy takes. */
 interface ServedCollection {
   readonly shape: GetIamPolicyShape;
   readonly writable: boolean;
-  readonly updateMask: boolean;
+  readonly fields: PolicyFields;
 }
 
 /** What the emulator has answered, counted per method and outcome. */
@@ -273,7 +278,7 @@ export class GoogleApiEmulator {
             this.policies.get(resource, collection.shape === 'POST' ? requestedVersionInBody(body) : requestedVersion(query)),
         };
       }
-      return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(resource, body, collection.updateMask) };
+      return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(resource, body, collection.fields) };
     }
     const job = IMPORT_JOB_PATH.exec(path);
     if (job && method === 'GET') {
@@ -290,16 +295,20 @@ export class GoogleApiEmulator {
     const registered = this.collections.find(
       (c) => (service === undefined || c.service === service) && c.apiVersion === apiVersion && GoogleIamApis.matches(c.template, resource),
     );
-    if (registered) return { shape: registered.getIamPolicyMethod ?? 'GET', writable: true, updateMask: registered.updateMask ?? true };
+    if (registered) {
+      const fields = { updateMask: registered.updateMask ?? true, auditConfigs: registered.auditConfigs ?? true };
+      return { shape: registered.getIamPolicyMethod ?? 'GET', writable: true, fields };
+    }
     const published =
       service === undefined
         ? GoogleIamApis.collectionOfAnyService(apiVersion, resource)
         : GoogleIamApis.collection(service, apiVersion, resource);
     if (!published) return undefined;
+    const api = GoogleIamApis.apiVersion(published.service, published.apiVersion);
     return {
       shape: published.shape,
       writable: published.writable,
-      updateMask: GoogleIamApis.apiVersion(published.service, published.apiVersion)?.updateMask ?? false,
+      fields: { updateMask: api?.updateMask ?? false, auditConfigs: api?.auditConfigs ?? false },
     };
   }
 

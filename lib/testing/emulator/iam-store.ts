@@ -29,6 +29,12 @@ interface StoredPolicy {
   auditConfigs: readonly AuditConfig[];
 }
 
+/** Which optional fields an API's SetIamPolicyRequest and Policy schemas have. */
+export interface PolicyFields {
+  readonly updateMask: boolean;
+  readonly auditConfigs: boolean;
+}
+
 /** One accepted setIamPolicy: the policy it left behind (as a version 3 read returns it). */
 export interface PolicyWrite {
   /** 1, 2, 3, ... across all resources, in the order the writes were accepted. */
@@ -92,15 +98,15 @@ export class IamPolicyStore {
   }
 
   /**
-   * setIamPolicy with Google's checks; a stale etag is a 409 ABORTED and changes nothing. `updateMask`
-   * says whether the API's SetIamPolicyRequest has that field (where it has not, sending it is a 400).
+   * setIamPolicy with Google's checks; a stale etag is a 409 ABORTED and changes nothing. `fields` says
+   * whether the API's schemas have `updateMask` and the Policy's `auditConfigs` (where not, sending one is a 400).
    */
-  public set(name: string, request: unknown, updateMask = true): Policy {
+  public set(name: string, request: unknown, fields: PolicyFields = { updateMask: true, auditConfigs: true }): Policy {
     const stored = this.lookup(name);
-    rejectUnknownFields(request, updateMask ? ['policy', 'updateMask'] : ['policy'], '');
+    rejectUnknownFields(request, fields.updateMask ? ['policy', 'updateMask'] : ['policy'], '');
     const { policy, updateMask: maskText } = (request ?? {}) as { policy?: Policy; updateMask?: unknown };
     if (!policy) throw invalidArgument('Request contains an invalid argument: policy is required.');
-    validatePolicyShape(policy);
+    validatePolicyShape(policy, fields.auditConfigs);
     const mask = parseMask(maskText);
 
     const currentEtag = stored?.etag ?? EMPTY_POLICY_ETAG;
@@ -156,8 +162,8 @@ function parseMask(mask: unknown): Set<string> {
   return new Set(fields);
 }
 
-function validatePolicyShape(policy: Policy): void {
-  rejectUnknownFields(policy, ['version', 'etag', 'bindings', 'auditConfigs'], 'policy');
+function validatePolicyShape(policy: Policy, auditConfigs: boolean): void {
+  rejectUnknownFields(policy, auditConfigs ? ['version', 'etag', 'bindings', 'auditConfigs'] : ['version', 'etag', 'bindings'], 'policy');
   (policy.bindings ?? []).forEach((binding, i) => {
     rejectUnknownFields(binding, ['role', 'members', 'condition'], `policy.bindings[${i}]`);
     rejectUnknownFields(binding.condition, ['expression', 'title', 'description', 'location'], `policy.bindings[${i}].condition`);

@@ -93,6 +93,19 @@ test('where the schema has updateMask it is accepted (Secret Manager), and an un
   );
 });
 
+test("auditConfigs is a 400 where the API's Policy has no such field (logging views), though its setIamPolicy has updateMask", async () => {
+  const view = 'projects/p/locations/global/buckets/b/views/v';
+  emulator.addResource(view);
+  const answer = await call('POST', `/logging/v2/${view}:setIamPolicy`, {
+    policy: { bindings: [], auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }] },
+    updateMask: 'bindings,etag,auditConfigs',
+  });
+  expect(answer.status).toBe(400);
+  expect(JSON.parse(answer.text).error.message).toBe(
+    'Invalid JSON payload received. Unknown name "auditConfigs" at \'policy\': Cannot find field.',
+  );
+});
+
 const roleOf = (text: string) => (JSON.parse(text) as { bindings: Array<{ role: string }> }).bindings[0].role;
 
 test('a policy version in the other place is ignored, as Google ignores it: the read is then version 0 (conditions mangled)', async () => {

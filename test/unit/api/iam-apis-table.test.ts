@@ -22,7 +22,9 @@ test('the committed table is exactly what the pinned googleapis package generate
 test("the README's table of APIs is generated from the same data", () => {
   const readme = fs.readFileSync(generator.README, 'utf8');
   expect(generator.withReadmeTable(readme, generated.readme)).toBe(readme);
-  expect(generated.readme).toContain('| pubsub | v1 (GET ×4; no updateMask), v1beta2 (GET ×2; no updateMask) |');
+  expect(generated.readme).toContain(
+    '| pubsub | v1 (GET ×4; no updateMask, no auditConfigs), v1beta2 (GET ×2; no updateMask, no auditConfigs) |',
+  );
 });
 
 test("the table covers Google's whole IAM surface in the pinned Discovery documents", () => {
@@ -63,6 +65,13 @@ test("the table covers Google's whole IAM surface in the pinned Discovery docume
       'cloudiot',
     ].sort(),
   );
+});
+
+test("20 APIs' Policy has no auditConfigs: the 19 without updateMask, and logging", () => {
+  const counts = generated.counts as unknown as { apisWithoutPolicyAuditConfigs: string[]; apisWithoutUpdateMask: string[] };
+  expect(counts.apisWithoutPolicyAuditConfigs.sort()).toEqual([...counts.apisWithoutUpdateMask, 'logging'].sort());
+  expect(GoogleIamApis.apiVersion('logging', 'v2')).toMatchObject({ updateMask: true, auditConfigs: false });
+  expect(GoogleIamApis.apiVersion('secretmanager', 'v1')).toMatchObject({ updateMask: true, auditConfigs: true });
 });
 
 test.each([

@@ -536,7 +536,17 @@ describe('synth-time validation names the construct path, the field and the valu
           bindings: [],
           auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }],
         }),
-      /^stack\/C: auditConfigs: pubsub v1's setIamPolicy has no updateMask in Google's published API/,
+      /^stack\/C: auditConfigs: in Google's published API \(googleapis 188\.0\.0\) pubsub v1's setIamPolicy has no updateMask/,
+    ],
+    [
+      'auditConfigs on an API whose Policy has none (logging views, though its setIamPolicy has updateMask)',
+      () =>
+        new GoogleIamPolicy(s(), 'C', {
+          resource: { service: 'logging', apiVersion: 'v2', name: 'projects/p/locations/global/buckets/b/views/v' },
+          bindings: [],
+          auditConfigs: [],
+        }),
+      /^stack\/C: auditConfigs: .* logging v2's setIamPolicy takes a Policy without auditConfigs: audit configs cannot be set here/,
     ],
     [
       'resource.apiVersion without v',
