@@ -8,7 +8,7 @@
  * accounts), without `updateMask` (Pub/Sub, Spanner, Vertex AI), and with
  * `updateMask` where audit configs change (Resource Manager v3).
  */
-import { TerraformStack } from 'cdktf';
+import { TerraformStack, TerraformVariable } from 'cdktf';
 import { GoogleIamBinding, GoogleIamMember, GoogleIamPolicy, type IamAuditConfigProps } from '../../../lib';
 import type { Binding } from '../../../lib/iam/types';
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -137,4 +137,24 @@ test('grant, change and revoke on a collection of each shape: every request is o
   expect((await ws.destroy(env)).code).toBe(0);
   expect(emulator.policy(KEEPER.name).bindings).toEqual([FOREIGN]);
   expect(await ws.stateList()).toEqual([]);
+});
+
+test('a name only Terraform knows is checked at apply against the same table: one in no collection fails, nothing is sent', async () => {
+  const ws = await workspace((s) => {
+    const name = new TerraformVariable(s, 'secret', { type: 'string' }).stringValue;
+    new GoogleIamMember(s, 'Late', { resource: { ...SECRET, name }, role: 'roles/secretmanager.viewer', member: u('late') });
+  });
+  emulator.resetStats();
+  const failed = await ws.apply(env, ['-var', `secret=projects/${P}/topics/not-a-secret`]);
+  expect(failed.code).not.toBe(0);
+  expect(failed.output).toMatch(
+    /projects\/shapes-project\/topics\/not-a-secret is not in any IAM-enabled collection Google publishes for secretmanager v1/,
+  );
+  expect(emulator.stats().requests).toBe(0);
+
+  emulator.addResource(`projects/${P}/secrets/late`);
+  const applied = await ws.apply(env, ['-var', `secret=projects/${P}/secrets/late`]);
+  expect({ code: applied.code, output: applied.code === 0 ? '' : applied.output }).toEqual({ code: 0, output: '' });
+  expect(historyOf(emulator, `projects/${P}/secrets/late`, 'roles/secretmanager.viewer')).toEqual([[u('late')]]);
+  expect((await ws.destroy(env, ['-var', `secret=projects/${P}/secrets/late`])).code).toBe(0);
 });
