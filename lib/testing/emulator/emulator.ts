@@ -85,11 +85,15 @@ const IMPORT_JOB_PATH = /^\/(?:migrationcenter\/)?v1alpha1\/(projects\/[^/]+\/lo
 const ADMIN_PREFIX = '/__emulator/';
 
 /**
- * A local stand-in for the Google endpoints this library calls (network
- * security, database migration, Migration Center, and any service's
- * `:getIamPolicy`/`:setIamPolicy`), served over real HTTP so the real
- * google-auth-library client, the real runner and the real `terraform` talk
- * to it. For this project's tests and its users' (`cdktf-google-iam/lib/testing`).
+ * A local stand-in for the Google endpoints this library calls (Migration
+ * Center's import jobs, and `:getIamPolicy`/`:setIamPolicy` of every
+ * IAM-enabled collection Google publishes, plus those a test registers),
+ * served over real HTTP so the real google-auth-library client, the real
+ * runner and the real `terraform` talk to it. It is as strict as Google, from
+ * the table generated from Google's Discovery documents: another verb than
+ * the collection's is the front end's 404 page, a JSON field the schema lacks
+ * a 400 INVALID_ARGUMENT naming it, a policy version in the other place is
+ * ignored. For this project's tests and its users' (`cdktf-google-iam/lib/testing`).
  */
 export class GoogleApiEmulator {
   /** The token `env()` hands out. The API accepts it, the tokens `auth` issued and those accepted through `auth` or `env()`. */
