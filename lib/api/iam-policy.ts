@@ -2,6 +2,7 @@ import type { AuditConfig, Binding, Policy } from '../iam/types';
 import type { GoogleRestClient } from './client';
 import { GoogleApiError } from './errors';
 import { policyShapeProblem } from './policy-shape';
+import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from './iam-apis';
 import { validateServiceName, type GoogleService } from './services';
 
 /** Which API serves a resource's IAM policy (a grant resource type satisfies this). */
@@ -11,34 +12,39 @@ export interface IamPolicyService {
   /** e.g. `v1`, `v1beta1`, `v2alpha`, `v3`. */
   readonly apiVersion: string;
   /**
-   * How the API exposes getIamPolicy: `GET …:getIamPolicy?options.requestedPolicyVersion=3` (most APIs) or
-   * `POST …:getIamPolicy` with `{"options": {"requestedPolicyVersion": 3}}` (Resource Manager, BigQuery, Spanner, …).
-   * @default 'GET'
+   * How the API exposes getIamPolicy, overriding Google's published API (GoogleIamApis).
+   * @default - the shape Google publishes for the resource's collection
    */
-  readonly getIamPolicyMethod?: 'GET' | 'POST';
+  readonly getIamPolicyMethod?: GetIamPolicyShape;
 }
 
-/** What a setIamPolicy replaces besides bindings, etag and version. */
+/** What a setIamPolicy replaces besides bindings and etag. */
 export interface SetIamPolicyOptions {
   /** Also replace the audit configs (in the update mask): only a policy grant that declares them does. */
   readonly updateAuditConfigs?: boolean;
 }
 
-/** Fields of google.iam.v1.SetIamPolicyRequest.policy this library writes; audit configs are left out of the mask unless asked for. */
-export const SET_POLICY_UPDATE_MASK = 'bindings,etag,version';
+/**
+ * The update mask of a write that replaces audit configs, as the Terraform
+ * provider sends it. Without a mask Google applies `bindings, etag`, so a
+ * write that leaves audit configs alone sends none (19 APIs' schemas have no
+ * `updateMask` field, and Google rejects a field its schema lacks).
+ */
+export const AUDIT_CONFIGS_UPDATE_MASK = 'bindings,etag,auditConfigs';
 
 const API_VERSION = /^v\d+(p\d+)?((alpha|beta)\d*)?$/;
 // A resource name goes into the URL's path: no query, fragment, escapes, or dot segments that would leave it.
 const UNSAFE_RESOURCE = /[?#%\\\s\u0000-\u001f\u007f]|(^|\/)\.{1,2}(\/|$)|^\/|\/$|\/\//;
 
 /**
- * `getIamPolicy` / `setIamPolicy` of one service (`{apiVersion}/{resource}:getIamPolicy`).
- * A read is checked against google.iam.v1.Policy, and a write needs an etag:
- * a policy is never written blind, nor built from an answer that is not one.
+ * `getIamPolicy` / `setIamPolicy` of one service (`{apiVersion}/{resource}:getIamPolicy`),
+ * each request exactly as Google's published schema for the resource's
+ * collection describes it (GoogleIamApis): the verb, where the policy
+ * version goes, and `updateMask` only where the schema has it and audit
+ * configs change. A read is checked against google.iam.v1.Policy, and a write
+ * needs an etag: a policy is never written blind, nor built from an answer that is not one.
  */
 export class IamPolicyApi {
-  private readonly getMethod: 'GET' | 'POST';
-
   constructor(
     private readonly client: GoogleRestClient,
     private readonly target: IamPolicyService,
@@ -49,32 +55,30 @@ export class IamPolicyApi {
         `apiVersion: expected a Google API version such as v1, v1beta1 or v2alpha (got ${JSON.stringify(target.apiVersion)})`,
       );
     }
-    if (target.getIamPolicyMethod !== undefined && target.getIamPolicyMethod !== 'GET' && target.getIamPolicyMethod !== 'POST') {
-      throw new Error(`getIamPolicyMethod: expected GET or POST (got ${JSON.stringify(target.getIamPolicyMethod)})`);
+    if (target.getIamPolicyMethod !== undefined && !GET_IAM_POLICY_SHAPES.includes(target.getIamPolicyMethod)) {
+      throw new Error(
+        `getIamPolicyMethod: expected ${GET_IAM_POLICY_SHAPES.join(', ')} (got ${JSON.stringify(target.getIamPolicyMethod)})`,
+      );
     }
-    this.getMethod = target.getIamPolicyMethod ?? 'GET';
   }
 
   /** Reads the policy; version 3 by default so conditional bindings come back intact. */
   public async getIamPolicy(resource: string, requestedPolicyVersion = 3): Promise<Policy> {
     const path = this.path(resource, 'getIamPolicy');
-    const answer =
-      this.getMethod === 'POST'
-        ? await this.client.request<unknown>({
-            service: this.target.service,
-            path,
-            method: 'POST',
-            body: { options: { requestedPolicyVersion } },
-          })
-        : await this.client.request<unknown>({
-            service: this.target.service,
-            path,
-            query: { 'options.requestedPolicyVersion': requestedPolicyVersion },
-          });
-    return checkedPolicy(answer, `${this.getMethod} ${path}`);
+    const shape = this.shapeOf(resource, path);
+    const method = shape === 'GET' ? 'GET' : 'POST';
+    const answer = await this.client.request<unknown>({
+      service: this.target.service,
+      path,
+      ...(method === 'POST' ? { method } : {}),
+      ...(shape === 'POST'
+        ? { body: { options: { requestedPolicyVersion } } }
+        : { query: { 'options.requestedPolicyVersion': requestedPolicyVersion } }),
+    });
+    return checkedPolicy(answer, `${method} ${path}`);
   }
 
-  /** Writes the policy with the etag it carries; only the fields the API defines are sent. */
+  /** Writes the policy with the etag it carries; only the fields the API's schema defines are sent. */
   public async setIamPolicy(resource: string, policy: Policy, options: SetIamPolicyOptions = {}): Promise<Policy> {
     const path = this.path(resource, 'setIamPolicy');
     if (typeof policy.etag !== 'string' || policy.etag === '') {
@@ -86,16 +90,50 @@ export class IamPolicyApi {
         false,
       );
     }
+    const api = GoogleIamApis.apiVersion(this.target.service, this.target.apiVersion);
+    if (GoogleIamApis.collection(this.target.service, this.target.apiVersion, resource)?.writable === false) {
+      throw new GoogleApiError(
+        400,
+        'INVALID_ARGUMENT',
+        `Google publishes getIamPolicy but no setIamPolicy for ${resource} (${this.target.service} ${this.target.apiVersion}, ${GoogleIamApis.SOURCE}): its policy can be read, not written; nothing was written`,
+        `POST ${path}`,
+        false,
+      );
+    }
+    if (options.updateAuditConfigs && !(api?.updateMask && api.auditConfigs)) {
+      throw new GoogleApiError(
+        400,
+        'INVALID_ARGUMENT',
+        `cannot replace the audit configs of ${resource}: in Google's published API (${GoogleIamApis.SOURCE}) ${this.target.service} ${this.target.apiVersion}'s ` +
+          `setIamPolicy ${api?.updateMask ? 'takes a Policy without auditConfigs' : 'has no updateMask, and without one Google updates only bindings and etag'}; nothing was written`,
+        `POST ${path}`,
+        false,
+      );
+    }
+    // Where the API's Policy has no auditConfigs, the field would be a 400 (Google never returns any there).
+    const written = api && !api.auditConfigs ? { ...policy, auditConfigs: undefined } : policy;
     const answer = await this.client.request<unknown>({
       service: this.target.service,
       path,
       method: 'POST',
-      body: {
-        policy: wirePolicy(policy),
-        updateMask: options.updateAuditConfigs ? `${SET_POLICY_UPDATE_MASK},auditConfigs` : SET_POLICY_UPDATE_MASK,
-      },
+      body: { policy: wirePolicy(written), ...(options.updateAuditConfigs ? { updateMask: AUDIT_CONFIGS_UPDATE_MASK } : {}) },
     });
     return checkedPolicy(answer, `POST ${path}`);
+  }
+
+  /** The explicit method, else the shape Google publishes for the collection `resource` belongs to. */
+  private shapeOf(resource: string, path: string): GetIamPolicyShape {
+    if (this.target.getIamPolicyMethod) return this.target.getIamPolicyMethod;
+    const collection = GoogleIamApis.collection(this.target.service, this.target.apiVersion, resource);
+    if (collection) return collection.shape;
+    throw new GoogleApiError(
+      400,
+      'INVALID_ARGUMENT',
+      `${resource} is not in any IAM-enabled collection Google publishes for ${this.target.service} ${this.target.apiVersion} (${GoogleIamApis.SOURCE}), ` +
+        "so how its getIamPolicy is called is unknown; check the name, or set the resource's policyReadMethod; nothing was sent",
+      `getIamPolicy ${path}`,
+      false,
+    );
   }
 
   private path(resource: string, verb: string): string {

@@ -35,7 +35,7 @@ export class GoogleIamBinding extends IamBindingGrant {
   constructor(scope: Construct, id: string, props: GoogleIamBindingProps) {
     const resource = settledResource(props.resource);
     super(scope, id, { typeName: 'GoogleIamBinding', resource }, props);
-    checkAt(this, () => validateGoogleIamResource(props.resource, isKnown));
+    checkAt(this, () => validateGoogleIamResource(props.resource, isKnown, 'resource.', 'write'));
     this.resource = shownResource(resource);
   }
 }

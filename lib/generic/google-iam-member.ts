@@ -40,7 +40,7 @@ export class GoogleIamMember extends IamMemberGrant {
   constructor(scope: Construct, id: string, props: GoogleIamMemberProps) {
     const resource = settledResource(props.resource);
     super(scope, id, { typeName: 'GoogleIamMember', resource }, props);
-    checkAt(this, () => validateGoogleIamResource(props.resource, isKnown));
+    checkAt(this, () => validateGoogleIamResource(props.resource, isKnown, 'resource.', 'write'));
     this.resource = shownResource(resource);
   }
 }

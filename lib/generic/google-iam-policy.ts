@@ -40,7 +40,9 @@ export class GoogleIamPolicy extends IamPolicyGrant {
   constructor(scope: Construct, id: string, props: GoogleIamPolicyProps) {
     const resource = settledResource(props.resource);
     super(scope, id, { typeName: 'GoogleIamPolicy', resource }, props);
-    checkAt(this, () => validateGoogleIamResource(props.resource, isKnown));
+    checkAt(this, () =>
+      validateGoogleIamResource(props.resource, isKnown, 'resource.', props.auditConfigs === undefined ? 'write' : 'write-audit-configs'),
+    );
     this.resource = shownResource(resource);
   }
 }

@@ -1,6 +1,8 @@
-import { genericResource, validateIamResource } from './resource-type';
+import { GoogleIamApis } from '../api/iam-apis';
 import type { IamResource } from '../iam/grant';
+import { isKnown as isKnownAtSynth } from '../synth/known-values';
 import type { GetIamPolicyMethod, GoogleIamResource } from './google-iam-resource';
+import { genericResource, validateIamResource, type IamResourceUse } from './resource-type';
 
 /**
  * The resource a generic construct or lookup names, as the grant model and
@@ -13,18 +15,31 @@ export function settledResource(resource: GoogleIamResource): IamResource {
   return genericResource({ service, apiVersion, name: name ?? '', getIamPolicyMethod: policyReadMethod });
 }
 
-/** Checks a generic resource's known fields, under `{prefix}service`, `{prefix}apiVersion`, `{prefix}name`, `{prefix}policyReadMethod`. @internal */
-export function validateGoogleIamResource(resource: GoogleIamResource, isKnown: (value: unknown) => boolean, prefix = 'resource.'): void {
+/**
+ * Checks a generic resource's known fields, under `{prefix}service`, `{prefix}apiVersion`, `{prefix}name`,
+ * `{prefix}policyReadMethod`, against Google's published API for what the construct does with it. @internal
+ */
+export function validateGoogleIamResource(
+  resource: GoogleIamResource,
+  isKnown: (value: unknown) => boolean,
+  prefix = 'resource.',
+  use: IamResourceUse = 'read',
+): void {
   if (typeof resource !== 'object' || resource === null) {
     validateIamResource(resource, isKnown, prefix);
     return;
   }
   const { service, apiVersion, name, policyReadMethod } = resource;
-  validateIamResource({ service, apiVersion, name, getIamPolicyMethod: policyReadMethod }, isKnown, prefix, 'policyReadMethod');
+  validateIamResource({ service, apiVersion, name, getIamPolicyMethod: policyReadMethod }, isKnown, prefix, 'policyReadMethod', use);
 }
 
-/** The resource as the construct shows it: the method spelled out. @internal */
+/**
+ * The resource as the construct shows it: the method spelled out, as given or as Google publishes it for the
+ * collection; undefined when only apply time knows (a name that is a Terraform token). @internal
+ */
 export function shownResource(resource: IamResource): GoogleIamResource {
   const { service, apiVersion, name, getIamPolicyMethod } = resource;
-  return { service, apiVersion, name, policyReadMethod: (getIamPolicyMethod ?? 'GET') as GetIamPolicyMethod };
+  const known = [service, apiVersion, name].every(isKnownAtSynth);
+  const method = getIamPolicyMethod ?? (known && GoogleIamApis.collection(service, apiVersion, name) ? 'GET' : undefined);
+  return { service, apiVersion, name, ...(method ? { policyReadMethod: method as GetIamPolicyMethod } : {}) };
 }

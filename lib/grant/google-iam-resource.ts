@@ -1,9 +1,11 @@
-/** How an API exposes `getIamPolicy`. */
+/** How an API's `getIamPolicy` is called: which verb, and where the policy version goes. */
 export enum GetIamPolicyMethod {
-  /** `GET {version}/{name}:getIamPolicy?options.requestedPolicyVersion=3` (most APIs: Secret Manager, Pub/Sub, Cloud KMS, Cloud Run, ...). */
+  /** `GET {version}/{name}:getIamPolicy?options.requestedPolicyVersion=3` (most collections: Secret Manager, Pub/Sub, Cloud KMS, Cloud Run, ...). */
   GET = 'GET',
   /** `POST {version}/{name}:getIamPolicy` with `{"options": {"requestedPolicyVersion": 3}}` (Resource Manager, Spanner, Bigtable Admin, Cloud Tasks, ...). */
   POST = 'POST',
+  /** `POST {version}/{name}:getIamPolicy?options.requestedPolicyVersion=3` with no body (Vertex AI's `aiplatform`, IAM service accounts). */
+  POST_QUERY = 'POST_QUERY',
 }
 
 /**
@@ -12,9 +14,11 @@ export enum GetIamPolicyMethod {
  * e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/my-project/secrets/db-password' }`
  * or `{ service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/my-project' }`.
  *
- * Not reachable this way (the google provider has resources for them):
- * BigQuery (`bigquery/v2/…`), Cloud Storage (`…/b/{bucket}/iam`), Compute
- * Engine (`…/getIamPolicy` without a colon) and Cloud DNS (`dns/v1/…`).
+ * Checked at synth against Google's published API descriptions (the
+ * Discovery documents, pinned in this release): the name must belong to one
+ * of the IAM-enabled collections of that API version. APIs that serve IAM at
+ * other paths are refused, naming the google provider's resource: BigQuery,
+ * Cloud Storage, Compute Engine, Cloud DNS and Deployment Manager.
  */
 export interface GoogleIamResource {
   /** The API: its host name without `.googleapis.com`, e.g. `secretmanager`, `pubsub`, `cloudresourcemanager` (lowercase letters and digits). */
@@ -24,13 +28,16 @@ export interface GoogleIamResource {
   /**
    * The resource's full name, as the API's getIamPolicy takes it (the path
    * between the version and `:getIamPolicy`), e.g. `projects/my-project/secrets/db-password`.
+   * It must match a pattern Google publishes for the API version (a Terraform token is checked at apply).
    * No leading or trailing slash, no `.` or `..` segments, no `?`, `#`, `%` or whitespace, and no `:` in the last segment.
    */
   readonly name: string;
   /**
-   * The HTTP method of the API's getIamPolicy. (Named so because jsii
-   * reserves `get…` names for Java getters.)
-   * @default - POST for cloudresourcemanager, spanner, bigtableadmin, cloudtasks, datacatalog, dataproc, iap and servicedirectory; GET for every other service
+   * How the API's getIamPolicy is called, overriding Google's published API
+   * description (e.g. for an API version published after this release, whose
+   * name is then checked only as a path). (Named so because jsii reserves
+   * `get…` names for Java getters.)
+   * @default - what Google publishes for the name's collection: GET for most, POST for Resource Manager, Spanner, Bigtable Admin, Cloud Tasks, IAP, ..., POST_QUERY for Vertex AI and IAM service accounts
    */
   readonly policyReadMethod?: GetIamPolicyMethod;
 }

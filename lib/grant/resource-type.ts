@@ -1,28 +1,36 @@
 import { IamValidationError } from '../iam/errors';
 import type { IamResource } from '../iam/grant';
 import { ADDRESS_GROUP, AUTHORIZATION_POLICY, MIGRATION_JOB, type ResourceNameFormat } from '../iam/resource-name';
+import { isKnown as isKnownAtSynth } from '../synth/known-values';
+import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from '../api/iam-apis';
 
 /**
  * What the grant constructs need to know about one kind of IAM-enabled
- * resource: which API serves its policy and what its names look like.
- * Adding a resource type is one more descriptor here and three thin
- * constructs (member, binding, policy) that pass it on.
+ * resource: which API serves its policy, what its names look like, and how
+ * its getIamPolicy is called, the last from Google's published API
+ * (GoogleIamApis). Adding a resource type is one more descriptor here and
+ * three thin constructs (member, binding, policy) that pass it on.
  */
 export interface IamResourceType {
   readonly service: string;
   readonly apiVersion: string;
   readonly nameFormat: ResourceNameFormat;
   /** @default 'GET' */
-  readonly getIamPolicyMethod?: 'GET' | 'POST';
+  readonly getIamPolicyMethod?: GetIamPolicyShape;
 }
 
-export const AUTHORIZATION_POLICY_TYPE: IamResourceType = {
-  service: 'networksecurity',
-  apiVersion: 'v1',
-  nameFormat: AUTHORIZATION_POLICY,
-};
-export const MIGRATION_JOB_TYPE: IamResourceType = { service: 'datamigration', apiVersion: 'v1', nameFormat: MIGRATION_JOB };
-export const ADDRESS_GROUP_TYPE: IamResourceType = { service: 'networksecurity', apiVersion: 'v1', nameFormat: ADDRESS_GROUP };
+/** The type of `projects/{p}/locations/{l}/{collection}/{id}` in `service` `apiVersion`, as Google publishes it (throws if it does not). */
+function publishedType(service: string, apiVersion: string, nameFormat: ResourceNameFormat): IamResourceType {
+  const template = `projects/*/locations/*/${nameFormat.collection}/*`;
+  const collection = GoogleIamApis.apiVersion(service, apiVersion)?.collections.find((c) => c.template === template);
+  if (!collection?.writable)
+    throw new Error(`${service} ${apiVersion} ${template} is not an IAM-enabled collection in ${GoogleIamApis.SOURCE}`);
+  return { service, apiVersion, nameFormat, ...(collection.shape === 'GET' ? {} : { getIamPolicyMethod: collection.shape }) };
+}
+
+export const AUTHORIZATION_POLICY_TYPE: IamResourceType = publishedType('networksecurity', 'v1', AUTHORIZATION_POLICY);
+export const MIGRATION_JOB_TYPE: IamResourceType = publishedType('datamigration', 'v1', MIGRATION_JOB);
+export const ADDRESS_GROUP_TYPE: IamResourceType = publishedType('networksecurity', 'v1', ADDRESS_GROUP);
 
 /** The resource a grant of this type names. */
 export function resourceOfType(type: IamResourceType, name: string): IamResource {
@@ -33,46 +41,6 @@ export function resourceOfType(type: IamResourceType, name: string): IamResource
     ...(type.getIamPolicyMethod ? { getIamPolicyMethod: type.getIamPolicyMethod } : {}),
   };
 }
-
-/**
- * The APIs whose `getIamPolicy` is `POST {version}/{resource}:getIamPolicy`
- * with `{"options": {"requestedPolicyVersion": 3}}` in the body, as their
- * REST references (and discovery documents) define it; every other API is
- * taken to answer `GET {version}/{resource}:getIamPolicy?options.requestedPolicyVersion=3`
- * (Secret Manager, Pub/Sub, Cloud KMS, Cloud Run, Cloud Functions, Artifact
- * Registry, Network Security, Database Migration, ...). A generic grant's
- * explicit `policyReadMethod` wins over this table.
- *
- * BigQuery's is a POST too, but under a service path (`bigquery/v2/...`): see
- * UNREACHABLE_SERVICES.
- */
-export const POST_GET_IAM_POLICY_SERVICES: ReadonlyMap<string, string> = new Map([
-  ['cloudresourcemanager', 'Resource Manager: projects, folders, organizations, tag keys and values'],
-  ['spanner', 'Cloud Spanner: instances, databases, backups'],
-  ['bigtableadmin', 'Cloud Bigtable Admin: instances, tables, backups'],
-  ['cloudtasks', 'Cloud Tasks: queues'],
-  ['datacatalog', 'Data Catalog: entry groups, tag templates, taxonomies'],
-  ['dataproc', 'Dataproc: clusters, jobs, operations, autoscaling and workflow templates'],
-  ['iap', 'Identity-Aware Proxy: IAP-protected resources'],
-  ['servicedirectory', 'Service Directory: namespaces and services'],
-]);
-
-/** How `service` exposes getIamPolicy when the grant does not say. */
-export function defaultGetIamPolicyMethod(service: string): 'GET' | 'POST' {
-  return POST_GET_IAM_POLICY_SERVICES.has(service) ? 'POST' : 'GET';
-}
-
-/**
- * APIs whose IAM methods are not at `{version}/{resource}:getIamPolicy` under
- * `https://{service}.googleapis.com/`, so a generic grant cannot reach them;
- * the google provider has resources for each.
- */
-export const UNREACHABLE_SERVICES: ReadonlyMap<string, string> = new Map([
-  ['bigquery', 'BigQuery serves IAM under bigquery/v2/...; use google_bigquery_table_iam_* or google_bigquery_dataset_iam_*'],
-  ['storage', 'Cloud Storage serves IAM at storage/v1/b/{bucket}/iam; use google_storage_bucket_iam_*'],
-  ['compute', 'Compute Engine serves IAM at compute/v1/.../getIamPolicy; use the google_compute_*_iam_* resources'],
-  ['dns', 'Cloud DNS serves IAM under dns/v1/...; use google_dns_managed_zone_iam_*'],
-]);
 
 /** A generic resource as a grant or lookup declares it: the four fields, `getIamPolicyMethod` as given (not defaulted). */
 export interface IamResourceInput {
@@ -88,60 +56,67 @@ const API_VERSION = /^v\d+(p\d+)?((alpha|beta)\d*)?$/;
 
 /**
  * The resource a generic grant or lookup names, with `getIamPolicyMethod`
- * settled: the explicit value, else the service's default. `GET` is left out
- * (it is what the runner assumes), so a grant's JSON and identity do not
- * depend on whether it was spelled out.
+ * settled: the explicit value, else the shape Google publishes for the
+ * collection the name belongs to. It is left out only where it is `GET` and
+ * Google publishes `GET` (what the runner then finds in the table itself), so
+ * a grant's JSON and identity do not depend on whether that was spelled out;
+ * an override that departs from the table travels with the grant. A name
+ * Terraform knows only at apply is settled by the runner.
  */
 export function genericResource(input: IamResourceInput): IamResource {
-  const method = input.getIamPolicyMethod ?? (typeof input.service === 'string' ? defaultGetIamPolicyMethod(input.service) : 'GET');
+  const published = publishedShape(input);
+  const method = input.getIamPolicyMethod ?? published;
+  const implied = method === 'GET' && published === 'GET';
   return {
     service: input.service,
     apiVersion: input.apiVersion,
     name: input.name,
-    ...(method === 'GET' ? {} : { getIamPolicyMethod: method as 'POST' }),
+    ...(method === undefined || implied ? {} : { getIamPolicyMethod: method as GetIamPolicyShape }),
   };
 }
 
+function publishedShape({ service, apiVersion, name }: IamResourceInput): GetIamPolicyShape | undefined {
+  if (![service, apiVersion, name].every((v) => typeof v === 'string' && isKnownAtSynth(v))) return undefined;
+  return GoogleIamApis.collection(service, apiVersion, name)?.shape;
+}
+
+/** What a generic grant does with the resource's policy: `read` (a lookup), `write` (a grant), `write-audit-configs` (a policy grant with audit configs). */
+export type IamResourceUse = 'read' | 'write' | 'write-audit-configs';
+
 /**
- * Checks a resource's known fields, each under `{prefix}{field}`: `service`
- * an API name (lowercase letters and digits) this library can reach,
- * `apiVersion` a Google API version, `name` a resource path (no `..` or `.`
- * segments, no `?`, `#`, `%`, `:`, backslash or whitespace, no leading,
- * trailing or double slash), the getIamPolicy method GET or POST (reported
- * as `methodField`: the generic constructs call it `policyReadMethod`).
+ * Checks a resource's known fields against Google's published API, each under
+ * `{prefix}{field}`: `service` an API with IAM-enabled collections at
+ * `{version}/{name}:getIamPolicy` (an API served elsewhere is refused, naming
+ * the google provider's resource), `apiVersion` one of its versions, `name` a
+ * resource path (no `..` or `.` segments, no `?`, `#`, `%`, backslash or
+ * whitespace, no leading, trailing or double slash) in one of that version's
+ * collections, the getIamPolicy method one of the three shapes (reported as
+ * `methodField`: the generic constructs call it `policyReadMethod`). An
+ * explicit method lets an API version the table does not know through (a
+ * newer one), its name checked only as a path. A write needs a collection
+ * with setIamPolicy, and audit configs an API whose setIamPolicy has `updateMask` and whose Policy has `auditConfigs`.
  */
 export function validateIamResource(
   resource: IamResourceInput,
   isKnown: (value: unknown) => boolean,
   prefix = 'resource.',
   methodField = 'policyReadMethod',
+  use: IamResourceUse = 'read',
 ): void {
   if (typeof resource !== 'object' || resource === null) {
     throw new IamValidationError(prefix.replace(/\.$/, ''), resource, `expected { service, apiVersion, name, ${methodField}? }`);
   }
   const { service, apiVersion, name, getIamPolicyMethod } = resource;
+  if (
+    getIamPolicyMethod !== undefined &&
+    isKnown(getIamPolicyMethod) &&
+    !GET_IAM_POLICY_SHAPES.includes(getIamPolicyMethod as GetIamPolicyShape)
+  ) {
+    throw new IamValidationError(`${prefix}${methodField}`, getIamPolicyMethod, `expected ${GET_IAM_POLICY_SHAPES.join(', ')}`);
+  }
   if (isKnown(service)) {
-    if (typeof service === 'string' && /\.googleapis\.com$/.test(service)) {
-      throw new IamValidationError(
-        `${prefix}service`,
-        service,
-        `expected the API's name without .googleapis.com, e.g. ${JSON.stringify(service.replace(/\.googleapis\.com$/, ''))}`,
-      );
-    }
-    if (typeof service !== 'string' || !SERVICE.test(service)) {
-      throw new IamValidationError(
-        `${prefix}service`,
-        service,
-        'expected a Google API name of lowercase letters and digits (the host name without .googleapis.com), e.g. secretmanager or cloudresourcemanager',
-      );
-    }
-    const unreachable = UNREACHABLE_SERVICES.get(service);
-    if (unreachable)
-      throw new IamValidationError(
-        `${prefix}service`,
-        service,
-        `not reachable through :getIamPolicy/:setIamPolicy on {version}/{name}: ${unreachable}`,
-      );
+    checkService(service, `${prefix}service`);
+    checkServedHere(service, isKnown(apiVersion) ? apiVersion : undefined, isKnown(name) ? name : undefined, `${prefix}service`);
   }
   if (isKnown(apiVersion) && (typeof apiVersion !== 'string' || !API_VERSION.test(apiVersion))) {
     throw new IamValidationError(`${prefix}apiVersion`, apiVersion, 'expected a Google API version such as v1, v2, v3, v1beta1 or v2alpha');
@@ -155,8 +130,91 @@ export function validateIamResource(
         `${problem}; expected the resource's full name as the API's getIamPolicy takes it, e.g. projects/my-project/secrets/db-password`,
       );
   }
-  if (getIamPolicyMethod !== undefined && isKnown(getIamPolicyMethod) && getIamPolicyMethod !== 'GET' && getIamPolicyMethod !== 'POST') {
-    throw new IamValidationError(`${prefix}${methodField}`, getIamPolicyMethod, 'expected GET or POST');
+  if (!isKnown(service) || !isKnown(apiVersion)) return;
+  const api = GoogleIamApis.apiVersion(service, apiVersion);
+  if (!api) {
+    if (getIamPolicyMethod !== undefined && use !== 'write-audit-configs') return;
+    const versions = GoogleIamApis.versionsOf(service);
+    if (versions.length === 0) {
+      throw new IamValidationError(
+        `${prefix}service`,
+        service,
+        `not an API with IAM-enabled collections in Google's published API (${GoogleIamApis.SOURCE})` +
+          (use === 'write-audit-configs' ? '' : ` (set ${methodField} to reach an API published since)`),
+      );
+    }
+    throw new IamValidationError(
+      `${prefix}apiVersion`,
+      apiVersion,
+      `${service} has no IAM-enabled collection in version ${apiVersion} in Google's published API (${GoogleIamApis.SOURCE}); ` +
+        `its versions with IAM: ${versions.join(', ')}` +
+        (use === 'write-audit-configs' ? '' : ` (set ${methodField} to reach a version published since)`),
+    );
+  }
+  if (!isKnown(name)) return;
+  const collection = api.collections.find((c) => GoogleIamApis.matches(c.template, name));
+  if (!collection) {
+    throw new IamValidationError(
+      `${prefix}name`,
+      name,
+      `not in any IAM-enabled collection of ${service} ${apiVersion} (${GoogleIamApis.SOURCE}); ` +
+        `its collections with IAM: ${api.collections.map((c) => c.template).join(', ')} (* is one segment, ** any rest)`,
+    );
+  }
+  if (use !== 'read' && !collection.writable) {
+    throw new IamValidationError(
+      `${prefix}name`,
+      name,
+      `Google publishes getIamPolicy but no setIamPolicy for ${service} ${apiVersion} ${collection.template}: its policy can be read, not granted on`,
+    );
+  }
+  if (use === 'write-audit-configs' && !(api.updateMask && api.auditConfigs)) {
+    throw new IamValidationError(
+      'auditConfigs',
+      `${service} ${apiVersion}`,
+      `in Google's published API (${GoogleIamApis.SOURCE}) ${service} ${apiVersion}'s setIamPolicy ` +
+        (api.updateMask
+          ? 'takes a Policy without auditConfigs'
+          : 'has no updateMask, and without one Google updates only bindings and etag') +
+        ': audit configs cannot be set here',
+    );
+  }
+}
+
+/** Refuses an API that serves IAM elsewhere, naming the google provider's resource for the name's collection (or the API's). */
+function checkServedHere(service: string, apiVersion: string | undefined, name: string | undefined, field: string): void {
+  const elsewhere = GoogleIamApis.elsewhere(service);
+  if (elsewhere.length === 0) return;
+  const match = elsewhere.find(
+    (e) =>
+      name !== undefined && GoogleIamApis.matches(e.template, name) && (apiVersion === undefined || e.apiVersions.includes(apiVersion)),
+  );
+  const resources = [...new Set((match ? [match] : elsewhere).map((e) => e.providerResource).filter((r) => r !== undefined))];
+  const instead =
+    resources.length > 0
+      ? `use the google provider's ${resources.map((r) => `${r}_member, ${r}_binding or ${r}_policy`).join('; or ')}`
+      : `the google provider has no IAM resource for ${match ? match.template : 'its collections'}`;
+  throw new IamValidationError(
+    field,
+    service,
+    `not reachable by a generic grant: ${service} serves IAM at other paths than {version}/{name}:getIamPolicy (${GoogleIamApis.SOURCE}); ${instead}`,
+  );
+}
+
+function checkService(service: unknown, field: string): asserts service is string {
+  if (typeof service === 'string' && /\.googleapis\.com$/.test(service)) {
+    throw new IamValidationError(
+      field,
+      service,
+      `expected the API's name without .googleapis.com, e.g. ${JSON.stringify(service.replace(/\.googleapis\.com$/, ''))}`,
+    );
+  }
+  if (typeof service !== 'string' || !SERVICE.test(service)) {
+    throw new IamValidationError(
+      field,
+      service,
+      'expected a Google API name of lowercase letters and digits (the host name without .googleapis.com), e.g. secretmanager or cloudresourcemanager',
+    );
   }
 }
 

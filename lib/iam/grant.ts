@@ -16,8 +16,11 @@ export interface IamResource {
   readonly apiVersion: string;
   /** The resource's full name, the path segment before `:getIamPolicy`. */
   readonly name: string;
-  /** How the API exposes getIamPolicy: `GET` with the version in the query, or `POST` with it in the body. */
-  readonly getIamPolicyMethod?: 'GET' | 'POST';
+  /**
+   * How the API's getIamPolicy is called: `GET` with the version in the query, `POST` with it in the body,
+   * or `POST_QUERY` (POST, version in the query, no body); when absent, what Google publishes for the name's collection.
+   */
+  readonly getIamPolicyMethod?: 'GET' | 'POST' | 'POST_QUERY';
 }
 
 /** One binding as a policy grant declares it. */

@@ -22,7 +22,7 @@ export type PolicyReadTarget =
   | {
       readonly service: string;
       readonly apiVersion: string;
-      readonly getIamPolicyMethod?: 'GET' | 'POST';
+      readonly getIamPolicyMethod?: 'GET' | 'POST' | 'POST_QUERY';
       /** A full resource name. */
       readonly name: string;
     };

@@ -47,8 +47,8 @@ export interface GetImportJobArgs {
   readonly project?: string;
   /**
    * Which parts to read: `IMPORT_JOB_VIEW_BASIC` leaves the reports out, `IMPORT_JOB_VIEW_FULL`
-   * includes them, `IMPORT_JOB_VIEW_UNSPECIFIED` is the basic view (see {@link ImportJobView}).
-   * @default - the API's default, the basic view
+   * includes them, `IMPORT_JOB_VIEW_UNSPECIFIED` is Google's default (see {@link ImportJobView}).
+   * @default - Google's default, the full view
    */
   readonly view?: string;
 }

@@ -20,8 +20,8 @@ export interface DataImportJobProps {
   readonly project?: string;
   /**
    * Which parts to read: `IMPORT_JOB_VIEW_BASIC` leaves the reports out, `IMPORT_JOB_VIEW_FULL`
-   * includes them, `IMPORT_JOB_VIEW_UNSPECIFIED` is the basic view (see {@link ImportJobView}).
-   * @default - not sent; the API's default is the basic view
+   * includes them, `IMPORT_JOB_VIEW_UNSPECIFIED` is Google's default (see {@link ImportJobView}).
+   * @default - not sent; Google's default is the full view
    */
   readonly view?: string;
 }

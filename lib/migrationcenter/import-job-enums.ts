@@ -7,7 +7,7 @@
 
 /** Which parts of an import job `getImportJob` returns. */
 export enum ImportJobView {
-  /** Unspecified: the API then shows the basic view. */
+  /** Unspecified: Google's default applies, the full view ("Default value is FULL", importJobs.get). */
   UNSPECIFIED = 'IMPORT_JOB_VIEW_UNSPECIFIED',
   /** Everything but the execution and validation reports. */
   BASIC = 'IMPORT_JOB_VIEW_BASIC',
@@ -39,7 +39,10 @@ export enum ImportJobState {
 export enum ImportJobFormat {
   /** Unspecified. */
   UNSPECIFIED = 'IMPORT_JOB_FORMAT_UNSPECIFIED',
-  /** A configuration management database export. */
+  /**
+   * A configuration management database export.
+   * @deprecated Google deprecates this format
+   */
   CMDB = 'IMPORT_JOB_FORMAT_CMDB',
   /** RVTools, as an XLSX workbook. */
   RVTOOLS_XLSX = 'IMPORT_JOB_FORMAT_RVTOOLS_XLSX',
@@ -51,6 +54,8 @@ export enum ImportJobFormat {
   EXPORTED_AZURE_CSV = 'IMPORT_JOB_FORMAT_EXPORTED_AZURE_CSV',
   /** CSV files written by hand in Migration Center's format. */
   MANUAL_CSV = 'IMPORT_JOB_FORMAT_MANUAL_CSV',
+  /** A ZIP archive of database discovery files. */
+  DATABASE_ZIP = 'IMPORT_JOB_FORMAT_DATABASE_ZIP',
 }
 
 /** How severe an import error is. */

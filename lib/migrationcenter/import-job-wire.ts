@@ -5,6 +5,9 @@ import type {
   ImportError,
   ImportJob,
   ImportRowError,
+  ImportRowErrorArchiveErrorDetails,
+  ImportRowErrorCsvErrorDetails,
+  ImportRowErrorXlsxErrorDetails,
   InlinePayloadInfo,
   ObjectStoragePayloadInfo,
   PayloadFile,
@@ -43,11 +46,29 @@ function importErrorFromWire(json: unknown): ImportError {
 function rowErrorFromWire(json: unknown): ImportRowError {
   const row = wireObject(json);
   return {
+    archiveError: archiveErrorFromWire(row.archiveError),
+    assetTitle: wireString(row.assetTitle),
+    csvError: csvErrorFromWire(row.csvError),
     errors: wireList(row.errors, importErrorFromWire),
     rowNumber: wireNumber(row.rowNumber),
     vmName: wireString(row.vmName),
     vmUuid: wireString(row.vmUuid),
+    xlsxError: xlsxErrorFromWire(row.xlsxError),
   };
+}
+
+function csvErrorFromWire(json: unknown): ImportRowErrorCsvErrorDetails {
+  return { rowNumber: wireNumber(wireObject(json).rowNumber) };
+}
+
+function xlsxErrorFromWire(json: unknown): ImportRowErrorXlsxErrorDetails {
+  const details = wireObject(json);
+  return { rowNumber: wireNumber(details.rowNumber), sheet: wireString(details.sheet) };
+}
+
+function archiveErrorFromWire(json: unknown): ImportRowErrorArchiveErrorDetails {
+  const details = wireObject(json);
+  return { csvError: csvErrorFromWire(details.csvError), filePath: wireString(details.filePath) };
 }
 
 function fileValidationFromWire(json: unknown): FileValidationReport {

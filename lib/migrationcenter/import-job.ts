@@ -6,16 +6,49 @@ export interface ImportError {
   readonly severity: string;
 }
 
+/** Where in a CSV file a row error was found. */
+export interface ImportRowErrorCsvErrorDetails {
+  /** The row number where the error was detected. */
+  readonly rowNumber: number;
+}
+
+/** Where in an XLSX workbook a row error was found. */
+export interface ImportRowErrorXlsxErrorDetails {
+  /** The row number where the error was detected. */
+  readonly rowNumber: number;
+  /** The name of the sheet where the error was detected. */
+  readonly sheet: string;
+}
+
+/** Where in an archive (e.g. a database ZIP) a row error was found. */
+export interface ImportRowErrorArchiveErrorDetails {
+  /** Where in the file inside the archive, when it is a CSV file. */
+  readonly csvError: ImportRowErrorCsvErrorDetails;
+  /** The path of the file inside the archive where the error was detected. */
+  readonly filePath: string;
+}
+
 /** A row that failed validation. */
 export interface ImportRowError {
+  /** Where in an archive the row is (empty when the payload is not one). */
+  readonly archiveError: ImportRowErrorArchiveErrorDetails;
+  /** The asset title. */
+  readonly assetTitle: string;
+  /** Where in a CSV file the row is (empty when the payload is not one). */
+  readonly csvError: ImportRowErrorCsvErrorDetails;
   /** The errors found in the row. */
   readonly errors: ImportError[];
-  /** The row's number in its file. */
+  /**
+   * The row's number in its file.
+   * @deprecated Google deprecates it: use `csvError.rowNumber`, `xlsxError.rowNumber` or `archiveError.csvError.rowNumber`
+   */
   readonly rowNumber: number;
   /** The name of the virtual machine the row describes. */
   readonly vmName: string;
   /** The UUID of the virtual machine the row describes. */
   readonly vmUuid: string;
+  /** Where in an XLSX workbook the row is (empty when the payload is not one). */
+  readonly xlsxError: ImportRowErrorXlsxErrorDetails;
 }
 
 /** Errors found in one file. */
@@ -82,7 +115,8 @@ export interface InlinePayloadInfo {
  * what the API leaves out reads as `''` (strings), `0` (numbers), `false`,
  * `[]` (lists) or `{}` (labels), and a missing report or payload reads as one
  * whose fields are all empty. The basic view (`IMPORT_JOB_VIEW_BASIC`) leaves
- * the reports out, so there they are empty. Fields the API adds later are ignored.
+ * the reports out, so there they are empty; without a view Google returns the
+ * full view. Fields the API adds later are ignored.
  */
 export interface ImportJob {
   /** `projects/{project}/locations/{location}/importJobs/{id}`. */

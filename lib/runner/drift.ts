@@ -1,5 +1,6 @@
 import { GoogleRestClient } from '../api/client';
 import { retrying } from '../api/backoff';
+import { GET_IAM_POLICY_SHAPES } from '../api/iam-apis';
 import { IamPolicyApi } from '../api/iam-policy';
 import { grantDrift } from '../iam/drift';
 import { describeGrant } from '../iam/grant';
@@ -34,7 +35,7 @@ interface CheckedGrant {
  */
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   const grants = JSON.parse(query.grants) as CheckedGrant[];
-  const method = query.getIamPolicyMethod === 'POST' ? 'POST' : undefined;
+  const method = GET_IAM_POLICY_SHAPES.find((shape) => shape === query.getIamPolicyMethod);
   const api = new IamPolicyApi(new GoogleRestClient({ env }), {
     service: query.service,
     apiVersion: query.apiVersion,

@@ -1,3 +1,4 @@
+import { GET_IAM_POLICY_SHAPES, type GetIamPolicyShape } from '../api/iam-apis';
 import type { Grant, GrantBinding, IamResource } from '../iam/grant';
 import type { AuditConfig, ConditionInput } from '../iam/types';
 import { RunnerErrors } from './errors';
@@ -81,9 +82,9 @@ function resourceOf(value: unknown, malformed: Malformed): IamResource {
   if (!RESOURCE_NAME.test(name) || LAST_SEGMENT_COLON.test(name))
     malformed(`resource.name must be a resource path such as projects/p/... (got ${JSON.stringify(name)})`);
   const method = resource.getIamPolicyMethod;
-  if (method !== undefined && method !== 'GET' && method !== 'POST')
-    malformed(`resource.getIamPolicyMethod must be GET or POST (got ${JSON.stringify(method)})`);
-  return { service, apiVersion, name, ...(method === undefined ? {} : { getIamPolicyMethod: method }) };
+  if (method !== undefined && !GET_IAM_POLICY_SHAPES.includes(method as GetIamPolicyShape))
+    malformed(`resource.getIamPolicyMethod must be ${GET_IAM_POLICY_SHAPES.join(', ')} (got ${JSON.stringify(method)})`);
+  return { service, apiVersion, name, ...(method === undefined ? {} : { getIamPolicyMethod: method as GetIamPolicyShape }) };
 }
 
 function bindingOf(value: unknown, field: string, malformed: Malformed): GrantBinding {

@@ -2,6 +2,7 @@ import type { LookupAnswer } from '../contract/lookup-answer';
 import { GoogleRestClient } from '../api/client';
 import { CredentialsError, GoogleApiError } from '../api/errors';
 import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
+import { GET_IAM_POLICY_SHAPES, type GetIamPolicyShape } from '../api/iam-apis';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
 import { IamValidationError } from '../iam/errors';
@@ -148,8 +149,9 @@ function required(value: string | undefined, field: string): string {
   return value;
 }
 
-function method(value: string | undefined): 'GET' | 'POST' | undefined {
+function method(value: string | undefined): GetIamPolicyShape | undefined {
   if (value === undefined || value === '') return undefined;
-  if (value !== 'GET' && value !== 'POST') throw new IamValidationError('getIamPolicyMethod', value, 'expected GET or POST');
-  return value;
+  if (!GET_IAM_POLICY_SHAPES.includes(value as GetIamPolicyShape))
+    throw new IamValidationError('getIamPolicyMethod', value, `expected ${GET_IAM_POLICY_SHAPES.join(', ')}`);
+  return value as GetIamPolicyShape;
 }

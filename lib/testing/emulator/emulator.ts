@@ -1,10 +1,11 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { Policy } from '../../iam/types';
-import { ApiError, invalidArgument, notFound, rejectUnknownFields } from './api-error';
+import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from '../../api/iam-apis';
+import { ApiError, FrontEndNotFound, frontEndNotFound, invalidArgument, notFound, rejectUnknownFields } from './api-error';
 import { AuthEndpoints } from './auth-endpoints';
 import { FaultInjector, type EmulatedMethod, type FaultOptions } from './faults';
-import { IamPolicyStore, type PolicyWrite } from './iam-store';
+import { IamPolicyStore, type PolicyFields, type PolicyWrite } from './iam-store';
 import { ImportJobStore } from './import-job-store';
 
 /** Options of {@link GoogleApiEmulator.start}. */
@@ -22,12 +23,43 @@ export interface EmulatorOptions {
   /** One line per API request. @default - silent */
   readonly log?: (line: string) => void;
   /**
-   * Services whose `getIamPolicy` is a POST with `{"options": {"requestedPolicyVersion": N}}` in the
-   * body (as Cloud Resource Manager's); every other service answers a GET with
-   * `options.requestedPolicyVersion` in the query, and the other verb is a 404, as on Google.
-   * @default GoogleApiEmulator.POST_GET_IAM_POLICY_SERVICES
+   * IAM-enabled collections served besides those Google publishes (the table generated from its
+   * Discovery documents, which the emulator serves by default), e.g. an API released since.
+   * @default - none
    */
-  readonly postGetIamPolicyServices?: readonly string[];
+  readonly collections?: readonly EmulatedCollection[];
+}
+
+/** An IAM-enabled collection a test registers, served as strictly as Google's own. */
+export interface EmulatedCollection {
+  /** The API, e.g. `widgets` for `widgets.googleapis.com`. */
+  readonly service: string;
+  /** e.g. `v1`. */
+  readonly apiVersion: string;
+  /** The names it holds: `*` one segment, `**` any rest, anything else literal, e.g. `projects/*\/widgets/*`. */
+  readonly template: string;
+  /**
+   * `GET` (version in the query), `POST` (version in the body) or `POST_QUERY` (POST, version in the query, no body).
+   * @default 'GET'
+   */
+  readonly getIamPolicyMethod?: GetIamPolicyShape;
+  /**
+   * Whether its SetIamPolicyRequest has `updateMask` (else the field is a 400, as on Google).
+   * @default true
+   */
+  readonly updateMask?: boolean;
+  /**
+   * Whether its Policy has `auditConfigs` (else the field is a 400, as on Google).
+   * @default true
+   */
+  readonly auditConfigs?: boolean;
+}
+
+/** What the emulator serves a collection as: its getIamPolicy shape, and the fields its setIamPolicy takes. */
+interface ServedCollection {
+  readonly shape: GetIamPolicyShape;
+  readonly writable: boolean;
+  readonly fields: PolicyFields;
 }
 
 /** What the emulator has answered, counted per method and outcome. */
@@ -53,19 +85,21 @@ const IMPORT_JOB_PATH = /^\/(?:migrationcenter\/)?v1alpha1\/(projects\/[^/]+\/lo
 const ADMIN_PREFIX = '/__emulator/';
 
 /**
- * A local stand-in for the Google endpoints this library calls (network
- * security, database migration, Migration Center, and any service's
- * `:getIamPolicy`/`:setIamPolicy`), served over real HTTP so the real
- * google-auth-library client, the real runner and the real `terraform` talk
- * to it. For this project's tests and its users' (`cdktf-google-iam/testing`).
+ * A local stand-in for the Google endpoints this library calls (Migration
+ * Center's import jobs, and `:getIamPolicy`/`:setIamPolicy` of every
+ * IAM-enabled collection Google publishes, plus those a test registers),
+ * served over real HTTP so the real google-auth-library client, the real
+ * runner and the real `terraform` talk to it. It is as strict as Google, from
+ * the table generated from Google's Discovery documents: another verb than
+ * the collection's is the front end's 404 page, a JSON field the schema lacks
+ * a 400 INVALID_ARGUMENT naming it, a policy version in the other place is
+ * ignored. For this project's tests and its users' (`cdktf-google-iam/testing`).
  */
 export class GoogleApiEmulator {
   /** The token `env()` hands out. The API accepts it, the tokens `auth` issued and those accepted through `auth` or `env()`. */
   public static readonly ACCESS_TOKEN = 'emulator-access-token';
   /** A token the API answers with 403 PERMISSION_DENIED. */
   public static readonly DENIED_TOKEN = 'emulator-denied-token';
-  /** Services whose `getIamPolicy` is a POST on Google (Resource Manager, BigQuery, Spanner, ...). */
-  public static readonly POST_GET_IAM_POLICY_SERVICES: readonly string[] = ['cloudresourcemanager', 'bigquery', 'spanner', 'bigtableadmin'];
   /** The services `env()` points here. */
   public static readonly SERVICES: readonly string[] = ['networksecurity', 'datamigration', 'migrationcenter'];
 
@@ -84,12 +118,12 @@ export class GoogleApiEmulator {
   private readonly policies = new IamPolicyStore();
   private readonly importJobs = new ImportJobStore();
   private readonly deniedTokens: ReadonlySet<string>;
-  private readonly postGetIamPolicyServices: ReadonlySet<string>;
+  private readonly collections: EmulatedCollection[] = [];
   private faults?: FaultInjector;
   private counters: EmulatorStats = emptyStats();
 
   private constructor(private readonly options: EmulatorOptions) {
-    this.postGetIamPolicyServices = new Set(options.postGetIamPolicyServices ?? GoogleApiEmulator.POST_GET_IAM_POLICY_SERVICES);
+    for (const collection of options.collections ?? []) this.registerCollection(collection);
     this.deniedTokens = new Set(options.deniedTokens ?? [GoogleApiEmulator.DENIED_TOKEN]);
     this.auth = new AuthEndpoints([GoogleApiEmulator.ACCESS_TOKEN], this.deniedTokens);
     this.setFaults(options.faults);
@@ -122,6 +156,14 @@ export class GoogleApiEmulator {
       GOOGLE_OAUTH_ACCESS_TOKEN: token,
       METADATA_SERVER_DETECTION: 'none',
     };
+  }
+
+  /** Serves one more IAM-enabled collection besides those Google publishes. */
+  public registerCollection(collection: EmulatedCollection): void {
+    const shape = collection.getIamPolicyMethod ?? 'GET';
+    if (!GET_IAM_POLICY_SHAPES.includes(shape))
+      throw new Error(`getIamPolicyMethod: expected ${GET_IAM_POLICY_SHAPES.join(', ')} (got ${shape})`);
+    this.collections.push({ ...collection, getIamPolicyMethod: shape });
   }
 
   /** Creates (or resets) an IAM-enabled resource, with no policy unless one is given. */
@@ -207,6 +249,14 @@ export class GoogleApiEmulator {
       }
       send(res, 200, route.answer(url.searchParams, parseJson(body)));
     } catch (error) {
+      if (error instanceof FrontEndNotFound) {
+        this.counters.rejected++;
+        const page = error.html();
+        res.writeHead(404, { 'Content-Type': 'text/html; charset=UTF-8', 'Content-Length': Buffer.byteLength(page) });
+        res.end(page);
+        this.log(req, path, '404 (front end)');
+        return;
+      }
       const apiError = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL', String((error as Error)?.message ?? error));
       status = apiError.code;
       if (status >= 400 && status < 500) this.counters.rejected++;
@@ -218,24 +268,52 @@ export class GoogleApiEmulator {
 
   private route(method: string, path: string): { method: EmulatedMethod; answer: (query: URLSearchParams, body: unknown) => unknown } {
     const iam = IAM_PATH.exec(path);
-    if (iam) {
-      const [, service, , resource, verb] = iam;
-      const getVerb = service && this.postGetIamPolicyServices.has(service) ? 'POST' : 'GET';
-      if (verb === 'getIamPolicy' && method === getVerb) {
+    const collection = iam ? this.collectionOf(iam[1], iam[2], iam[3]) : undefined;
+    if (iam && collection) {
+      const [, , , resource, verb] = iam;
+      // Google's front end knows each method by its verb: any other is a 404 before the API sees it.
+      const verbOf = verb === 'getIamPolicy' && collection.shape === 'GET' ? 'GET' : 'POST';
+      if (method !== verbOf || (verb === 'setIamPolicy' && !collection.writable)) throw frontEndNotFound(path);
+      if (verb === 'getIamPolicy') {
         return {
           method: 'getIamPolicy',
-          answer: (query, body) => this.policies.get(resource, getVerb === 'GET' ? requestedVersion(query) : requestedVersionInBody(body)),
+          // A version in the other place is ignored, as Google ignores it.
+          answer: (query, body) =>
+            this.policies.get(resource, collection.shape === 'POST' ? requestedVersionInBody(body) : requestedVersion(query)),
         };
       }
-      if (verb === 'setIamPolicy' && method === 'POST') {
-        return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(resource, body) };
-      }
+      return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(resource, body, collection.fields) };
     }
     const job = IMPORT_JOB_PATH.exec(path);
     if (job && method === 'GET') {
       return { method: 'getImportJob', answer: (query) => this.importJobs.get(job[1], query.get('view')) };
     }
     throw notFound(`The requested URL ${method} ${path} was not found on this server.`);
+  }
+
+  /**
+   * The collection `resource` belongs to: a registered one, else one Google publishes for the service and
+   * version (for a path without the service prefix, for any service with that version).
+   */
+  private collectionOf(service: string | undefined, apiVersion: string, resource: string): ServedCollection | undefined {
+    const registered = this.collections.find(
+      (c) => (service === undefined || c.service === service) && c.apiVersion === apiVersion && GoogleIamApis.matches(c.template, resource),
+    );
+    if (registered) {
+      const fields = { updateMask: registered.updateMask ?? true, auditConfigs: registered.auditConfigs ?? true };
+      return { shape: registered.getIamPolicyMethod ?? 'GET', writable: true, fields };
+    }
+    const published =
+      service === undefined
+        ? GoogleIamApis.collectionOfAnyService(apiVersion, resource)
+        : GoogleIamApis.collection(service, apiVersion, resource);
+    if (!published) return undefined;
+    const api = GoogleIamApis.apiVersion(published.service, published.apiVersion);
+    return {
+      shape: published.shape,
+      writable: published.writable,
+      fields: { updateMask: api?.updateMask ?? false, auditConfigs: api?.auditConfigs ?? false },
+    };
   }
 
   private authorize(headers: http.IncomingHttpHeaders): void {
@@ -285,9 +363,9 @@ function requestedVersion(query: URLSearchParams): number {
 }
 
 function requestedVersionInBody(body: unknown): number {
-  rejectUnknownFields(body, ['options'], 'request');
+  rejectUnknownFields(body, ['options'], '');
   const options = (body as { options?: unknown } | undefined)?.options;
-  rejectUnknownFields(options, ['requestedPolicyVersion'], 'request.options');
+  rejectUnknownFields(options, ['requestedPolicyVersion'], 'options');
   const version = (options as { requestedPolicyVersion?: unknown } | undefined)?.requestedPolicyVersion;
   if (version === undefined) return 0;
   if (typeof version !== 'number' || !Number.isInteger(version)) {

@@ -29,6 +29,12 @@ interface StoredPolicy {
   auditConfigs: readonly AuditConfig[];
 }
 
+/** Which optional fields an API's SetIamPolicyRequest and Policy schemas have. */
+export interface PolicyFields {
+  readonly updateMask: boolean;
+  readonly auditConfigs: boolean;
+}
+
 /** One accepted setIamPolicy: the policy it left behind (as a version 3 read returns it). */
 export interface PolicyWrite {
   /** 1, 2, 3, ... across all resources, in the order the writes were accepted. */
@@ -91,14 +97,17 @@ export class IamPolicyStore {
     });
   }
 
-  /** setIamPolicy with Google's checks; a stale etag is a 409 ABORTED and changes nothing. */
-  public set(name: string, request: unknown): Policy {
+  /**
+   * setIamPolicy with Google's checks; a stale etag is a 409 ABORTED and changes nothing. `fields` says
+   * whether the API's schemas have `updateMask` and the Policy's `auditConfigs` (where not, sending one is a 400).
+   */
+  public set(name: string, request: unknown, fields: PolicyFields = { updateMask: true, auditConfigs: true }): Policy {
     const stored = this.lookup(name);
-    rejectUnknownFields(request, ['policy', 'updateMask'], 'request');
-    const { policy, updateMask } = (request ?? {}) as { policy?: Policy; updateMask?: unknown };
+    rejectUnknownFields(request, fields.updateMask ? ['policy', 'updateMask'] : ['policy'], '');
+    const { policy, updateMask: maskText } = (request ?? {}) as { policy?: Policy; updateMask?: unknown };
     if (!policy) throw invalidArgument('Request contains an invalid argument: policy is required.');
-    validatePolicyShape(policy);
-    const mask = parseMask(updateMask);
+    validatePolicyShape(policy, fields.auditConfigs);
+    const mask = parseMask(maskText);
 
     const currentEtag = stored?.etag ?? EMPTY_POLICY_ETAG;
     if (policy.etag !== undefined && policy.etag !== currentEtag) {
@@ -109,7 +118,8 @@ export class IamPolicyStore {
       );
     }
     const next: StoredPolicy = {
-      version: mask.has('version') ? (policy.version ?? 1) : (stored?.version ?? 1),
+      // The version goes with the bindings it formats (a conditional binding needs 3), mask or not.
+      version: mask.has('version') || mask.has('bindings') ? (policy.version ?? 1) : (stored?.version ?? 1),
       etag: this.newEtag(),
       bindings: mask.has('bindings') ? normalizeBindings(policy.bindings ?? []) : (stored?.bindings ?? []),
       auditConfigs: mask.has('auditConfigs') ? clone(policy.auditConfigs ?? []) : (stored?.auditConfigs ?? []),
@@ -142,7 +152,7 @@ export class IamPolicyStore {
 }
 
 function parseMask(mask: unknown): Set<string> {
-  // Google's default mask is "bindings, etag"; this library always sends one.
+  // Google's default mask is "bindings, etag" (the version follows the bindings: a conditional one needs 3).
   if (mask === undefined || mask === '') return new Set(['bindings', 'etag', 'version']);
   if (typeof mask !== 'string') throw invalidArgument('updateMask must be a string');
   const fields = mask.split(',').map((f) => f.trim());
@@ -152,8 +162,8 @@ function parseMask(mask: unknown): Set<string> {
   return new Set(fields);
 }
 
-function validatePolicyShape(policy: Policy): void {
-  rejectUnknownFields(policy, ['version', 'etag', 'bindings', 'auditConfigs'], 'policy');
+function validatePolicyShape(policy: Policy, auditConfigs: boolean): void {
+  rejectUnknownFields(policy, auditConfigs ? ['version', 'etag', 'bindings', 'auditConfigs'] : ['version', 'etag', 'bindings'], 'policy');
   (policy.bindings ?? []).forEach((binding, i) => {
     rejectUnknownFields(binding, ['role', 'members', 'condition'], `policy.bindings[${i}]`);
     rejectUnknownFields(binding.condition, ['expression', 'title', 'description', 'location'], `policy.bindings[${i}].condition`);

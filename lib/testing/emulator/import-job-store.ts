@@ -1,7 +1,7 @@
 import { invalidArgument, notFound } from './api-error';
 
 const VIEWS = ['IMPORT_JOB_VIEW_UNSPECIFIED', 'IMPORT_JOB_VIEW_BASIC', 'IMPORT_JOB_VIEW_FULL'];
-/** Left out of the basic view (Google's default view). */
+/** Left out of the basic view (Google's default, for no view or IMPORT_JOB_VIEW_UNSPECIFIED, is the full view). */
 const FULL_VIEW_ONLY = ['executionReport', 'validationReport'];
 
 /** Migration Center import jobs, kept as wire JSON (unknown fields included, as the API may add some). */
@@ -19,7 +19,7 @@ export class ImportJobStore {
     }
     const job = this.jobs.get(name);
     if (!job) throw notFound(`Resource '${name}' was not found`);
-    if (view === 'IMPORT_JOB_VIEW_FULL') return job;
+    if (view !== 'IMPORT_JOB_VIEW_BASIC') return job;
     return Object.fromEntries(Object.entries(job).filter(([key]) => !FULL_VIEW_ONLY.includes(key)));
   }
 }

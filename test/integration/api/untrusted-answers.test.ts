@@ -324,7 +324,7 @@ describe('finding 5: any Google service', () => {
     expect(emulator.writes(SECRET)).toHaveLength(1);
   });
 
-  test('a POST getIamPolicy service (Resource Manager v3): the version travels in the body; a GET is a 404 there', async () => {
+  test('a POST getIamPolicy service (Resource Manager v3): the version travels in the body, as Google publishes; a GET is a 404 there', async () => {
     const env = emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['cloudresourcemanager']);
     emulator.addResource(PROJECT, {
       version: 3,
@@ -340,7 +340,13 @@ describe('finding 5: any Google service', () => {
     });
     expect((await post.getIamPolicy(PROJECT)).bindings?.[1].condition).toEqual({ title: 't', expression: 'true' });
     expect((await post.getIamPolicy(PROJECT, 1)).bindings?.[1].role).toMatch(/_withcond_/);
-    const get = new IamPolicyApi(new GoogleRestClient({ env }), { service: 'cloudresourcemanager', apiVersion: 'v3' });
+    const published = new IamPolicyApi(new GoogleRestClient({ env }), { service: 'cloudresourcemanager', apiVersion: 'v3' });
+    expect((await published.getIamPolicy(PROJECT)).bindings?.[1].condition).toEqual({ title: 't', expression: 'true' });
+    const get = new IamPolicyApi(new GoogleRestClient({ env }), {
+      service: 'cloudresourcemanager',
+      apiVersion: 'v3',
+      getIamPolicyMethod: 'GET',
+    });
     expect(await failure(get.getIamPolicy(PROJECT))).toMatchObject({ status: 'NOT_FOUND', httpStatus: 404 });
   });
 
@@ -353,7 +359,7 @@ describe('finding 5: any Google service', () => {
     [{ service: 'secretmanager.googleapis.com', apiVersion: 'v1' }, /service: expected/],
     [{ service: 'secretmanager', apiVersion: '1' }, /apiVersion: expected a Google API version/],
     [{ service: 'secretmanager', apiVersion: 'v1/../v2' }, /apiVersion: expected/],
-    [{ service: 'secretmanager', apiVersion: 'v1', getIamPolicyMethod: 'PUT' }, /getIamPolicyMethod: expected GET or POST/],
+    [{ service: 'secretmanager', apiVersion: 'v1', getIamPolicyMethod: 'PUT' }, /getIamPolicyMethod: expected GET, POST, POST_QUERY/],
   ])('%j is refused', (target, message) => {
     expect(() => new IamPolicyApi(new GoogleRestClient(), target as IamPolicyService)).toThrow(message);
   });

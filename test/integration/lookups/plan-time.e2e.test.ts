@@ -67,7 +67,7 @@ test('the address group policy at versions 3 and 1, and the import job in both v
       project: PROJECT,
       view: 'IMPORT_JOB_VIEW_FULL',
     });
-    const basic = new DataImportJob(s, 'Basic', { importJobId: 'inventory', location: 'us-central1' });
+    const basic = new DataImportJob(s, 'Basic', { importJobId: 'inventory', location: 'us-central1', view: 'IMPORT_JOB_VIEW_BASIC' });
     new TerraformOutput(s, 'v3_bindings', { value: v3.bindings });
     new TerraformOutput(s, 'v3_version', { value: v3.version });
     new TerraformOutput(s, 'v3_audit', { value: v3.auditConfigs });

@@ -109,7 +109,18 @@ test('an import job maps every report, renames gcsPayload and ignores unknown fi
             fileName: 'f.csv',
             partialReport: true,
             fileErrors: [mapped],
-            rowErrors: [{ rowNumber: 2, vmName: 'vm', vmUuid: 'u', errors: [mapped] }],
+            rowErrors: [
+              {
+                rowNumber: 2,
+                vmName: 'vm',
+                vmUuid: 'u',
+                errors: [mapped],
+                archiveError: { csvError: { rowNumber: 0 }, filePath: '' },
+                assetTitle: '',
+                csvError: { rowNumber: 0 },
+                xlsxError: { rowNumber: 0, sheet: '' },
+              },
+            ],
           },
         ],
       },
@@ -156,7 +167,23 @@ test('nested items fill their own missing fields', () => {
   });
   expect(job.validationReport).toEqual({
     fileValidations: [
-      { fileErrors: [], fileName: '', partialReport: false, rowErrors: [{ errors: [], rowNumber: 0, vmName: '', vmUuid: '' }] },
+      {
+        fileErrors: [],
+        fileName: '',
+        partialReport: false,
+        rowErrors: [
+          {
+            errors: [],
+            rowNumber: 0,
+            vmName: '',
+            vmUuid: '',
+            archiveError: { csvError: { rowNumber: 0 }, filePath: '' },
+            assetTitle: '',
+            csvError: { rowNumber: 0 },
+            xlsxError: { rowNumber: 0, sheet: '' },
+          },
+        ],
+      },
     ],
     jobErrors: [{ errorDetails: '', severity: '' }],
   });

@@ -104,7 +104,7 @@ describe('what each construct grants', () => {
     ).toBe('AuthorizationPolicyIamPolicy stack/ApP');
   });
 
-  test('generic grants: the service decides GET or POST unless the construct says; GET is left out of the grant', () => {
+  test("generic grants: Google's published shape for the collection unless the construct says; a GET Google publishes is left out of the grant", () => {
     const stack = newStack();
     const secret = new GoogleIamMember(stack, 'Secret', {
       resource: SECRET,
@@ -132,11 +132,41 @@ describe('what each construct grants', () => {
       member: 'user:a@example.com',
     });
 
+    // POST with the version in the query (Vertex AI, IAM service accounts); one API, two shapes by version (Dataproc).
+    const model = new GoogleIamMember(stack, 'Model', {
+      resource: { service: 'aiplatform', apiVersion: 'v1', name: 'projects/p-123456/locations/us-central1/models/m' },
+      role: 'roles/aiplatform.user',
+      member: 'user:a@example.com',
+    });
+    const account = new GoogleIamMember(stack, 'Account', {
+      resource: { service: 'iam', apiVersion: 'v1', name: 'projects/p-123456/serviceAccounts/sa@p-123456.iam.gserviceaccount.com' },
+      role: 'roles/iam.serviceAccountUser',
+      member: 'user:a@example.com',
+    });
+    const dataprocV1 = new GoogleIamMember(stack, 'DataprocV1', {
+      resource: { service: 'dataproc', apiVersion: 'v1', name: 'projects/p-123456/regions/r/autoscalingPolicies/a' },
+      role: 'roles/dataproc.viewer',
+      member: 'user:a@example.com',
+    });
+    const dataprocV1beta2 = new GoogleIamMember(stack, 'DataprocV1beta2', {
+      resource: { service: 'dataproc', apiVersion: 'v1beta2', name: 'projects/p-123456/regions/r/workflowTemplates/w' },
+      role: 'roles/dataproc.viewer',
+      member: 'user:a@example.com',
+    });
+    expect([model, account, dataprocV1, dataprocV1beta2].map((c) => c.resource.policyReadMethod)).toEqual([
+      'POST_QUERY',
+      'POST_QUERY',
+      'POST',
+      'GET',
+    ]);
+
     const resources = Object.values(grantsOf(stack))
-      .map((g) => (g as { resource: { name: string } }).resource)
+      .map((g) => (g as { resource: { name: string; service: string } }).resource)
+      .filter((r) => ['cloudresourcemanager', 'spanner', 'secretmanager'].includes(r.service))
       .sort((a, b) => a.name.localeCompare(b.name));
     expect(resources).toEqual([
-      { service: 'cloudresourcemanager', apiVersion: 'v1', name: 'projects/other-project' },
+      // An override that departs from what Google publishes (POST here) travels with the grant.
+      { service: 'cloudresourcemanager', apiVersion: 'v1', name: 'projects/other-project', getIamPolicyMethod: 'GET' },
       { service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/p-123456', getIamPolicyMethod: 'POST' },
       { service: 'spanner', apiVersion: 'v1', name: 'projects/p-123456/instances/i', getIamPolicyMethod: 'POST' },
       { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/db-password' },
@@ -456,7 +486,67 @@ describe('synth-time validation names the construct path, the field and the valu
           role: ROLE,
           member: 'user:a@example.com',
         }),
-      /^stack\/C: resource\.service: not reachable .*bigquery\/v2.*google_bigquery_table_iam_\*/,
+      /^stack\/C: resource\.service: not reachable by a generic grant: bigquery serves IAM at other paths .*google_bigquery_table_iam_member, google_bigquery_table_iam_binding or google_bigquery_table_iam_policy \(got "bigquery"\)$/,
+    ],
+    [
+      'resource.service served elsewhere without a provider resource (Deployment Manager)',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: { service: 'deploymentmanager', apiVersion: 'v2', name: 'projects/p/global/deployments/d' },
+          role: ROLE,
+          member: 'user:a@example.com',
+        }),
+      /^stack\/C: resource\.service: not reachable .*the google provider has no IAM resource for projects\/\*\/global\/deployments\/\*/,
+    ],
+    [
+      "resource.service without IAM in Google's published API",
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, service: 'nosuchapi' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.service: not an API with IAM-enabled collections in Google's published API \(googleapis 188\.0\.0\)/,
+    ],
+    [
+      'resource.apiVersion without IAM collections',
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, apiVersion: 'v9' }, role: ROLE, member: 'user:a@example.com' }),
+      /^stack\/C: resource\.apiVersion: secretmanager has no IAM-enabled collection in version v9 .*its versions with IAM: v1, v1beta1, v1beta2/,
+    ],
+    [
+      'resource.name in no collection of the API version',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: { ...SECRET, name: 'projects/p/topics/t' },
+          role: ROLE,
+          member: 'user:a@example.com',
+        }),
+      /^stack\/C: resource\.name: not in any IAM-enabled collection of secretmanager v1 .*projects\/\*\/secrets\/\*.* \(got "projects\/p\/topics\/t"\)$/,
+    ],
+    [
+      'resource.name of a collection whose policy is read-only',
+      () =>
+        new GoogleIamMember(s(), 'C', {
+          resource: { service: 'datacatalog', apiVersion: 'v1', name: 'projects/p/locations/l/entryGroups/g/entries/e' },
+          role: ROLE,
+          member: 'user:a@example.com',
+        }),
+      /^stack\/C: resource\.name: Google publishes getIamPolicy but no setIamPolicy for datacatalog v1/,
+    ],
+    [
+      'auditConfigs on an API whose setIamPolicy has no updateMask (Pub/Sub)',
+      () =>
+        new GoogleIamPolicy(s(), 'C', {
+          resource: { service: 'pubsub', apiVersion: 'v1', name: 'projects/p/topics/t' },
+          bindings: [],
+          auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }],
+        }),
+      /^stack\/C: auditConfigs: in Google's published API \(googleapis 188\.0\.0\) pubsub v1's setIamPolicy has no updateMask/,
+    ],
+    [
+      'auditConfigs on an API whose Policy has none (logging views, though its setIamPolicy has updateMask)',
+      () =>
+        new GoogleIamPolicy(s(), 'C', {
+          resource: { service: 'logging', apiVersion: 'v2', name: 'projects/p/locations/global/buckets/b/views/v' },
+          bindings: [],
+          auditConfigs: [],
+        }),
+      /^stack\/C: auditConfigs: .* logging v2's setIamPolicy takes a Policy without auditConfigs: audit configs cannot be set here/,
     ],
     [
       'resource.apiVersion without v',
@@ -539,7 +629,7 @@ describe('synth-time validation names the construct path, the field and the valu
           role: ROLE,
           member: 'user:a@example.com',
         }),
-      /^stack\/C: resource\.policyReadMethod: expected GET or POST \(got "PUT"\)$/,
+      /^stack\/C: resource\.policyReadMethod: expected GET, POST, POST_QUERY \(got "PUT"\)$/,
     ],
   ];
   test.each(cases)('%s', (_label, build, message) => {

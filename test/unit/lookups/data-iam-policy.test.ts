@@ -291,7 +291,7 @@ describe('the lookups of the new policies, and of any resource', () => {
     [
       'an unreachable service',
       (s: TerraformStack) => new DataGoogleIamPolicy(s, 'Bad', { resource: { service: 'storage', apiVersion: 'v1', name: 'b/bucket' } }),
-      'stack/Bad: resource.service: not reachable',
+      'stack/Bad: resource.service: not reachable by a generic grant: storage serves IAM at other paths',
     ],
     [
       'a bad version',

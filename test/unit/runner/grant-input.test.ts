@@ -43,7 +43,7 @@ test.each([
   [JSON.stringify({ ...member, resource: { ...resource, apiVersion: '../../v1' } }), /resource.apiVersion must look like v1/],
   [JSON.stringify({ ...member, resource: { ...resource, name: 'projects/p/../../x' } }), /resource.name must be a resource path/],
   [JSON.stringify({ ...member, resource: { ...resource, name: 'projects/p?alt=media' } }), /resource.name must be a resource path/],
-  [JSON.stringify({ ...member, resource: { ...resource, getIamPolicyMethod: 'PUT' } }), /getIamPolicyMethod must be GET or POST/],
+  [JSON.stringify({ ...member, resource: { ...resource, getIamPolicyMethod: 'PUT' } }), /getIamPolicyMethod must be GET, POST, POST_QUERY/],
   [JSON.stringify({ ...policy, bindings: {} }), /bindings must be a list/],
 ])('a malformed grant is refused before anything is sent: %s', (json, message) => {
   expect(() => parseGrant(json)).toThrow(message);

@@ -1,0 +1,135 @@
+/**
+ * The emulator is as strict as Google, from the table generated from Google's
+ * Discovery documents: the verb each collection's getIamPolicy takes (any
+ * other is the front end's 404 page), only the JSON fields the schema has
+ * (`updateMask` is a 400 where SetIamPolicyRequest lacks it), and a policy
+ * version in the other place ignored, as Google ignores it.
+ */
+import { GoogleApiEmulator } from '../../../lib/testing';
+
+const CONDITIONAL = {
+  version: 3,
+  bindings: [{ role: 'roles/x.y', members: ['user:a@example.com'], condition: { title: 't', expression: 'true' } }],
+};
+const SECRET = 'projects/p/secrets/s';
+const TOPIC = 'projects/p/topics/t';
+const SPANNER = 'projects/p/instances/i';
+const MODEL = 'projects/p/locations/us-central1/models/m';
+const ENTRY = 'projects/p/locations/l/entryGroups/g/entries/e';
+const WIDGET = 'projects/p/widgets/w';
+
+let emulator: GoogleApiEmulator;
+
+beforeAll(async () => {
+  emulator = await GoogleApiEmulator.start({
+    collections: [{ service: 'widgets', apiVersion: 'v1', template: 'projects/*/widgets/*', updateMask: false }],
+  });
+  for (const name of [SECRET, TOPIC, SPANNER, MODEL, ENTRY, WIDGET]) emulator.addResource(name, CONDITIONAL);
+});
+afterAll(() => emulator.close());
+
+async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
+  const response = await fetch(`${emulator.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${GoogleApiEmulator.ACCESS_TOKEN}`, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+}
+
+test.each([
+  ['GET', `/secretmanager/v1/${SECRET}:getIamPolicy`, 'POST'],
+  ['POST', `/spanner/v1/${SPANNER}:getIamPolicy`, 'GET'],
+  ['POST', `/aiplatform/v1/${MODEL}:getIamPolicy`, 'GET'],
+] as const)("getIamPolicy answers %s at %s; %s is the front end's 404 page", async (verb, path, wrong) => {
+  expect((await call(verb, path, verb === 'POST' ? {} : undefined)).status).toBe(200);
+  const refused = await call(wrong, path, wrong === 'POST' ? {} : undefined);
+  expect(refused).toMatchObject({ status: 404, type: 'text/html; charset=UTF-8' });
+  expect(refused.text).toContain(`The requested URL <code>${path}</code> was not found on this server.`);
+});
+
+test('setIamPolicy is a 404 on a collection whose policy Google publishes as read-only, and on a name in no collection', async () => {
+  const read = await call('POST', `/datacatalog/v1/${ENTRY}:getIamPolicy`, {});
+  expect(read.status).toBe(200);
+  expect((await call('POST', `/datacatalog/v1/${ENTRY}:setIamPolicy`, { policy: {} })).status).toBe(404);
+  expect((await call('GET', `/secretmanager/v1/projects/p/topics/t:getIamPolicy`)).status).toBe(404);
+});
+
+test.each([
+  ['Pub/Sub', `/pubsub/v1/${TOPIC}:setIamPolicy`],
+  ['Spanner', `/spanner/v1/${SPANNER}:setIamPolicy`],
+  ['Vertex AI', `/aiplatform/v1/${MODEL}:setIamPolicy`],
+  ['a registered collection without it', `/widgets/v1/${WIDGET}:setIamPolicy`],
+])("updateMask is a 400 where SetIamPolicyRequest has no such field (%s), in Google's error shape", async (_label, path) => {
+  const before = emulator.writes().length;
+  const answer = await call('POST', path, { policy: { ...CONDITIONAL, etag: 'x' }, updateMask: 'bindings,etag' });
+  const message = 'Invalid JSON payload received. Unknown name "updateMask": Cannot find field.';
+  expect({ status: answer.status, body: JSON.parse(answer.text) }).toEqual({
+    status: 400,
+    body: {
+      error: {
+        code: 400,
+        message,
+        status: 'INVALID_ARGUMENT',
+        details: [{ '@type': 'type.googleapis.com/google.rpc.BadRequest', fieldViolations: [{ description: message }] }],
+      },
+    },
+  });
+  expect(emulator.writes()).toHaveLength(before);
+});
+
+test('where the schema has updateMask it is accepted (Secret Manager), and an unknown nested field names where it is', async () => {
+  const { etag } = emulator.policy(SECRET);
+  const ok = await call('POST', `/secretmanager/v1/${SECRET}:setIamPolicy`, {
+    policy: { ...CONDITIONAL, etag },
+    updateMask: 'bindings,etag,auditConfigs',
+  });
+  expect(ok.status).toBe(200);
+  const nested = await call('POST', `/secretmanager/v1/${SECRET}:setIamPolicy`, {
+    policy: { bindings: [{ role: 'roles/x.y', colour: 1 }] },
+  });
+  expect(JSON.parse(nested.text).error.message).toBe(
+    'Invalid JSON payload received. Unknown name "colour" at \'policy.bindings[0]\': Cannot find field.',
+  );
+});
+
+test("auditConfigs is a 400 where the API's Policy has no such field (logging views), though its setIamPolicy has updateMask", async () => {
+  const view = 'projects/p/locations/global/buckets/b/views/v';
+  emulator.addResource(view);
+  const answer = await call('POST', `/logging/v2/${view}:setIamPolicy`, {
+    policy: { bindings: [], auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }] },
+    updateMask: 'bindings,etag,auditConfigs',
+  });
+  expect(answer.status).toBe(400);
+  expect(JSON.parse(answer.text).error.message).toBe(
+    'Invalid JSON payload received. Unknown name "auditConfigs" at \'policy\': Cannot find field.',
+  );
+});
+
+const roleOf = (text: string) => (JSON.parse(text) as { bindings: Array<{ role: string }> }).bindings[0].role;
+
+test('a policy version in the other place is ignored, as Google ignores it: the read is then version 0 (conditions mangled)', async () => {
+  // GET + query (Secret Manager): the version in the query counts.
+  expect(roleOf((await call('GET', `/secretmanager/v1/${SECRET}:getIamPolicy?options.requestedPolicyVersion=3`)).text)).toBe('roles/x.y');
+  // POST + body (Spanner): a version in the query is ignored.
+  expect(roleOf((await call('POST', `/spanner/v1/${SPANNER}:getIamPolicy?options.requestedPolicyVersion=3`, {})).text)).toMatch(
+    /_withcond_/,
+  );
+  expect(roleOf((await call('POST', `/spanner/v1/${SPANNER}:getIamPolicy`, { options: { requestedPolicyVersion: 3 } })).text)).toBe(
+    'roles/x.y',
+  );
+  // POST + query (Vertex AI): a version in the body is ignored.
+  expect(roleOf((await call('POST', `/aiplatform/v1/${MODEL}:getIamPolicy`, { options: { requestedPolicyVersion: 3 } })).text)).toMatch(
+    /_withcond_/,
+  );
+  expect(roleOf((await call('POST', `/aiplatform/v1/${MODEL}:getIamPolicy?options.requestedPolicyVersion=3`)).text)).toBe('roles/x.y');
+});
+
+test('a collection a test registers is served like a published one; until then it is not', async () => {
+  expect((await call('GET', `/widgets/v1/${WIDGET}:getIamPolicy?options.requestedPolicyVersion=3`)).status).toBe(200);
+  expect((await call('GET', `/gadgets/v1/projects/p/gadgets/g:getIamPolicy`)).status).toBe(404);
+  emulator.registerCollection({ service: 'gadgets', apiVersion: 'v1', template: 'projects/*/gadgets/*', getIamPolicyMethod: 'POST_QUERY' });
+  emulator.addResource('projects/p/gadgets/g');
+  expect((await call('GET', `/gadgets/v1/projects/p/gadgets/g:getIamPolicy`)).status).toBe(404);
+  expect((await call('POST', `/gadgets/v1/projects/p/gadgets/g:getIamPolicy`)).status).toBe(200);
+});

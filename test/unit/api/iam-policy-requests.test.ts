@@ -1,0 +1,123 @@
+/** Each request IamPolicyApi sends is exactly what Google's schema for the collection describes. */
+import type { GoogleRestClient, RestRequest } from '../../../lib/api/client';
+import { GoogleApiError } from '../../../lib/api/errors';
+import { IamPolicyApi, type IamPolicyService } from '../../../lib/api/iam-policy';
+import type { Policy } from '../../../lib/iam/types';
+
+const POLICY: Policy = { version: 3, etag: 'BwX', bindings: [{ role: 'roles/x.y', members: ['user:a@example.com'] }] };
+const AUDIT = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
+
+/** A client that records each request and answers with a policy. */
+function recording(): { client: GoogleRestClient; sent: RestRequest[] } {
+  const sent: RestRequest[] = [];
+  const client = { request: async (request: RestRequest) => (sent.push(request), { etag: 'BwY', version: 1 }) };
+  return { client: client as unknown as GoogleRestClient, sent };
+}
+
+async function read(target: IamPolicyService, name: string): Promise<RestRequest> {
+  const { client, sent } = recording();
+  await new IamPolicyApi(client, target).getIamPolicy(name);
+  return sent[0];
+}
+
+test.each([
+  [
+    'GET + query (Secret Manager)',
+    { service: 'secretmanager', apiVersion: 'v1' },
+    'projects/p/secrets/s',
+    { query: { 'options.requestedPolicyVersion': 3 } },
+  ],
+  [
+    'POST + body (Spanner)',
+    { service: 'spanner', apiVersion: 'v1' },
+    'projects/p/instances/i',
+    { method: 'POST', body: { options: { requestedPolicyVersion: 3 } } },
+  ],
+  [
+    'POST + query (Vertex AI)',
+    { service: 'aiplatform', apiVersion: 'v1' },
+    'projects/p/locations/l/models/m',
+    { method: 'POST', query: { 'options.requestedPolicyVersion': 3 } },
+  ],
+  [
+    'an explicit method wins (POST_QUERY on Secret Manager)',
+    { service: 'secretmanager', apiVersion: 'v1', getIamPolicyMethod: 'POST_QUERY' as const },
+    'projects/p/secrets/s',
+    { method: 'POST', query: { 'options.requestedPolicyVersion': 3 } },
+  ],
+])('getIamPolicy, %s', async (_label, target, name, expected) => {
+  const request = await read(target, name);
+  expect(request).toEqual({ service: target.service, path: `${target.apiVersion}/${name}:getIamPolicy`, ...expected });
+});
+
+test('a name in no collection Google publishes is refused before anything is sent, unless the method is given', async () => {
+  const { client, sent } = recording();
+  const api = new IamPolicyApi(client, { service: 'secretmanager', apiVersion: 'v1' });
+  const error = await api.getIamPolicy('projects/p/topics/t').catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(GoogleApiError);
+  expect((error as Error).message).toMatch(
+    /projects\/p\/topics\/t is not in any IAM-enabled collection .* secretmanager v1 .*policyReadMethod/,
+  );
+  expect(sent).toEqual([]);
+  await new IamPolicyApi(client, { service: 'widgets', apiVersion: 'v1', getIamPolicyMethod: 'GET' }).getIamPolicy('projects/p/widgets/w');
+  expect(sent).toHaveLength(1);
+});
+
+test.each([
+  [
+    'Secret Manager, bindings only: no updateMask (Google applies bindings, etag)',
+    'secretmanager',
+    'projects/p/secrets/s',
+    false,
+    undefined,
+  ],
+  [
+    'Secret Manager, audit configs: the mask the Terraform provider sends',
+    'secretmanager',
+    'projects/p/secrets/s',
+    true,
+    'bindings,etag,auditConfigs',
+  ],
+  ['Pub/Sub (neither updateMask nor Policy.auditConfigs in its schema), bindings only', 'pubsub', 'projects/p/topics/t', false, undefined],
+])('setIamPolicy, %s', async (_label, service, name, updateAuditConfigs, mask) => {
+  const { client, sent } = recording();
+  await new IamPolicyApi(client, { service, apiVersion: 'v1' }).setIamPolicy(
+    name,
+    { ...POLICY, auditConfigs: AUDIT },
+    { updateAuditConfigs },
+  );
+  // Pub/Sub's Policy has no auditConfigs: sending them would be a 400 (and Google never returns any there).
+  const auditConfigs = service === 'pubsub' ? {} : { auditConfigs: AUDIT };
+  expect(sent).toEqual([
+    {
+      service,
+      path: `v1/${name}:setIamPolicy`,
+      method: 'POST',
+      body: { policy: { ...POLICY, ...auditConfigs }, ...(mask ? { updateMask: mask } : {}) },
+    },
+  ]);
+});
+
+test('replacing audit configs where the schema has no updateMask is refused, nothing sent (synth refuses it first)', async () => {
+  const { client, sent } = recording();
+  const error = await new IamPolicyApi(client, { service: 'pubsub', apiVersion: 'v1' })
+    .setIamPolicy('projects/p/topics/t', POLICY, { updateAuditConfigs: true })
+    .catch((e: unknown) => e);
+  expect(error).toMatchObject({ status: 'INVALID_ARGUMENT', retryable: false });
+  expect((error as Error).message).toMatch(/pubsub v1's setIamPolicy has no updateMask/);
+  const logging = await new IamPolicyApi(client, { service: 'logging', apiVersion: 'v2' })
+    .setIamPolicy('projects/p/locations/global/buckets/b/views/v', POLICY, { updateAuditConfigs: true })
+    .catch((e: unknown) => e);
+  expect((logging as Error).message).toMatch(/logging v2's setIamPolicy takes a Policy without auditConfigs/);
+  expect(sent).toEqual([]);
+});
+
+test('writing a policy Google publishes as read-only (Data Catalog entries) is refused, nothing sent', async () => {
+  const { client, sent } = recording();
+  const error = await new IamPolicyApi(client, { service: 'datacatalog', apiVersion: 'v1' })
+    .setIamPolicy('projects/p/locations/l/entryGroups/g/entries/e', POLICY)
+    .catch((e: unknown) => e);
+  expect(error).toMatchObject({ status: 'INVALID_ARGUMENT', retryable: false });
+  expect((error as Error).message).toMatch(/no setIamPolicy/);
+  expect(sent).toEqual([]);
+});
