@@ -4,9 +4,13 @@
  * Output form (DataImportJob, read by the runner under the real `terraform`).
  * Without a view Google's default applies: the full view.
  */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { TerraformOutput } from 'cdktf';
 import { DataImportJob, GoogleLookups } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
+import { EmulatorProcess } from '../../support/emulator-process';
 import { grantEnv } from '../../support/grant-env';
 import { FULL_JOB, FULL_JOB_WIRE } from '../../support/import-job-sample';
 import { workspacesOfThisFile } from '../../support/terraform';
@@ -25,20 +29,25 @@ afterAll(async () => {
 });
 
 test('Direct form: every field, with and without a view', async () => {
-  const env = emulator.env();
+  // The Direct form blocks this process until its runner answers: the emulator it reads must run in another one.
+  const served = await EmulatorProcess.start();
+  const contextDir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-job-context-'));
   const saved = { ...process.env };
-  Object.assign(process.env, env);
   try {
-    const lookups = new GoogleLookups({ project: 'demo-project' });
-    expect(await lookups.getImportJob({ importJobId: 'everything', location: 'us-central1' })).toEqual(FULL_JOB);
-    expect(await lookups.getImportJob({ importJobId: 'everything', location: 'us-central1', view: 'IMPORT_JOB_VIEW_FULL' })).toEqual(
-      FULL_JOB,
-    );
-    const basic = await lookups.getImportJob({ importJobId: 'everything', location: 'us-central1', view: 'IMPORT_JOB_VIEW_BASIC' });
+    await served.addImportJob(FULL_JOB_WIRE);
+    Object.assign(process.env, served.env);
+    delete process.env.CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS;
+    delete process.env.CDKTF_GOOGLE_IAM_NO_LOOKUPS;
+    const lookups = new GoogleLookups({ project: 'demo-project', contextFile: path.join(contextDir, 'context.json') });
+    expect(lookups.getImportJob({ importJobId: 'everything', location: 'us-central1' })).toEqual(FULL_JOB);
+    expect(lookups.getImportJob({ importJobId: 'everything', location: 'us-central1', view: 'IMPORT_JOB_VIEW_FULL' })).toEqual(FULL_JOB);
+    const basic = lookups.getImportJob({ importJobId: 'everything', location: 'us-central1', view: 'IMPORT_JOB_VIEW_BASIC' });
     expect(basic.validationReport).toEqual({ fileValidations: [], jobErrors: [] });
     expect(basic.objectStoragePayload).toEqual(FULL_JOB.objectStoragePayload);
   } finally {
     process.env = saved;
+    served.close();
+    fs.rmSync(contextDir, { recursive: true, force: true });
   }
 });
 
