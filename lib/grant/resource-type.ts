@@ -1,15 +1,18 @@
 import { IamValidationError } from '../iam/errors';
 import type { IamResource } from '../iam/grant';
-import { ADDRESS_GROUP, AUTHORIZATION_POLICY, MIGRATION_JOB, type ResourceNameFormat } from '../iam/resource-name';
+import type { ResourceNameFormat } from '../iam/resource-name';
 import { isKnown as isKnownAtSynth } from '../synth/known-values';
 import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from '../api/iam-apis';
+import type { GrantTarget } from './iam-grant';
+import { TYPED_RESOURCE_TYPE_ROWS } from './typed-resource-types';
 
 /**
  * What the grant constructs need to know about one kind of IAM-enabled
  * resource: which API serves its policy, what its names look like, and how
  * its getIamPolicy is called, the last from Google's published API
- * (GoogleIamApis). Adding a resource type is one more descriptor here and
- * three thin constructs (member, binding, policy) that pass it on.
+ * (GoogleIamApis). The typed ones are rows of typed-resource-types.ts,
+ * from which scripts/generate-resource-types.js writes their constructs and
+ * lookups.
  */
 export interface IamResourceType {
   readonly service: string;
@@ -28,9 +31,21 @@ function publishedType(service: string, apiVersion: string, nameFormat: Resource
   return { service, apiVersion, nameFormat, ...(collection.shape === 'GET' ? {} : { getIamPolicyMethod: collection.shape }) };
 }
 
-export const AUTHORIZATION_POLICY_TYPE: IamResourceType = publishedType('networksecurity', 'v1', AUTHORIZATION_POLICY);
-export const MIGRATION_JOB_TYPE: IamResourceType = publishedType('datamigration', 'v1', MIGRATION_JOB);
-export const ADDRESS_GROUP_TYPE: IamResourceType = publishedType('networksecurity', 'v1', ADDRESS_GROUP);
+/** The typed resource types by class name stem (`AuthorizationPolicy`), each checked against Google's published API as the library loads. */
+export const TYPED_RESOURCE_TYPES: Readonly<Record<string, IamResourceType>> = Object.fromEntries(
+  TYPED_RESOURCE_TYPE_ROWS.map((row) => [
+    row.stem,
+    publishedType(row.service, row.apiVersion, { collection: row.collection, label: row.label }),
+  ]),
+);
+
+/** The authorization policy type by name, for the runner tests that build its grants by hand. */
+export const AUTHORIZATION_POLICY_TYPE: IamResourceType = TYPED_RESOURCE_TYPES.AuthorizationPolicy;
+
+/** What a typed grant construct named `typeName` hands its base: the resource `name` of `type`, and the name's required form. */
+export function typedGrantTarget(typeName: string, type: IamResourceType, name: string): GrantTarget {
+  return { typeName, resource: resourceOfType(type, name), nameFormat: type.nameFormat };
+}
 
 /** The resource a grant of this type names. */
 export function resourceOfType(type: IamResourceType, name: string): IamResource {

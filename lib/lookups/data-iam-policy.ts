@@ -2,6 +2,7 @@ import { Token, type IResolvable } from 'cdktf';
 import { Construct } from 'constructs';
 import { validateLocatedResource, validatePolicyVersion } from '../iam/located-resource';
 import type { ResourceNameFormat } from '../iam/resource-name';
+import type { IamResourceType } from '../grant/resource-type';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
 import { RunnerRead } from '../synth/runner-read';
@@ -26,6 +27,16 @@ export type PolicyReadTarget =
       /** A full resource name. */
       readonly name: string;
     };
+
+/** The target of a typed Output-form lookup: the resource of `type` whose id is in the props field `idField`. @internal */
+export function locatedPolicyTarget(
+  type: IamResourceType,
+  idField: string,
+  id: string,
+  where: { readonly project?: string; readonly location: string },
+): PolicyReadTarget {
+  return { ...type, project: where.project, location: where.location, id, idField };
+}
 
 /**
  * The Output form of the `get*IamPolicy` lookups: reads a resource's IAM

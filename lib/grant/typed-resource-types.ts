@@ -1,0 +1,77 @@
+/**
+ * The typed resource types: one row each. A row is all it takes to add one:
+ * `npm run generate:resource-types` (scripts/generate-resource-types.js)
+ * writes from it the row's member, binding and policy constructs and its
+ * Output-form lookup (`lib/{module}/{stem in kebab case}-iam.generated.ts`),
+ * its Direct-form method of GoogleLookups and its export from lib/index.ts;
+ * resource-type.ts checks the row against Google's published API
+ * (GoogleIamApis) when the library loads. Like terraform-provider-google's
+ * per-resource IAM descriptors, everything else (the grant engine, the
+ * runner, the emulator) is shared and needs nothing per type.
+ *
+ * Plain data, no imports: the generator loads this file as it is.
+ */
+
+/** One typed resource type: `projects/{project}/locations/{location}/{collection}/{id}` of one Google API. */
+export interface TypedResourceTypeRow {
+  /** The class name stem: `AuthorizationPolicy` gives `AuthorizationPolicyIamMember`, `getAuthorizationPolicyIamPolicy`, ... */
+  readonly stem: string;
+  /** The SPEC.md module, and the folder of lib/ the constructs are written to. */
+  readonly module: string;
+  /** The Google API (host name without .googleapis.com) and version that serve the policy. */
+  readonly service: string;
+  readonly apiVersion: string;
+  /** The collection segment of the resource's name, as Google publishes it. */
+  readonly collection: string;
+  /** The lookups' property that holds the resource's id, e.g. `authorizationPolicyId`. */
+  readonly idField: string;
+  /** How a person calls it in messages and short docs: `authorization policy`. */
+  readonly label: string;
+  /** How the docs introduce it: `network-security authorization policy`. */
+  readonly noun: string;
+  /** A location for the docs' examples. */
+  readonly exampleLocation: string;
+  /** A predefined role for the docs' examples; undefined: the docs say "a predefined role". */
+  readonly exampleRole?: string;
+  /** Whether the google provider has a data source for this policy (it never asks for version 3); the docs then say how this one differs. */
+  readonly providerDataSource?: boolean;
+}
+
+/** Every typed resource type, in the order the generated code lists them. */
+export const TYPED_RESOURCE_TYPE_ROWS: readonly TypedResourceTypeRow[] = [
+  {
+    stem: 'AuthorizationPolicy',
+    module: 'networksecurity',
+    service: 'networksecurity',
+    apiVersion: 'v1',
+    collection: 'authorizationPolicies',
+    idField: 'authorizationPolicyId',
+    label: 'authorization policy',
+    noun: 'network-security authorization policy',
+    exampleLocation: 'global',
+    exampleRole: 'roles/networksecurity.authorizationPolicyViewer',
+  },
+  {
+    stem: 'AddressGroup',
+    module: 'networksecurity',
+    service: 'networksecurity',
+    apiVersion: 'v1',
+    collection: 'addressGroups',
+    idField: 'addressGroupId',
+    label: 'address group',
+    noun: 'network-security address group',
+    exampleLocation: 'global',
+    providerDataSource: true,
+  },
+  {
+    stem: 'MigrationJob',
+    module: 'datamigration',
+    service: 'datamigration',
+    apiVersion: 'v1',
+    collection: 'migrationJobs',
+    idField: 'migrationJobId',
+    label: 'migration job',
+    noun: 'Database Migration Service migration job',
+    exampleLocation: 'us-central1',
+  },
+];
