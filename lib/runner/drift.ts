@@ -4,6 +4,7 @@ import { IamPolicyApi } from '../api/iam-policy';
 import { grantDrift } from '../iam/drift';
 import { describeGrant } from '../iam/grant';
 import { parseGrant } from './grant-input';
+import { appliedInstances } from './terraform-state';
 
 /** What the drift check of one policy hands the runner (strings only, as `external` requires). */
 export interface DriftQuery {
@@ -13,8 +14,18 @@ export interface DriftQuery {
   readonly name: string;
   /** JSON: `[{ key, label, grant }]`, `grant` being the grant's JSON as the grants resource holds it. */
   readonly grants: string;
-  /** The Terraform address of the grants resource, for the repair command. */
+  /** The Terraform address of the grants resource. */
   readonly resource: string;
+  /** The Terraform address whose replacement re-applies every grant of the stack: the repair. */
+  readonly repair: string;
+  /** The stack's name, for the cdktf form of the repair. */
+  readonly stack: string;
+  /**
+   * `applied`: compare only the grants the Terraform state holds as configured
+   * (the read is made while planning, before any pending change is applied);
+   * `all`: compare every grant (the read waits for pending changes).
+   */
+  readonly compare: 'applied' | 'all';
 }
 
 /** How long a drift read retries transient errors before it reports them. */
@@ -28,12 +39,20 @@ interface CheckedGrant {
 
 /**
  * Reads the policy once and reports, for every grant of this stack on it,
- * how Google differs from the code, each with the one command that repairs
- * it. An empty `drift` means no drift. Runs at plan time, from the stack's
- * drift check (a Terraform `check` block: a report is a warning, not an error).
+ * how Google differs from the code, followed by the one command that repairs
+ * the stack. An empty `drift` means no drift. Runs at plan time, from the
+ * stack's drift check (a `check` block warns, a postcondition fails the plan);
+ * a policy that cannot be read is reported the same way, never a runner error.
  */
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
-  const grants = JSON.parse(query.grants) as CheckedGrant[];
+  const declared = JSON.parse(query.grants) as CheckedGrant[];
+  let grants: CheckedGrant[];
+  try {
+    grants = query.compare === 'applied' ? applied(declared, query.resource, env) : declared;
+  } catch (error) {
+    return report(query, declared.length, [`could not tell applied grants from pending ones: ${(error as Error).message}`]);
+  }
+  if (grants.length === 0) return report(query, 0, []);
   const method = query.getIamPolicyMethod === 'POST' ? 'POST' : undefined;
   const api = new IamPolicyApi(new GoogleRestClient({ env }), {
     service: query.service,
@@ -44,20 +63,48 @@ export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promi
   try {
     policy = (await retrying(() => api.getIamPolicy(query.name), { maxElapsedMs: READ_RETRY_MS })).value;
   } catch (error) {
-    // A check warns; it must not fail the plan (the grants' own apply reports such errors).
     const labels = [...new Set(grants.map((g) => g.label))].join(', ');
-    return {
-      drift: `the IAM policy of ${query.name} could not be read to check ${labels}: ${(error as Error).message}`,
-      checked: String(grants.length),
-      drifted: String(grants.length),
-    };
+    return report(query, grants.length, [
+      `the IAM policy of ${query.name} could not be read to check ${labels}: ${(error as Error).message}`,
+    ]);
   }
-  const reports = grants.flatMap(({ key, label, grant: json }) => {
+  const problems = grants.flatMap(({ label, grant: json }) => {
     const grant = parseGrant(json);
-    const problems = grantDrift(grant, policy);
-    if (problems.length === 0) return [];
-    const address = `${query.resource}[${JSON.stringify(key)}]`;
-    return [`${label}: ${describeGrant(grant)}: ${problems.join('; ')}. Repair: terraform apply -replace='${address}'`];
+    const found = grantDrift(grant, policy);
+    return found.length === 0 ? [] : [`${label}: ${describeGrant(grant)}: ${found.join('; ')}.`];
   });
-  return { drift: reports.join('\n'), checked: String(grants.length), drifted: String(reports.length) };
+  return report(query, grants.length, problems);
 }
+
+/** The grants whose configured value the Terraform state holds: the others have a change pending, which the apply checks. */
+function applied(grants: CheckedGrant[], resource: string, env: NodeJS.ProcessEnv): CheckedGrant[] {
+  const inState = appliedInstances(resource, env);
+  return grants.filter(({ key, grant }) => inState.get(key) === grant);
+}
+
+/**
+ * The answer Terraform gets: the problems, one per line, then the repair.
+ * The commands are on lines of their own that start with spaces: Terraform
+ * wraps a message's lines at the terminal's width, except lines that start
+ * with a space, so each command stays whole and can be copied as it is.
+ */
+function report(query: DriftQuery, checked: number, problems: string[]): Record<string, string> {
+  const drift =
+    problems.length === 0
+      ? ''
+      : [
+          ...problems,
+          "Repair (re-applies every grant of the stack), in the stack's folder:",
+          `  ${DriftRepair.terraform(query.repair)}`,
+          "or with cdktf, in the project's folder:",
+          `  ${DriftRepair.cdktf(query.repair, query.stack)}`,
+        ].join('\n');
+  return { drift, checked: String(checked), drifted: String(problems.length) };
+}
+
+/** The repair commands, as printed. */
+export const DriftRepair = {
+  terraform: (repair: string) => `terraform apply -replace=${repair}`,
+  /** `cdktf deploy` has no `-replace`; Terraform reads extra arguments of `apply` from `TF_CLI_ARGS_apply`. */
+  cdktf: (repair: string, stack: string) => `TF_CLI_ARGS_apply=-replace=${repair} cdktf deploy ${stack}`,
+};
