@@ -6,7 +6,7 @@ import { externalProviderEnv, type CommandResult, type TerraformWorkspace } from
  * Terraform wraps long lines, so the output is read with line breaks as spaces.
  */
 export function driftReports(plan: CommandResult): string[] {
-  const text = plan.output.replace(/\s*\n\s*/g, ' ');
+  const text = asSeen(plan.output).replace(/\s*\n\s*/g, ' ');
   const label = '[A-Z][A-Za-z]*Iam[A-Za-z]* [\\w-]+/\\S+: ';
   return [...text.matchAll(new RegExp(`${label}.*?\\.(?= (?:${label}|Repair \\())`, 'g'))].map((m) => m[0]);
 }
@@ -26,7 +26,7 @@ export async function repairAsPrinted(ws: TerraformWorkspace, plan: CommandResul
  * draws box characters around a message when it has colours).
  */
 export function printedRepairs(output: string): { terraform: string[]; cdktf: string[] } {
-  const lines = output.split('\n');
+  const lines = asSeen(output).split('\n');
   const commands = (pattern: RegExp) => [...new Set(lines.flatMap((line) => pattern.exec(line)?.[0] ?? []))];
   return {
     terraform: commands(/terraform apply -replace=\S+/),
@@ -50,4 +50,10 @@ export function runPrinted(commandLine: string, cwd: string, env: Record<string,
     child.on('error', reject);
     child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr, output }));
   });
+}
+
+/** Output as a terminal shows it: without colour codes, and without the frame Terraform draws around a message. */
+export function asSeen(output: string): string {
+  // eslint-disable-next-line no-control-regex
+  return output.replace(/\x1b\[[0-9;]*m/g, '').replace(/^(.*?)[│╷╵]/gm, '$1');
 }
