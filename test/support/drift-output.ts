@@ -54,6 +54,5 @@ export function runPrinted(commandLine: string, cwd: string, env: Record<string,
 
 /** Output as a terminal shows it: without colour codes, and without the frame Terraform draws around a message. */
 export function asSeen(output: string): string {
-  // eslint-disable-next-line no-control-regex
   return output.replace(/\x1b\[[0-9;]*m/g, '').replace(/^(.*?)[│╷╵]/gm, '$1');
 }
