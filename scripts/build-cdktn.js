@@ -60,7 +60,8 @@ const pkg = {
   keywords: [...root.keywords.filter((k) => k !== 'cdktf'), 'cdktn', 'cdk-terrain'],
   main: root.main,
   types: root.types,
-  bin: root.bin,
+  // Its own command name: installing both flavours must not make two packages claim one command.
+  bin: Object.fromEntries(Object.entries(root.bin).map(([command, file]) => [command.replace(/^cdktf-/, 'cdktn-'), file])),
   engines: root.engines,
   files: root.files,
   peerDependencies: {

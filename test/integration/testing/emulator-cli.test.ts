@@ -14,7 +14,8 @@ jest.setTimeout(60_000);
 const CLI = path.join(__dirname, '..', '..', '..', 'lib', 'testing', 'emulator', 'cli.js');
 
 test('the CLI prints the environment (as JSON with --json), installs the stand-in provider on request, and serves until stopped', async () => {
-  const child = spawn(process.execPath, [CLI, '--json', '--external-provider', '--services', 'secretmanager'], {
+  const args = ['--json', '--external-provider', '--services', 'secretmanager', '--post-get-iam-policy-services', 'secretmanager'];
+  const child = spawn(process.execPath, [CLI, ...args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   try {
@@ -29,11 +30,16 @@ test('the CLI prints the environment (as JSON with --json), installs the stand-i
     });
     const { url, env } = JSON.parse(line) as { url: string; env: Record<string, string> };
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(env).toMatchObject({
+    // Exactly what the README says it prints.
+    expect(env).toEqual({
       CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: `${url}/networksecurity/`,
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_DATAMIGRATION: `${url}/datamigration/`,
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER: `${url}/migrationcenter/`,
       CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER: `${url}/secretmanager/`,
       GOOGLE_OAUTH_ACCESS_TOKEN: 'emulator-access-token',
+      METADATA_SERVER_DETECTION: 'none',
       TF_CLI_CONFIG_FILE: expect.stringMatching(/terraform\.rc$/),
+      TF_EXTERNAL_STAND_IN_NODE: process.execPath,
     });
     expect(fs.readFileSync(env.TF_CLI_CONFIG_FILE, 'utf8')).toContain('filesystem_mirror');
 
@@ -46,8 +52,11 @@ test('the CLI prints the environment (as JSON with --json), installs the stand-i
       }),
     });
     expect(seeded.status).toBe(200);
+    // --post-get-iam-policy-services: this service's getIamPolicy is a POST with the options in the body.
     const read = await fetch(`${env.CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER}v1/${name}:getIamPolicy`, {
+      method: 'POST',
       headers: { Authorization: `Bearer ${env.GOOGLE_OAUTH_ACCESS_TOKEN}` },
+      body: JSON.stringify({ options: { requestedPolicyVersion: 3 } }),
     });
     expect(await read.json()).toMatchObject({
       bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] }],
