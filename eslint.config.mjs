@@ -10,6 +10,7 @@ export default tseslint.config(
       'node_modules/**',
       'dist/**',
       'dist-cdktn/**',
+      'dist-packages/**',
       'dist-pacmak/**',
       'cdktf.out/**',
       'coverage/**',
