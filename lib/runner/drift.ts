@@ -37,22 +37,44 @@ interface CheckedGrant {
   readonly grant: string;
 }
 
+/** One difference, and the grants it concerns. */
+interface Finding {
+  readonly text: string;
+  readonly keys: readonly string[];
+}
+
 /**
  * Reads the policy once and reports, for every grant of this stack on it,
  * how Google differs from the code, followed by the one command that repairs
  * the stack. An empty `drift` means no drift. Runs at plan time, from the
  * stack's drift check (a `check` block warns, a postcondition fails the plan);
  * a policy that cannot be read is reported the same way, never a runner error.
+ *
+ * With `compare: 'applied'`, a difference counts only for grants that the
+ * Terraform state holds as configured (the others have a change pending,
+ * which their apply checks). The state is read only when something differs,
+ * so a plan without drift costs one read of the policy and nothing more.
  */
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
-  const declared = JSON.parse(query.grants) as CheckedGrant[];
-  let grants: CheckedGrant[];
+  const grants = JSON.parse(query.grants) as CheckedGrant[];
+  const findings = await compare(query, grants, env);
+  if (findings.length === 0 || query.compare === 'all') return report(query, grants.length, findings);
+  let applied: Set<string>;
   try {
-    grants = query.compare === 'applied' ? applied(declared, query.resource, env) : declared;
+    applied = appliedKeys(grants, query.resource, env);
   } catch (error) {
-    return report(query, declared.length, [`could not tell applied grants from pending ones: ${(error as Error).message}`]);
+    return report(query, grants.length, [
+      { text: `could not tell applied grants from pending ones: ${(error as Error).message}`, keys: [] },
+    ]);
   }
-  if (grants.length === 0) return report(query, 0, []);
+  return report(
+    query,
+    grants.filter((g) => applied.has(g.key)).length,
+    findings.filter((f) => f.keys.some((key) => applied.has(key))),
+  );
+}
+
+async function compare(query: DriftQuery, grants: CheckedGrant[], env: NodeJS.ProcessEnv): Promise<Finding[]> {
   const method = query.getIamPolicyMethod === 'POST' ? 'POST' : undefined;
   const api = new IamPolicyApi(new GoogleRestClient({ env }), {
     service: query.service,
@@ -64,22 +86,24 @@ export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promi
     policy = (await retrying(() => api.getIamPolicy(query.name), { maxElapsedMs: READ_RETRY_MS })).value;
   } catch (error) {
     const labels = [...new Set(grants.map((g) => g.label))].join(', ');
-    return report(query, grants.length, [
-      `the IAM policy of ${query.name} could not be read to check ${labels}: ${(error as Error).message}`,
-    ]);
+    return [
+      {
+        text: `the IAM policy of ${query.name} could not be read to check ${labels}: ${(error as Error).message}`,
+        keys: grants.map((g) => g.key),
+      },
+    ];
   }
-  const problems = grants.flatMap(({ label, grant: json }) => {
+  return grants.flatMap(({ key, label, grant: json }) => {
     const grant = parseGrant(json);
     const found = grantDrift(grant, policy);
-    return found.length === 0 ? [] : [`${label}: ${describeGrant(grant)}: ${found.join('; ')}.`];
+    return found.length === 0 ? [] : [{ text: `${label}: ${describeGrant(grant)}: ${found.join('; ')}.`, keys: [key] }];
   });
-  return report(query, grants.length, problems);
 }
 
-/** The grants whose configured value the Terraform state holds: the others have a change pending, which the apply checks. */
-function applied(grants: CheckedGrant[], resource: string, env: NodeJS.ProcessEnv): CheckedGrant[] {
+/** The keys of the grants whose configured value the Terraform state holds. */
+function appliedKeys(grants: CheckedGrant[], resource: string, env: NodeJS.ProcessEnv): Set<string> {
   const inState = appliedInstances(resource, env);
-  return grants.filter(({ key, grant }) => inState.get(key) === grant);
+  return new Set(grants.filter(({ key, grant }) => inState.get(key) === grant).map((g) => g.key));
 }
 
 /**
@@ -88,18 +112,18 @@ function applied(grants: CheckedGrant[], resource: string, env: NodeJS.ProcessEn
  * wraps a message's lines at the terminal's width, except lines that start
  * with a space, so each command stays whole and can be copied as it is.
  */
-function report(query: DriftQuery, checked: number, problems: string[]): Record<string, string> {
+function report(query: DriftQuery, checked: number, findings: Finding[]): Record<string, string> {
   const drift =
-    problems.length === 0
+    findings.length === 0
       ? ''
       : [
-          ...problems,
+          ...findings.map((f) => f.text),
           "Repair (re-applies every grant of the stack), in the stack's folder:",
           `  ${DriftRepair.terraform(query.repair)}`,
           "or with cdktf, in the project's folder:",
           `  ${DriftRepair.cdktf(query.repair, query.stack)}`,
         ].join('\n');
-  return { drift, checked: String(checked), drifted: String(problems.length) };
+  return { drift, checked: String(checked), drifted: String(findings.length) };
 }
 
 /** The repair commands, as printed. */

@@ -228,6 +228,13 @@ describe("the README's statements", () => {
     }
   });
 
+  test('the tarballs it names are the ones `npm run package` writes', () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const named = [...README.matchAll(/cdkt[fn]-google-iam-([\d.]+)\.tgz/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(new Set(named)).toEqual(new Set([version]));
+  });
+
   test('supported versions: Node.js as CI runs it and package.json requires it, the peers, Terraform', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
     const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
@@ -237,6 +244,9 @@ describe("the README's statements", () => {
     expect(row('Node.js')).toContain(`and on ${/^NODE_OLDEST=(\S+)/m.exec(ci)![1]}`);
     expect(row('cdktf')).toContain(`(peer: \`${pkg.peerDependencies.constructs}\`)`);
     expect(pkg.peerDependencies.cdktf).toBe('^0.21.0');
+    const cdktn = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist-cdktn', 'package.json'), 'utf8'));
+    const cdktnInstall = README.split('\n').find((l) => l.startsWith('npm install') && l.includes('# peer: cdktn'))!;
+    expect(cdktnInstall).toContain(`peer: cdktn ${cdktn.peerDependencies.cdktn}, constructs ${cdktn.peerDependencies.constructs}`);
     const terraform = await runCommand('terraform', ['version'], ROOT, {});
     expect(row('Terraform')).toContain(`tested with ${/Terraform v(\d+\.\d+)/.exec(terraform.stdout)![1]}`);
   });

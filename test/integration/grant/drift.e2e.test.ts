@@ -5,7 +5,7 @@
  * command, run through a shell exactly as printed, repairs it and the next
  * plan is clean. With `failPlanOnDrift` the same report fails the plan.
  */
-import { TerraformStack } from 'cdktf';
+import { TerraformResource, TerraformStack, Token } from 'cdktf';
 import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding, type IamCondition } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv, membersOf } from '../../support/grant-env';
@@ -269,4 +269,32 @@ describe('failPlanOnDrift', () => {
     expect((await ws.apply(env)).code).toBe(0);
     expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com', 'user:dave@example.com']);
   });
+});
+
+test('a policy whose name Terraform knows only after apply: that first plan warns "known after apply", later plans check it', async () => {
+  const { ap } = resources();
+  const env = grantEnv(emulator);
+  const ws = await workspace((s) => {
+    // Stands for a resource created in the same apply: its output is unknown until then.
+    const created = new TerraformResource(s, 'Created', {
+      terraformResourceType: 'terraform_data',
+      terraformGeneratorMetadata: { providerName: 'terraform' },
+    });
+    created.addOverride('input', ap);
+    new AuthorizationPolicyIamMember(s, 'Alice', {
+      name: Token.asString(created.getAnyMapAttribute('output')),
+      role: VIEWER,
+      member: 'user:alice@example.com',
+    });
+  });
+  const first = await ws.plan(env);
+  expect(first.code).toBe(2);
+  expect(first.output).toContain('Check block assertion known after apply');
+  expect((await ws.apply(env)).code).toBe(0);
+  expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com']);
+
+  const clean = await ws.plan(env);
+  expect({ code: clean.code, warning: clean.output.includes('Warning') }).toEqual({ code: 0, warning: false });
+  emulator.addResource(ap, { bindings: [] });
+  expect(driftReports(await ws.plan(env))).toEqual([expect.stringContaining('grants/Alice: ')]);
 });
