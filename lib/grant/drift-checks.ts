@@ -35,9 +35,9 @@ export interface DriftAddresses {
  * A warning is a Terraform `check` block. Terraform warns "known after
  * apply" about every check it cannot evaluate while planning, so the read
  * must not wait for pending grant changes: it is made at plan time, and the
- * runner compares only the grants that the Terraform state holds as
- * configured (it asks `terraform state pull`); grants with a change pending
- * are checked by the apply that makes them.
+ * runner reports differences only for grants that the Terraform state holds
+ * as configured (when something differs, it asks `terraform state pull`);
+ * grants with a change pending are written, and checked, by their apply.
  *
  * A failure is a postcondition of the data source (a failed `check` only
  * warns: `terraform plan -detailed-exitcode` would exit 0). Its read names the
