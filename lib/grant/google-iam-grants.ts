@@ -178,9 +178,9 @@ export class GoogleIamGrants extends TerraformResource {
     const forEach = { value: `local.${GRANTS_RESOURCE_NAME}`, isBlock: false, type: 'simple', storageClassType: 'reference' };
     const grants = { value: this.forEachHcl(), isBlock: false, type: 'any' };
     const rendered = this.withForEach(super.toHclTerraform(), forEach);
-    // HCL takes a reference here, not a string: written as one, cdktf's renderer leaves it unquoted.
+    // HCL takes a bare reference here; cdktf's renderer writes a string that starts with "[" as it is.
     const lifecycle = rendered.resource?.[this.terraformResourceType]?.[this.friendlyUniqueId]?.lifecycle;
-    if (lifecycle) lifecycle.replace_triggered_by = [`\${terraform_data.${REPAIR_RESOURCE_NAME}}`];
+    if (lifecycle) lifecycle.replace_triggered_by = `[terraform_data.${REPAIR_RESOURCE_NAME}]`;
     return { ...rendered, locals: { [GRANTS_RESOURCE_NAME]: grants } };
   }
 
