@@ -26,9 +26,9 @@ async function demo(...args: string[]): Promise<string> {
   }
 }
 
-test('the demo shows the grants, the drift report, the repair run as printed, and both lookup forms, in under 80 lines', async () => {
+test('the demo shows the grants, the drift report, the repair run as printed, and both lookup forms, in under 60 lines', async () => {
   const output = await demo();
-  expect(output.split('\n').length).toBeLessThan(80);
+  expect(output.split('\n').length).toBeLessThan(60);
   expect(output).toContain('GoogleLookups.getImportJob: Inventory import 2026 is IMPORT_JOB_STATE_COMPLETED');
   expect(output).toContain(
     'roles/datamigration.viewer: user:alice@example.com, serviceAccount:reporting@demo-project.iam.gserviceaccount.com',
