@@ -75,8 +75,8 @@ test('cdktf deploy grants; cdktf diff reports drift; the repair; cdktf destroy r
   );
 
   // The repair as cdktf diff prints it (cdktf-cli rewrites the addresses of constructs it knows; not this one),
-  // run through a shell in the project's folder. cdktf deploy asks for approval on a terminal only: the
-  // printed command is run with --auto-approve added, as a script would.
+  // run through a shell in the project's folder. cdktf deploy asks for approval interactively: the test adds
+  // --auto-approve to the printed command, as a script would.
   const { cdktf: printed } = printedRepairs(diff.output);
   expect(printed).toEqual(['TF_CLI_ARGS_apply=-replace=terraform_data.google_iam_repair cdktf deploy iam-grants']);
   ok(await runPrinted(`PATH=${path.dirname(CDKTF)}:$PATH ${printed[0]} --auto-approve ${OFFLINE.join(' ')}`, project, env));
