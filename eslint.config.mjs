@@ -11,6 +11,7 @@ export default tseslint.config(
       'dist/**',
       'tools/*/dist/**',
       'dist-cdktn/**',
+      'dist-packages/**',
       'dist-pacmak/**',
       'cdktf.out/**',
       'coverage/**',

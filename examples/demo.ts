@@ -2,7 +2,10 @@
  * `npm run demo`: the library working end to end with no Google account.
  * Starts the embedded emulator, synthesizes the example app, runs the real
  * `terraform` on both stacks (grants, then plan-time lookups), shows a drift
- * report and its repair, destroys, and prints the policies along the way.
+ * report and runs its repair exactly as printed, and destroys. It prints what
+ * a user looks at: the policies, the drift report, the repair, and the
+ * results of both lookup forms. `npm run demo -- --verbose` also prints
+ * everything Terraform says.
  *
  * No provider can be downloaded on an offline machine: the stand-in of
  * hashicorp/external from `cdktf-google-iam/lib/testing` is installed into a
@@ -13,36 +16,53 @@ import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { GoogleLookups } from '../lib';
 import { ExternalProviderStandIn } from '../tools/terraform-provider-external';
-import { AUTHORIZATION_POLICY, MIGRATION_JOB, buildExampleApp } from './app';
+import { AUTHORIZATION_POLICY, IMPORT_JOB, MIGRATION_JOB, PROJECT, buildExampleApp } from './app';
 import { startSeededEmulator } from './emulated';
 
-const OUTDIR = path.join(__dirname, '..', 'cdktf.out');
+const VERBOSE = process.argv.includes('--verbose');
+const OUTDIR = process.env.DEMO_OUTDIR ?? path.join(__dirname, '..', 'cdktf.out');
 const stackDir = (stack: string) => path.join(OUTDIR, 'stacks', stack);
+const print = (text: string) => process.stdout.write(`${text}\n`);
 
 function step(title: string): void {
-  process.stdout.write(`\n=== ${title}\n`);
+  print(`\n=== ${title}`);
 }
 
-/** Runs terraform in a stack's folder, echoing its output; resolves with that output. */
-function terraform(stack: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  process.stdout.write(`$ (cd cdktf.out/stacks/${stack} && terraform ${args.join(' ')})\n`);
+/**
+ * Runs a command line through `sh` in a stack's folder, as a user would type
+ * it (answering "yes" if asked); its output is shown only with --verbose.
+ */
+function shell(stack: string, commandLine: string, env: NodeJS.ProcessEnv): Promise<string> {
+  if (VERBOSE) print(`$ (cd ${path.relative(process.cwd(), stackDir(stack))} && ${commandLine})`);
   return new Promise((resolve, reject) => {
-    const child = spawn('terraform', args, { cwd: stackDir(stack), env, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('sh', ['-c', commandLine], { cwd: stackDir(stack), env, stdio: ['pipe', 'pipe', 'pipe'] });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    const collect = (chunk: Buffer) => {
       output += chunk;
-      process.stdout.write(chunk);
-    });
+      if (VERBOSE) process.stdout.write(chunk);
+    };
+    child.stdout.on('data', collect);
+    child.stderr.on('data', collect);
+    child.stdin.end('yes\n');
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`terraform ${args[0]} in ${stack} exited with ${code}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`${commandLine} in ${stack} exited with ${code}:\n${output}`)),
+    );
   });
 }
 
+/** The messages of the plan's failed checks (Terraform's plain-text diagnostics: the message follows the checked values). */
+function checkMessages(plan: string): string[] {
+  return plan
+    .split(/\n(?=Warning: |Error: )/)
+    .filter((diagnostic) => diagnostic.startsWith('Warning: Check block assertion failed'))
+    .map((diagnostic) => diagnostic.split(/\n\s*│ .* is .*\n\n/)[1]?.trim() ?? '');
+}
+
 async function main(): Promise<void> {
-  step('Starting the local Google API emulator');
   const emulator = await startSeededEmulator();
-  process.stdout.write(`emulator at ${emulator.url}\n`);
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-demo-'));
   const env = {
     ...process.env,
@@ -52,50 +72,61 @@ async function main(): Promise<void> {
     TF_IN_AUTOMATION: '1',
     CHECKPOINT_DISABLE: '1',
   };
-  const showPolicies = (when: string) => {
-    step(`Policies ${when}`);
+  const showPolicies = () => {
     for (const name of [AUTHORIZATION_POLICY, MIGRATION_JOB]) {
-      process.stdout.write(`${name}\n${JSON.stringify(emulator.policy(name), null, 2)}\n`);
+      print(name);
+      for (const b of emulator.policy(name).bindings ?? []) {
+        print(`  ${b.role}${b.condition ? ` (if ${b.condition.title})` : ''}: ${(b.members ?? []).join(', ')}`);
+      }
     }
   };
 
   try {
-    showPolicies('before apply');
-    step('Synthesizing examples/app.ts (the Direct-form lookup reads the import job now)');
+    step(`The local Google API emulator (${emulator.url}), with someone else's bindings`);
+    showPolicies();
+
+    step('cdktf synth of examples/app.ts; its Direct-form lookup reads the import job while synthesizing');
     Object.assign(process.env, emulator.env());
     fs.rmSync(OUTDIR, { recursive: true, force: true });
     // The demo's Terraform state lives in a temporary folder: it never mixes with a real deployment's.
     (await buildExampleApp({ outdir: OUTDIR, stateDir: scratch })).synth();
-    process.stdout.write('synthesized into cdktf.out/stacks/{iam-grants,iam-lookups}\n');
+    const job = await new GoogleLookups({ project: PROJECT }).getImportJob({ ...IMPORT_JOB, view: 'IMPORT_JOB_VIEW_BASIC' });
+    print(`GoogleLookups.getImportJob: ${job.displayName} is ${job.state}, so the app adds MigrationOperators`);
 
-    step('terraform apply (stack iam-grants)');
-    await terraform('iam-grants', ['init', '-input=false', '-no-color'], env);
-    await terraform('iam-grants', ['apply', '-auto-approve', '-input=false', '-no-color'], env);
-    showPolicies('after apply');
+    step('terraform apply, stack iam-grants: the example grants join them');
+    await shell('iam-grants', 'terraform init -input=false -no-color', env);
+    await shell('iam-grants', 'terraform apply -auto-approve -input=false -no-color', env);
+    showPolicies();
 
     step('Someone removes alice in the console; terraform plan reports it');
-    const job = emulator.policy(MIGRATION_JOB);
+    const policy = emulator.policy(MIGRATION_JOB);
     emulator.addResource(MIGRATION_JOB, {
-      ...job,
-      bindings: job.bindings?.map((b) => ({ ...b, members: (b.members ?? []).filter((m) => m !== 'user:alice@example.com') })),
+      ...policy,
+      bindings: policy.bindings?.map((b) => ({ ...b, members: (b.members ?? []).filter((m) => m !== 'user:alice@example.com') })),
     });
-    const plan = await terraform('iam-grants', ['plan', '-input=false', '-no-color'], env);
-    // Terraform shows the report twice: as the checked value (quotes escaped) and as the message.
-    const repair = [...plan.replace(/\s*\n\s*/g, ' ').matchAll(/Repair: terraform apply -replace='([^']+)'/g)]
-      .map((m) => m[1])
-      .find((a) => !a.includes('\\'));
-    if (!repair) throw new Error('the plan did not report the drift');
-    step('The repair the plan names');
-    await terraform('iam-grants', ['apply', '-auto-approve', '-input=false', '-no-color', `-replace=${repair}`], env);
+    const plan = await shell('iam-grants', 'terraform plan -input=false -no-color', env);
+    const reports = checkMessages(plan);
+    if (reports.length === 0) throw new Error(`the plan did not report the drift:\n${plan}`);
+    print(reports.join('\n'));
 
-    step('terraform apply (stack iam-lookups: plan-time reads through the runner)');
-    await terraform('iam-lookups', ['init', '-input=false', '-no-color'], env);
-    await terraform('iam-lookups', ['apply', '-auto-approve', '-input=false', '-no-color'], env);
+    const repair = /^ +(terraform apply .*)$/m.exec(reports[0])?.[1];
+    if (!repair) throw new Error(`no repair command in the report:\n${reports[0]}`);
+    step(`The repair, run as printed in cdktf.out/stacks/iam-grants: ${repair}`);
+    await shell('iam-grants', repair, env);
+    showPolicies();
+    const after = await shell('iam-grants', 'terraform plan -input=false -no-color', env);
+    print(checkMessages(after).length === 0 ? 'terraform plan: no drift' : 'terraform plan still reports drift');
 
-    step('terraform destroy (both stacks)');
-    await terraform('iam-lookups', ['destroy', '-auto-approve', '-input=false', '-no-color'], env);
-    await terraform('iam-grants', ['destroy', '-auto-approve', '-input=false', '-no-color'], env);
-    showPolicies('after destroy (only the grants made by the example are gone)');
+    step('terraform apply, stack iam-lookups: the Output-form lookups read at plan time');
+    await shell('iam-lookups', 'terraform init -input=false -no-color', env);
+    await shell('iam-lookups', 'terraform apply -auto-approve -input=false -no-color', env);
+    const outputs = JSON.parse(await shell('iam-lookups', 'terraform output -json', env)) as Record<string, { value: unknown }>;
+    for (const [name, { value }] of Object.entries(outputs)) print(`${name} = ${JSON.stringify(value)}`);
+
+    step('terraform destroy, both stacks: only the example grants go');
+    await shell('iam-lookups', 'terraform destroy -auto-approve -input=false -no-color', env);
+    await shell('iam-grants', 'terraform destroy -auto-approve -input=false -no-color', env);
+    showPolicies();
     const stats = emulator.stats();
     step(`Done: ${stats.getIamPolicy} getIamPolicy and ${stats.setIamPolicy} setIamPolicy calls reached the emulator`);
   } finally {

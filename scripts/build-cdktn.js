@@ -62,7 +62,8 @@ const pkg = {
   types: root.types,
   exports: root.exports,
   typesVersions: root.typesVersions,
-  bin: root.bin,
+  // Its own command name: installing both flavours must not make two packages claim one command.
+  bin: Object.fromEntries(Object.entries(root.bin).map(([command, file]) => [command.replace(/^cdktf-/, 'cdktn-'), file])),
   engines: root.engines,
   files: root.files,
   peerDependencies: {

@@ -1,7 +1,8 @@
 import { createHash } from 'crypto';
-import { TerraformElement } from 'cdktf';
+import { TerraformElement, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import type { IamResource } from '../iam/grant';
+import type { DriftQuery } from '../runner/drift';
 import { EXTERNAL_PROVIDER_REQUIREMENT } from '../synth/external-data';
 import { stringLiteral } from '../synth/terraform-expression';
 
@@ -11,25 +12,46 @@ export interface DriftGroup {
   readonly resource: IamResource;
   /** Their keys in the grants resource. */
   readonly keys: readonly string[];
+  /** Whether their drift fails the plan (a data source postcondition) rather than warns (a `check` block). */
+  readonly failPlan: boolean;
+}
+
+/** The addresses a drift check names. */
+export interface DriftAddresses {
+  /** The stack's grants resource, `terraform_data.google_iam_grants`. */
+  readonly grants: string;
+  /** The local value its instances are made from (`{ "<key>": { grant, label } }`), `local.google_iam_grants`. */
+  readonly grantsLocal: string;
+  /** The resource whose replacement re-applies every grant, `terraform_data.google_iam_repair`. */
+  readonly repair: string;
 }
 
 /**
  * The stack's drift checks: per policy, an `external` data source that runs
- * `node <runner> drift` with the grants of that policy (their JSON and labels
- * read from the grants resource's own instances), and a Terraform `check`
- * block whose assertion fails when it reports drift. `terraform plan` and
- * `cdktf diff` then warn, per grant, how Google differs from the code and
- * which command repairs it; one read per policy per plan. While any of those
- * grants has a change pending, the read waits for the apply (it names the
- * instances' ids) and checks the result.
+ * `node <runner> drift` with the grants of that policy, reading the policy
+ * once and reporting, per grant, how Google differs from the code and the one
+ * command that repairs the stack.
  *
- * The data source is not nested in the check: Terraform plans a nested one
+ * A warning is a Terraform `check` block. Terraform warns "known after
+ * apply" about every check it cannot evaluate while planning, so the read
+ * must not wait for pending grant changes: it is made at plan time, and the
+ * runner reports differences only for grants that the Terraform state holds
+ * as configured (when something differs, it asks `terraform state pull`);
+ * grants with a change pending are written, and checked, by their apply.
+ *
+ * A failure is a postcondition of the data source (a failed `check` only
+ * warns: `terraform plan -detailed-exitcode` would exit 0). Its read names the
+ * grants' ids, so while any of them has a change pending (the repair
+ * included) it waits for the apply and checks the result; a postcondition
+ * that cannot be evaluated yet is silent.
+ *
+ * Conditions test the count of problems, not the report: Terraform shows the
+ * values a failed condition refers to, and a report shown as a quoted value
+ * (line breaks as `\n`) is not something to copy a command from.
+ *
+ * The data sources are not nested in the checks: Terraform plans a nested one
  * to be read again during apply, so every plan would show it as a change.
- * The runner reports a failed read (e.g. the resource deleted outside
- * Terraform) as drift, so the plan warns instead of failing.
- *
- * Check blocks are written in JSON output only: cdktf's HCL renderer has no
- * `check` blocks.
+ * Check blocks are written in JSON output only: cdktf's HCL renderer has none.
  */
 export class DriftChecks extends TerraformElement {
   constructor(
@@ -37,7 +59,7 @@ export class DriftChecks extends TerraformElement {
     id: string,
     private readonly groups: () => DriftGroup[],
     private readonly runner: () => string,
-    private readonly grantsAddress: string,
+    private readonly addresses: DriftAddresses,
   ) {
     super(scope, id);
   }
@@ -46,19 +68,28 @@ export class DriftChecks extends TerraformElement {
     const groups = this.groups();
     if (groups.length === 0) return {};
     const names = groups.map(checkName);
+    const reads = groups.map((group, i) => [names[i], this.read(group)] as const);
+    const warned = names.filter((_, i) => !groups[i].failPlan);
     return {
       terraform: { required_providers: { external: EXTERNAL_PROVIDER_REQUIREMENT } },
-      data: { external: Object.fromEntries(groups.map((group, i) => [names[i], this.read(group)])) },
-      check: Object.fromEntries(
-        names.map((name) => [
-          name,
-          {
-            assert: [
-              { condition: `\${data.external.${name}.result.drift == ""}`, error_message: `\${data.external.${name}.result.drift}` },
-            ],
-          },
-        ]),
-      ),
+      data: { external: Object.fromEntries(reads) },
+      ...(warned.length > 0
+        ? {
+            check: Object.fromEntries(
+              warned.map((name) => [
+                name,
+                {
+                  assert: [
+                    {
+                      condition: `\${data.external.${name}.result.drifted == "0"}`,
+                      error_message: `\${data.external.${name}.result.drift}`,
+                    },
+                  ],
+                },
+              ]),
+            ),
+          }
+        : {}),
     };
   }
 
@@ -68,18 +99,33 @@ export class DriftChecks extends TerraformElement {
 
   private read(group: DriftGroup): unknown {
     const keys = `[${group.keys.map(stringLiteral).join(', ')}]`;
-    const instance = `${this.grantsAddress}[k]`;
-    const { service, apiVersion, name, getIamPolicyMethod } = group.resource;
+    // A warning's read takes the grants from the local value the instances are made of: a reference to the
+    // resource itself would make Terraform defer the read while any instance has a change pending.
+    const source = group.failPlan ? `${this.addresses.grants}[k]` : `${this.addresses.grantsLocal}[k]`;
+    const grantOf = group.failPlan ? `${source}.triggers_replace, id = ${source}.id` : `${source}.grant`;
+    const labelOf = group.failPlan ? `${source}.input` : `${source}.label`;
+    const { service, apiVersion, name: resourceName, getIamPolicyMethod } = group.resource;
+    const query: DriftQuery = {
+      service,
+      apiVersion,
+      name: resourceName,
+      ...(getIamPolicyMethod ? { getIamPolicyMethod } : {}),
+      resource: this.addresses.grants,
+      repair: this.addresses.repair,
+      stack: TerraformStack.of(this).node.id,
+      compare: group.failPlan ? 'all' : 'applied',
+      grants: `\${jsonencode([for k in ${keys} : { key = k, label = ${labelOf}, grant = ${grantOf} }])}`,
+    };
     return {
       program: ['node', this.runner(), 'drift'],
-      query: {
-        service,
-        apiVersion,
-        name,
-        ...(getIamPolicyMethod ? { getIamPolicyMethod } : {}),
-        resource: this.grantsAddress,
-        grants: `\${jsonencode([for k in ${keys} : { key = k, label = ${instance}.input, grant = ${instance}.triggers_replace, id = ${instance}.id }])}`,
-      },
+      query,
+      ...(group.failPlan
+        ? {
+            lifecycle: {
+              postcondition: [{ condition: '${self.result.drifted == "0"}', error_message: '${self.result.drift}' }],
+            },
+          }
+        : {}),
     };
   }
 }
@@ -87,7 +133,7 @@ export class DriftChecks extends TerraformElement {
 function checkName(group: DriftGroup): string {
   const { service, apiVersion, name } = group.resource;
   return `google_iam_drift_${createHash('sha256')
-    .update(JSON.stringify([service, apiVersion, name]))
+    .update(JSON.stringify([service, apiVersion, name, ...(group.failPlan ? ['fail'] : [])]))
     .digest('hex')
     .slice(0, 16)}`;
 }

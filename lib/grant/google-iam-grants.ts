@@ -14,15 +14,15 @@ import { RUNNER_ENV } from '../contract/runner-env';
 import { runnerAssetPath } from '../synth/runner-asset';
 import { escapeTemplate, holdsTokens, terraformExpression } from '../synth/terraform-expression';
 import { DriftChecks, type DriftGroup } from './drift-checks';
+import { GrantsRepair, REPAIR_RESOURCE_NAME } from './grants-repair';
 
 /** The Terraform name of every stack's grants resource: `terraform_data.google_iam_grants`. */
 export const GRANTS_RESOURCE_NAME = 'google_iam_grants';
 const CONSTRUCT_ID = 'GoogleIamGrants';
 
-interface Declared {
+interface Declared extends GrantOptions {
   readonly grant: Grant;
   readonly label: string;
-  readonly detectDrift: boolean;
 }
 
 interface Entry {
@@ -30,12 +30,15 @@ interface Entry {
   readonly holdsTokens: boolean;
   readonly labels: string[];
   detectDrift: boolean;
+  failPlanOnDrift: boolean;
 }
 
 /** Options of one grant in the stack's grants resource. @internal */
 export interface GrantOptions {
   /** Whether the stack's drift check compares this grant with Google. */
   readonly detectDrift: boolean;
+  /** Whether its drift fails the plan rather than warns. */
+  readonly failPlanOnDrift: boolean;
 }
 
 /**
@@ -89,6 +92,17 @@ export class GoogleIamGrants extends TerraformResource {
    */
   public detectDrift = true;
 
+  /**
+   * Whether drift of any grant of the stack fails `terraform plan` (and
+   * `cdktf diff`) instead of warning: the plan exits non-zero, also with
+   * `-detailed-exitcode`, naming each drifted construct, role and principal
+   * and the repair. A grant's own `failPlanOnDrift: true` does the same for
+   * that grant (and the grants of the same policy are then read after any
+   * pending apply of theirs).
+   * @default false
+   */
+  public failPlanOnDrift = false;
+
   private readonly declared: Declared[] = [];
   private entriesByKey?: Map<string, Entry>;
   private readonly runnerPath: string;
@@ -97,7 +111,11 @@ export class GoogleIamGrants extends TerraformResource {
     super(scope, id, { terraformResourceType: 'terraform_data', terraformGeneratorMetadata: { providerName: 'terraform' } });
     this.overrideLogicalId(GRANTS_RESOURCE_NAME);
     this.runnerPath = runnerAssetPath(this);
-    this.lifecycle = { createBeforeDestroy: true } satisfies TerraformResourceLifecycle;
+    this.lifecycle = {
+      createBeforeDestroy: true,
+      replaceTriggeredBy: [`terraform_data.${REPAIR_RESOURCE_NAME}`],
+    } satisfies TerraformResourceLifecycle;
+    new GrantsRepair(this, 'Repair');
     const environment = {
       [RUNNER_ENV.grant]: '${self.triggers_replace}',
       [RUNNER_ENV.label]: '${self.input}',
@@ -113,7 +131,11 @@ export class GoogleIamGrants extends TerraformResource {
       'DriftChecks',
       () => this.driftGroups(),
       () => this.runnerPath,
-      `terraform_data.${GRANTS_RESOURCE_NAME}`,
+      {
+        grants: `terraform_data.${GRANTS_RESOURCE_NAME}`,
+        grantsLocal: `local.${GRANTS_RESOURCE_NAME}`,
+        repair: `terraform_data.${REPAIR_RESOURCE_NAME}`,
+      },
     );
   }
 
@@ -124,7 +146,7 @@ export class GoogleIamGrants extends TerraformResource {
    * @internal
    */
   public _addGrant(grant: Grant, label: string, options: GrantOptions): string {
-    this.declared.push({ grant, label, detectDrift: options.detectDrift });
+    this.declared.push({ grant, label, ...options });
     this.entriesByKey = undefined;
     const index = this.declared.length - 1;
     return Lazy.stringValue({
@@ -155,7 +177,11 @@ export class GoogleIamGrants extends TerraformResource {
   public toHclTerraform(): any {
     const forEach = { value: `local.${GRANTS_RESOURCE_NAME}`, isBlock: false, type: 'simple', storageClassType: 'reference' };
     const grants = { value: this.forEachHcl(), isBlock: false, type: 'any' };
-    return { ...this.withForEach(super.toHclTerraform(), forEach), locals: { [GRANTS_RESOURCE_NAME]: grants } };
+    const rendered = this.withForEach(super.toHclTerraform(), forEach);
+    // HCL takes a bare reference here; cdktf's renderer writes a string that starts with "[" as it is.
+    const lifecycle = rendered.resource?.[this.terraformResourceType]?.[this.friendlyUniqueId]?.lifecycle;
+    if (lifecycle) lifecycle.replace_triggered_by = `[terraform_data.${REPAIR_RESOURCE_NAME}]`;
+    return { ...rendered, locals: { [GRANTS_RESOURCE_NAME]: grants } };
   }
 
   /** The instance's grant (replacing it re-applies the grant) and the constructs that declare it (updated in place). */
@@ -210,29 +236,35 @@ export class GoogleIamGrants extends TerraformResource {
   private entries(): Map<string, Entry> {
     if (!this.entriesByKey) {
       this.entriesByKey = new Map();
-      for (const { grant, label, detectDrift } of this.declared) {
+      for (const { grant, label, detectDrift, failPlanOnDrift } of this.declared) {
         const key = this.keyOf(grant);
         const entry = this.entriesByKey.get(key);
         if (entry) {
           entry.labels.push(label);
           entry.detectDrift ||= detectDrift;
+          entry.failPlanOnDrift ||= failPlanOnDrift;
         } else {
-          this.entriesByKey.set(key, { grant, holdsTokens: holdsTokens(grant), labels: [label], detectDrift });
+          this.entriesByKey.set(key, { grant, holdsTokens: holdsTokens(grant), labels: [label], detectDrift, failPlanOnDrift });
         }
       }
     }
     return this.entriesByKey;
   }
 
-  /** The checked grants, by the policy they are on (its fields as Terraform templates). */
+  /**
+   * The checked grants, by the policy they are on (its fields as Terraform
+   * templates) and by whether their drift fails the plan: a policy with grants
+   * of both kinds is read twice.
+   */
   private driftGroups(): DriftGroup[] {
     if (!this.detectDrift) return [];
-    const groups = new Map<string, { resource: IamResource; keys: string[] }>();
+    const groups = new Map<string, { resource: IamResource; keys: string[]; failPlan: boolean }>();
     for (const [key, entry] of this.entries()) {
       if (!entry.detectDrift) continue;
       const resource = resolvedText(escapeTemplates(entry.grant.resource), this);
-      const id = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod]);
-      const group = groups.get(id) ?? { resource, keys: [] };
+      const failPlan = this.failPlanOnDrift || entry.failPlanOnDrift;
+      const id = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod, failPlan]);
+      const group = groups.get(id) ?? { resource, keys: [], failPlan };
       group.keys.push(key);
       groups.set(id, group);
     }

@@ -60,7 +60,10 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     validateGrant(this, grant);
     this.id = grantId(grant);
     const label = `${target.typeName} ${this.node.path}`;
-    this.fqn = GoogleIamGrants.of(this)._addGrant(grant, label, { detectDrift: options.detectDrift ?? true });
+    this.fqn = GoogleIamGrants.of(this)._addGrant(grant, label, {
+      detectDrift: options.detectDrift ?? true,
+      failPlanOnDrift: options.failPlanOnDrift ?? false,
+    });
     GrantRegistry.of(this).register({ construct: this, typeName: target.typeName, grant });
   }
 

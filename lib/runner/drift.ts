@@ -5,6 +5,7 @@ import { IamPolicyApi } from '../api/iam-policy';
 import { grantDrift } from '../iam/drift';
 import { describeGrant } from '../iam/grant';
 import { parseGrant } from './grant-input';
+import { appliedInstances } from './terraform-state';
 
 /** What the drift check of one policy hands the runner (strings only, as `external` requires). */
 export interface DriftQuery {
@@ -14,8 +15,18 @@ export interface DriftQuery {
   readonly name: string;
   /** JSON: `[{ key, label, grant }]`, `grant` being the grant's JSON as the grants resource holds it. */
   readonly grants: string;
-  /** The Terraform address of the grants resource, for the repair command. */
+  /** The Terraform address of the grants resource. */
   readonly resource: string;
+  /** The Terraform address whose replacement re-applies every grant of the stack: the repair. */
+  readonly repair: string;
+  /** The stack's name, for the cdktf form of the repair. */
+  readonly stack: string;
+  /**
+   * `applied`: compare only the grants the Terraform state holds as configured
+   * (the read is made while planning, before any pending change is applied);
+   * `all`: compare every grant (the read waits for pending changes).
+   */
+  readonly compare: 'applied' | 'all';
 }
 
 /** How long a drift read retries transient errors before it reports them. */
@@ -27,14 +38,44 @@ interface CheckedGrant {
   readonly grant: string;
 }
 
+/** One difference, and the grants it concerns. */
+interface Finding {
+  readonly text: string;
+  readonly keys: readonly string[];
+}
+
 /**
  * Reads the policy once and reports, for every grant of this stack on it,
- * how Google differs from the code, each with the one command that repairs
- * it. An empty `drift` means no drift. Runs at plan time, from the stack's
- * drift check (a Terraform `check` block: a report is a warning, not an error).
+ * how Google differs from the code, followed by the one command that repairs
+ * the stack. An empty `drift` means no drift. Runs at plan time, from the
+ * stack's drift check (a `check` block warns, a postcondition fails the plan);
+ * a policy that cannot be read is reported the same way, never a runner error.
+ *
+ * With `compare: 'applied'`, a difference counts only for grants that the
+ * Terraform state holds as configured (the others have a change pending,
+ * which their apply checks). The state is read only when something differs,
+ * so a plan without drift costs one read of the policy and nothing more.
  */
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   const grants = JSON.parse(query.grants) as CheckedGrant[];
+  const findings = await compare(query, grants, env);
+  if (findings.length === 0 || query.compare === 'all') return report(query, grants.length, findings);
+  let applied: Set<string>;
+  try {
+    applied = appliedKeys(grants, query.resource, env);
+  } catch (error) {
+    return report(query, grants.length, [
+      { text: `could not tell applied grants from pending ones: ${(error as Error).message}`, keys: [] },
+    ]);
+  }
+  return report(
+    query,
+    grants.filter((g) => applied.has(g.key)).length,
+    findings.filter((f) => f.keys.some((key) => applied.has(key))),
+  );
+}
+
+async function compare(query: DriftQuery, grants: CheckedGrant[], env: NodeJS.ProcessEnv): Promise<Finding[]> {
   const method = GET_IAM_POLICY_SHAPES.find((shape) => shape === query.getIamPolicyMethod);
   const api = new IamPolicyApi(new GoogleRestClient({ env }), {
     service: query.service,
@@ -45,20 +86,50 @@ export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promi
   try {
     policy = (await retrying(() => api.getIamPolicy(query.name), { maxElapsedMs: READ_RETRY_MS })).value;
   } catch (error) {
-    // A check warns; it must not fail the plan (the grants' own apply reports such errors).
     const labels = [...new Set(grants.map((g) => g.label))].join(', ');
-    return {
-      drift: `the IAM policy of ${query.name} could not be read to check ${labels}: ${(error as Error).message}`,
-      checked: String(grants.length),
-      drifted: String(grants.length),
-    };
+    return [
+      {
+        text: `the IAM policy of ${query.name} could not be read to check ${labels}: ${(error as Error).message}`,
+        keys: grants.map((g) => g.key),
+      },
+    ];
   }
-  const reports = grants.flatMap(({ key, label, grant: json }) => {
+  return grants.flatMap(({ key, label, grant: json }) => {
     const grant = parseGrant(json);
-    const problems = grantDrift(grant, policy);
-    if (problems.length === 0) return [];
-    const address = `${query.resource}[${JSON.stringify(key)}]`;
-    return [`${label}: ${describeGrant(grant)}: ${problems.join('; ')}. Repair: terraform apply -replace='${address}'`];
+    const found = grantDrift(grant, policy);
+    return found.length === 0 ? [] : [{ text: `${label}: ${describeGrant(grant)}: ${found.join('; ')}.`, keys: [key] }];
   });
-  return { drift: reports.join('\n'), checked: String(grants.length), drifted: String(reports.length) };
 }
+
+/** The keys of the grants whose configured value the Terraform state holds. */
+function appliedKeys(grants: CheckedGrant[], resource: string, env: NodeJS.ProcessEnv): Set<string> {
+  const inState = appliedInstances(resource, env);
+  return new Set(grants.filter(({ key, grant }) => inState.get(key) === grant).map((g) => g.key));
+}
+
+/**
+ * The answer Terraform gets: the problems, one per line, then the repair.
+ * The commands are on lines of their own that start with spaces: Terraform
+ * wraps a message's lines at the terminal's width, except lines that start
+ * with a space, so each command stays whole and can be copied as it is.
+ */
+function report(query: DriftQuery, checked: number, findings: Finding[]): Record<string, string> {
+  const drift =
+    findings.length === 0
+      ? ''
+      : [
+          ...findings.map((f) => f.text),
+          "Repair (re-applies every grant of the stack), in the stack's folder:",
+          `  ${DriftRepair.terraform(query.repair)}`,
+          "or with cdktf, in the project's folder:",
+          `  ${DriftRepair.cdktf(query.repair, query.stack)}`,
+        ].join('\n');
+  return { drift, checked: String(checked), drifted: String(findings.length) };
+}
+
+/** The repair commands, as printed. */
+export const DriftRepair = {
+  terraform: (repair: string) => `terraform apply -replace=${repair}`,
+  /** `cdktf deploy` has no `-replace`; Terraform reads extra arguments of `apply` from `TF_CLI_ARGS_apply`. */
+  cdktf: (repair: string, stack: string) => `TF_CLI_ARGS_apply=-replace=${repair} cdktf deploy ${stack}`,
+};

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The emulator as a program, for tests in any language (npm installs it as
- * `cdktf-google-iam-emulator`):
+ * `cdktf-google-iam-emulator`, or `cdktn-google-iam-emulator` with the cdktn flavour):
  *
  *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--json]
  *
@@ -14,6 +14,7 @@
  * /__emulator/import-jobs {job}, POST /__emulator/faults {faults}, GET
  * /__emulator/policies/{name}, GET /__emulator/writes, GET /__emulator/stats.
  */
+import * as path from 'path';
 import { parseArgs } from 'util';
 import { GoogleApiEmulator } from './emulator';
 
@@ -47,6 +48,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: Error) => {
-  process.stderr.write(`cdktf-google-iam-emulator: ${error.message}\n`);
+  process.stderr.write(`${path.basename(process.argv[1] ?? 'cdktf-google-iam-emulator')}: ${error.message}\n`);
   process.exit(1);
 });

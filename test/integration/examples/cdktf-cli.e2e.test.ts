@@ -12,6 +12,7 @@ import * as path from 'path';
 import { MIGRATION_JOB } from '../../../examples/app';
 import { startSeededEmulator } from '../../../examples/emulated';
 import type { GoogleApiEmulator } from '../../../lib/testing';
+import { asSeen, printedRepairs, runPrinted } from '../../support/drift-output';
 import { externalProviderEnv, runCommand, type CommandResult } from '../../support/terraform';
 
 jest.setTimeout(300_000);
@@ -69,15 +70,20 @@ test('cdktf deploy grants; cdktf diff reports drift; the repair; cdktf destroy r
   emulator.addResource(MIGRATION_JOB, { ...policy, bindings: policy.bindings?.filter((b) => b.role !== 'roles/datamigration.viewer') });
   const diff = await cdktf(['diff', 'iam-grants', ...OFFLINE]);
   ok(diff);
-  expect(diff.output.replace(/\s+/g, ' ')).toMatch(
+  expect(asSeen(diff.output).replace(/\s+/g, ' ')).toMatch(
     /MigrationJobIamBinding iam-grants\/DmsViewers: roles\/datamigration\.viewer on .*the binding is gone/,
   );
 
-  // cdktf deploy has no -replace of its own; Terraform reads extra arguments from TF_CLI_ARGS_apply
-  // (split like a shell command line: the single quotes keep the address's double quotes).
-  const address = `terraform_data.google_iam_grants["datamigration:${MIGRATION_JOB}|roles/datamigration.viewer"]`;
-  ok(await cdktf(['deploy', 'iam-grants', '--auto-approve', ...OFFLINE], { ...env, TF_CLI_ARGS_apply: `-replace='${address}'` }));
+  // The repair as cdktf diff prints it (cdktf-cli rewrites the addresses of constructs it knows; not this one),
+  // run through a shell in the project's folder. cdktf deploy asks for approval interactively: the test adds
+  // --auto-approve to the printed command, as a script would.
+  const { cdktf: printed } = printedRepairs(diff.output);
+  expect(printed).toEqual(['TF_CLI_ARGS_apply=-replace=terraform_data.google_iam_repair cdktf deploy iam-grants']);
+  ok(await runPrinted(`PATH=${path.dirname(CDKTF)}:$PATH ${printed[0]} --auto-approve ${OFFLINE.join(' ')}`, project, env));
   expect(viewers()).toEqual(['user:alice@example.com', 'serviceAccount:reporting@demo-project.iam.gserviceaccount.com']);
+  const clean = await cdktf(['diff', 'iam-grants', ...OFFLINE]);
+  ok(clean);
+  expect(clean.output).not.toContain('Warning');
 
   ok(await cdktf(['destroy', 'iam-grants', '--auto-approve', ...OFFLINE]));
   expect(viewers()).toBeUndefined();
@@ -89,4 +95,57 @@ test('cdktf deploy of the lookups stack reads at plan time and shows the outputs
   expect(deployed.output).toContain('IMPORT_JOB_STATE_COMPLETED');
   expect(deployed.output).toContain('group:network-admins@example.com');
   ok(await cdktf(['destroy', 'iam-lookups', '--auto-approve', ...OFFLINE]));
+});
+
+describe('a plain JavaScript app with failPlanOnDrift, under cdktf-cli', () => {
+  let app: string;
+  const POLICY = 'projects/demo-project/locations/global/authorizationPolicies/ci-checked';
+
+  beforeAll(() => {
+    // A project as a user has it: cdktf.json, an app in plain JavaScript, the library as an installed package.
+    app = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-cli-js-'));
+    fs.mkdirSync(path.join(app, 'node_modules'));
+    fs.symlinkSync(ROOT, path.join(app, 'node_modules', 'cdktf-google-iam'));
+    fs.symlinkSync(path.join(ROOT, 'node_modules', 'cdktf'), path.join(app, 'node_modules', 'cdktf'));
+    fs.writeFileSync(path.join(app, 'cdktf.json'), JSON.stringify({ language: 'javascript', app: `${process.execPath} main.js` }));
+    fs.writeFileSync(
+      path.join(app, 'main.js'),
+      [
+        "const { App, TerraformStack } = require('cdktf');",
+        "const { AuthorizationPolicyIamMember, GoogleIamGrants } = require('cdktf-google-iam');",
+        'const app = new App();',
+        "const stack = new TerraformStack(app, 'checked');",
+        'GoogleIamGrants.of(stack).failPlanOnDrift = true;',
+        `new AuthorizationPolicyIamMember(stack, 'Readers', { name: '${POLICY}', role: 'roles/networksecurity.authorizationPolicyViewer', member: 'group:readers@example.com' });`,
+        'app.synth();',
+      ].join('\n'),
+    );
+    emulator.addResource(POLICY);
+  });
+  afterAll(() => fs.rmSync(app, { recursive: true, force: true }));
+
+  const run = (args: string[]) => runCommand(CDKTF, args, app, env);
+
+  test('cdktf diff fails on drift, naming the construct, role, principal and the repair; the printed repair works', async () => {
+    ok(await run(['deploy', 'checked', '--auto-approve', ...OFFLINE]));
+    ok(await run(['diff', 'checked', ...OFFLINE]));
+
+    emulator.addResource(POLICY, { bindings: [] });
+    const failed = await run(['diff', 'checked', ...OFFLINE]);
+    expect(failed.code).not.toBe(0);
+    const seen = asSeen(failed.output).replace(/\s+/g, ' ');
+    expect(seen).toContain('Error: Resource postcondition failed');
+    expect(seen).toContain(
+      `AuthorizationPolicyIamMember checked/Readers: roles/networksecurity.authorizationPolicyViewer on ${POLICY}: group:readers@example.com is missing.`,
+    );
+
+    const { cdktf: printed } = printedRepairs(failed.output);
+    expect(printed).toEqual(['TF_CLI_ARGS_apply=-replace=terraform_data.google_iam_repair cdktf deploy checked']);
+    ok(await runPrinted(`PATH=${path.dirname(CDKTF)}:$PATH ${printed[0]} --auto-approve ${OFFLINE.join(' ')}`, app, env));
+    expect(emulator.policy(POLICY).bindings).toEqual([
+      { role: 'roles/networksecurity.authorizationPolicyViewer', members: ['group:readers@example.com'] },
+    ]);
+    ok(await run(['diff', 'checked', ...OFFLINE]));
+    ok(await run(['destroy', 'checked', '--auto-approve', ...OFFLINE]));
+  });
 });

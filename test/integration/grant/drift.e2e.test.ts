@@ -1,14 +1,16 @@
 /**
  * Drift, end to end: `terraform plan` compares the stack's grants with the
  * emulator (through the runner and the stand-in external provider) and warns
- * about every difference the code owns, naming the repair command; running
- * that command repairs it and the next plan is clean.
+ * about every difference the code owns, naming the repair command; that
+ * command, run through a shell exactly as printed, repairs it and the next
+ * plan is clean. With `failPlanOnDrift` the same report fails the plan.
  */
-import { TerraformStack } from 'cdktf';
+import { TerraformResource, TerraformStack, Token } from 'cdktf';
 import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding, type IamCondition } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv, membersOf } from '../../support/grant-env';
-import { TerraformWorkspace, workspacesOfThisFile, type CommandResult } from '../../support/terraform';
+import { driftReports, repairAsPrinted } from '../../support/drift-output';
+import { TerraformWorkspace, workspacesOfThisFile } from '../../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -44,27 +46,6 @@ async function deployed(build: (stack: TerraformStack) => void, env: Record<stri
   return ws;
 }
 
-/**
- * The drift reports of a plan (the checks' messages), one per drifted grant.
- * Terraform prints each twice: as the value it checked (quotes escaped) and as
- * the message; the message is kept.
- */
-function driftReports(plan: CommandResult): string[] {
-  const text = plan.output.replace(/\s*\n\s*/g, ' ');
-  return [
-    ...text.matchAll(/(?:AuthorizationPolicyIamMember|MigrationJobIamBinding) grants\/\S+: .*?Repair: terraform apply -replace='[^']+'/g),
-  ]
-    .map((m) => m[0])
-    .filter((report) => !report.includes('\\"'));
-}
-
-/** The `-replace=...` arguments the reports name. */
-function repairArguments(plan: CommandResult): string[] {
-  return driftReports(plan)
-    .map((report) => /Repair: terraform apply -replace='([^']+)'/.exec(report)![1])
-    .map((address) => `-replace=${address}`);
-}
-
 const stack = (ap: string, mj: string) => (s: TerraformStack) => {
   new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com' });
   new AuthorizationPolicyIamMember(s, 'Bob', { name: ap, role: VIEWER, member: 'user:bob@example.com', condition: TEMPORARY });
@@ -92,8 +73,8 @@ test('a member removed in the console is reported by plan; the printed command r
   ]);
   expect(reports[0]).toContain('AuthorizationPolicyIamMember grants/Bob');
 
-  const repaired = await ws.apply(env, repairArguments(drifted));
-  expect(repaired.code).toBe(0);
+  const repaired = await repairAsPrinted(ws, drifted, env);
+  expect({ code: repaired.code, output: repaired.code === 0 ? '' : repaired.output }).toEqual({ code: 0, output: '' });
   expect(membersOf(emulator, ap, VIEWER, 'temporary')).toEqual(['user:bob@example.com']);
   const after = await ws.plan(env);
   expect({ code: after.code, warning: after.output.includes('Warning') }).toEqual({ code: 0, warning: false });
@@ -114,7 +95,7 @@ test('a stranger added to an owned binding is reported, the repair removes them,
     ),
   ]);
 
-  expect((await ws.apply(env, repairArguments(drifted))).code).toBe(0);
+  expect((await repairAsPrinted(ws, drifted, env)).code).toBe(0);
   expect(membersOf(emulator, mj, DMS_VIEWER)).toEqual(['user:a@example.com', 'user:b@example.com']);
   expect((await ws.plan(env)).output).not.toContain('Warning');
 });
@@ -190,4 +171,130 @@ test('one read per policy per plan; a grant or a whole stack can leave the check
   emulator.resetStats();
   const perStack = await ws.plan(env);
   expect({ reads: emulator.stats().getIamPolicy, warning: perStack.output.includes('Warning') }).toEqual({ reads: 0, warning: false });
+});
+
+test('a plan with grant changes pending warns about nothing: no "known after apply", no report for grants not yet applied', async () => {
+  const { ap, mj } = resources();
+  const env = grantEnv(emulator);
+  const ws = await deployed(stack(ap, mj), env);
+
+  // A new grant and a changed binding, both pending: nothing to compare yet.
+  ws.resynth((s) => {
+    stack(ap, mj)(s);
+    new AuthorizationPolicyIamMember(s, 'Carol', { name: ap, role: VIEWER, member: 'user:carol@example.com' });
+    new MigrationJobIamBinding(s, 'Viewers2', { name: mj, role: 'roles/datamigration.admin', members: ['user:c@example.com'] });
+  });
+  const pending = await ws.plan(env);
+  expect({ code: pending.code, warning: pending.output.includes('Warning') ? pending.output : '' }).toEqual({ code: 2, warning: '' });
+
+  // Drift of an applied grant is still reported while another grant of the same policy is pending.
+  emulator.addResource(ap, { ...emulator.policy(ap), bindings: emulator.policy(ap).bindings?.filter((b) => !b.condition) });
+  const drifted = await ws.plan(env);
+  expect(drifted.code).toBe(2);
+  expect(driftReports(drifted)).toEqual([expect.stringContaining('grants/Bob: ')]);
+  expect(drifted.output).not.toContain('Check block assertion known after apply');
+
+  // Applying the pending change grants carol; the repair then restores bob.
+  expect((await ws.apply(env)).code).toBe(0);
+  expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com', 'user:carol@example.com']);
+  expect((await repairAsPrinted(ws, await ws.plan(env), env)).code).toBe(0);
+  const clean = await ws.plan(env);
+  expect({ code: clean.code, warning: clean.output.includes('Warning') }).toEqual({ code: 0, warning: false });
+});
+
+describe('failPlanOnDrift', () => {
+  test('drift fails terraform plan (-detailed-exitcode exits 1) naming the construct, role, principals and the repair, which works as printed', async () => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed((s) => {
+      stack(ap, mj)(s);
+      GoogleIamGrants.of(s).failPlanOnDrift = true;
+    }, env);
+    const clean = await ws.plan(env);
+    expect({ code: clean.code, output: clean.code === 0 ? '' : clean.output }).toEqual({ code: 0, output: '' });
+
+    emulator.addResource(mj, {
+      bindings: [{ role: DMS_VIEWER, members: ['user:a@example.com', 'user:stranger@example.com'] }],
+    });
+    const failed = await ws.plan(env);
+    expect(failed.code).toBe(1);
+    expect(failed.output).toContain('Error: Resource postcondition failed');
+    expect(failed.output).not.toContain('Warning');
+    expect(failed.output.replace(/\s*\n\s*/g, ' ')).toContain(
+      `MigrationJobIamBinding grants/Viewers: ${DMS_VIEWER} on ${mj}: user:b@example.com is missing; user:stranger@example.com was added outside this code.`,
+    );
+
+    // The repair is not blocked by the check it repairs: its reads wait for the re-applied grants.
+    const repaired = await repairAsPrinted(ws, failed, env);
+    expect({ code: repaired.code, output: repaired.code === 0 ? '' : repaired.output }).toEqual({ code: 0, output: '' });
+    expect(membersOf(emulator, mj, DMS_VIEWER)).toEqual(['user:a@example.com', 'user:b@example.com']);
+    expect((await ws.plan(env)).code).toBe(0);
+  });
+
+  test("per grant: only that grant's drift fails the plan; other grants still only warn; pending changes are silent", async () => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const build = (extra?: (s: TerraformStack) => void) => (s: TerraformStack) => {
+      new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com', failPlanOnDrift: true });
+      new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] });
+      extra?.(s);
+    };
+    const ws = await deployed(build(), env);
+
+    emulator.addResource(mj, {});
+    const warned = await ws.plan(env);
+    expect({ code: warned.code, failed: warned.output.includes('Error') }).toEqual({ code: 0, failed: false });
+    expect(driftReports(warned)).toEqual([expect.stringContaining('grants/Viewers: ')]);
+
+    emulator.addResource(ap, { bindings: [] });
+    const failed = await ws.plan(env);
+    expect(failed.code).toBe(1);
+    expect(failed.output.replace(/\s*\n\s*/g, ' ')).toContain(
+      `AuthorizationPolicyIamMember grants/Alice: ${VIEWER} on ${ap}: user:alice@example.com is missing.`,
+    );
+    expect((await repairAsPrinted(ws, failed, env)).code).toBe(0);
+
+    ws.resynth(
+      build(
+        (s) =>
+          new AuthorizationPolicyIamMember(s, 'Dave', { name: ap, role: VIEWER, member: 'user:dave@example.com', failPlanOnDrift: true }),
+      ),
+    );
+    const pending = await ws.plan(env);
+    expect({ code: pending.code, warning: pending.output.includes('Warning'), error: pending.output.includes('Error') }).toEqual({
+      code: 2,
+      warning: false,
+      error: false,
+    });
+    expect((await ws.apply(env)).code).toBe(0);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com', 'user:dave@example.com']);
+  });
+});
+
+test('a policy whose name Terraform knows only after apply: that first plan warns "known after apply", later plans check it', async () => {
+  const { ap } = resources();
+  const env = grantEnv(emulator);
+  const ws = await workspace((s) => {
+    // Stands for a resource created in the same apply: its output is unknown until then.
+    const created = new TerraformResource(s, 'Created', {
+      terraformResourceType: 'terraform_data',
+      terraformGeneratorMetadata: { providerName: 'terraform' },
+    });
+    created.addOverride('input', ap);
+    new AuthorizationPolicyIamMember(s, 'Alice', {
+      name: Token.asString(created.getAnyMapAttribute('output')),
+      role: VIEWER,
+      member: 'user:alice@example.com',
+    });
+  });
+  const first = await ws.plan(env);
+  expect(first.code).toBe(2);
+  expect(first.output).toContain('Check block assertion known after apply');
+  expect((await ws.apply(env)).code).toBe(0);
+  expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com']);
+
+  const clean = await ws.plan(env);
+  expect({ code: clean.code, warning: clean.output.includes('Warning') }).toEqual({ code: 0, warning: false });
+  emulator.addResource(ap, { bindings: [] });
+  expect(driftReports(await ws.plan(env))).toEqual([expect.stringContaining('grants/Alice: ')]);
 });

@@ -249,7 +249,7 @@ test("a policy's audit configs are replaced when declared, cleared by [], and le
     new GoogleIamPolicy(s, 'Audited', { resource: { ...SECRETS, name }, bindings: [{ role: ACCESSOR, members }], auditConfigs });
   };
   const ws = await workspace(policy(AUDIT_B, [u('a')]));
-  await applied(ws, /Resources: 1 added/);
+  await applied(ws, /Resources: 2 added/); // the grant and the stack's repair handle
   expect(emulator.policy(name)).toMatchObject({ bindings: [{ role: ACCESSOR, members: [u('a')] }], auditConfigs: AUDIT_B });
 
   ws.resynth(policy(undefined, [u('b')]));

@@ -2,13 +2,14 @@
  * Drift of the policy constructs and the generic grants, end to end:
  * `terraform plan` reads each policy once (POST for the APIs whose
  * getIamPolicy is a POST) and warns about a binding added in the console;
- * the printed command repairs it and the next plan is clean.
+ * the printed command, run as printed, repairs it and the next plan is clean.
  */
 import { TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamPolicy, GoogleIamMember, GoogleIamPolicy } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv } from '../../support/grant-env';
-import { workspacesOfThisFile, type CommandResult } from '../../support/terraform';
+import { driftReports, repairAsPrinted } from '../../support/drift-output';
+import { workspacesOfThisFile } from '../../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -29,18 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await emulator.close();
 });
-
-/** The drift messages of a plan, one per drifted grant (Terraform prints each twice; the unescaped one is kept). */
-function driftReports(plan: CommandResult): string[] {
-  const text = plan.output.replace(/\s*\n\s*/g, ' ');
-  return [
-    ...text.matchAll(
-      /(?:AuthorizationPolicyIamPolicy|GoogleIamPolicy|GoogleIamMember) grants\/\S+: .*?Repair: terraform apply -replace='[^']+'/g,
-    ),
-  ]
-    .map((m) => m[0])
-    .filter((report) => !report.includes('\\"'));
-}
 
 const stack = (s: TerraformStack) => {
   new AuthorizationPolicyIamPolicy(s, 'ApPolicy', { name: AP, bindings: [{ role: VIEWER, members: ['user:alice@example.com'] }] });
@@ -94,8 +83,7 @@ test('a binding added in the console beside a policy construct is reported by pl
     ),
   ]);
 
-  const repairs = reports.map((report) => `-replace=${/Repair: terraform apply -replace='([^']+)'/.exec(report)![1]}`);
-  expect((await ws.apply(env, repairs)).code).toBe(0);
+  expect((await repairAsPrinted(ws, drifted, env)).code).toBe(0);
   expect(emulator.policy(AP).bindings).toEqual([{ role: VIEWER, members: ['user:alice@example.com'] }]);
   expect(emulator.policy(SECRET).bindings).toEqual([
     { role: ACCESSOR, members: ['serviceAccount:app@drift-project.iam.gserviceaccount.com'] },

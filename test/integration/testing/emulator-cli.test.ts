@@ -28,10 +28,14 @@ test('the CLI prints the environment (as JSON with --json) and serves until stop
     });
     const { url, env } = JSON.parse(line) as { url: string; env: Record<string, string> };
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(env).toMatchObject({
+    // Exactly what the README says it prints.
+    expect(env).toEqual({
       CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: `${url}/networksecurity/`,
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_DATAMIGRATION: `${url}/datamigration/`,
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER: `${url}/migrationcenter/`,
       CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER: `${url}/secretmanager/`,
       GOOGLE_OAUTH_ACCESS_TOKEN: 'emulator-access-token',
+      METADATA_SERVER_DETECTION: 'none',
     });
 
     const name = 'projects/p/secrets/db-password';
@@ -43,9 +47,13 @@ test('the CLI prints the environment (as JSON with --json) and serves until stop
       }),
     });
     expect(seeded.status).toBe(200);
-    const read = await fetch(`${env.CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER}v1/${name}:getIamPolicy`, {
-      headers: { Authorization: `Bearer ${env.GOOGLE_OAUTH_ACCESS_TOKEN}` },
-    });
+    // Secret Manager's getIamPolicy is a GET with the version in the query, as Google publishes it.
+    const read = await fetch(
+      `${env.CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER}v1/${name}:getIamPolicy?options.requestedPolicyVersion=3`,
+      {
+        headers: { Authorization: `Bearer ${env.GOOGLE_OAUTH_ACCESS_TOKEN}` },
+      },
+    );
     expect(await read.json()).toMatchObject({
       bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] }],
     });

@@ -27,7 +27,7 @@ describe("the stack's grants resource", () => {
     const { instances, raw, json } = grantsResource(stack);
 
     expect(Object.keys(json.resource)).toEqual(['terraform_data']);
-    expect(Object.keys(json.resource.terraform_data)).toEqual(['google_iam_grants']);
+    expect(Object.keys(json.resource.terraform_data)).toEqual(['google_iam_grants', 'google_iam_repair']);
     expect(Object.keys(instances).sort()).toEqual([`datamigration:${MJ}|roles/datamigration.viewer`, ALICE_KEY]);
     expect(parsedGrant(instances[ALICE_KEY])).toEqual({
       mode: 'member',
@@ -46,7 +46,7 @@ describe("the stack's grants resource", () => {
     expect(raw).toMatchObject({
       triggers_replace: '${each.value.grant}',
       input: '${each.value.label}',
-      lifecycle: { create_before_destroy: true },
+      lifecycle: { create_before_destroy: true, replace_triggered_by: ['terraform_data.google_iam_repair'] },
     });
   });
 

@@ -1,0 +1,313 @@
+/**
+ * The README, checked: every code block marked as a test is run.
+ *
+ * - `<!-- test: program -->` before a block: a complete program. TypeScript is
+ *   type-checked and run (ts-node), JavaScript is run (node), each in a fresh
+ *   project whose node_modules holds this package as `cdktf-google-iam`, with
+ *   the emulator seeded with the resources the examples name. Python is
+ *   compiled (`python3 -m py_compile`) and checked against the package
+ *   jsii-pacmak generates: every name imported from `cdktf_google_iam` exists,
+ *   every keyword argument is a parameter of what it is passed to.
+ * - `<!-- test: fragment -->`: the same, inside a program that declares
+ *   `app` and `stack` first (and synthesizes after).
+ * - `<!-- test: same-as <file> -->`: the block is that file, as a user writes
+ *   it in their own project (package imports instead of relative ones).
+ *
+ * Blocks without a marker are not run (shell sessions, output, excerpts).
+ * And the README's statements of fact that a program can check: the published
+ * names, the supported versions, the synth error it shows, the bench's duration.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { GoogleApiEmulator } from '../../../lib/testing';
+import { runCommand, type CommandResult } from '../../support/terraform';
+
+jest.setTimeout(300_000);
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+const BIN = path.join(ROOT, 'node_modules', '.bin');
+
+interface Block {
+  readonly lang: string;
+  readonly marker?: string;
+  readonly code: string;
+  readonly line: number;
+}
+
+/** The README's fenced code blocks, with the `<!-- test: ... -->` marker on the line before each, if any. */
+function readmeBlocks(): Block[] {
+  const lines = README.split('\n');
+  const blocks: Block[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^```(\w*)\s*$/.exec(lines[i]);
+    if (!open) continue;
+    const end = lines.indexOf('```', i + 1);
+    const previous =
+      lines
+        .slice(0, i)
+        .reverse()
+        .find((l) => l.trim() !== '') ?? '';
+    const marker = /^<!-- test: (.+?) -->$/.exec(previous.trim())?.[1];
+    blocks.push({ lang: open[1], marker, code: lines.slice(i + 1, end).join('\n'), line: i + 1 });
+    i = end;
+  }
+  return blocks;
+}
+
+const blocks = readmeBlocks();
+const marked = (marker: string, ...langs: string[]) => blocks.filter((b) => b.marker === marker && langs.includes(b.lang));
+
+const TS_PRELUDE = "import { App, TerraformStack } from 'cdktf';\nconst app = new App();\nconst stack = new TerraformStack(app, 'iam');\n";
+const PY_PRELUDE = 'from cdktf import App, TerraformStack\napp = App()\nstack = TerraformStack(app, "iam")\n';
+
+let emulator: GoogleApiEmulator;
+let project: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emulator = await GoogleApiEmulator.start();
+  // What the examples name.
+  emulator.addResource('projects/my-project/locations/global/addressGroups/office-ranges', {
+    bindings: [{ role: 'roles/networksecurity.addressGroupUser', members: ['group:network-admins@example.com'] }],
+  });
+  emulator.addImportJob({
+    name: 'projects/my-project/locations/us-central1/importJobs/inventory-2026',
+    state: 'IMPORT_JOB_STATE_COMPLETED',
+    executionReport: { framesReported: 1, totalRowsCount: 1, executionErrors: { fileValidations: [], jobErrors: [] }, jobErrors: [] },
+  });
+  env = emulator.env();
+
+  // A user's project: the package installed under its name, its peers beside it.
+  project = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-'));
+  const modules = path.join(project, 'node_modules');
+  fs.mkdirSync(modules);
+  fs.symlinkSync(ROOT, path.join(modules, 'cdktf-google-iam'));
+  for (const peer of ['cdktf', 'constructs', '@types']) fs.symlinkSync(path.join(ROOT, 'node_modules', peer), path.join(modules, peer));
+  fs.writeFileSync(
+    path.join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: { strict: true, target: 'ES2022', module: 'commonjs', esModuleInterop: true, skipLibCheck: true, types: ['node'] },
+    }),
+  );
+});
+afterAll(async () => {
+  await emulator.close();
+  fs.rmSync(project, { recursive: true, force: true });
+});
+
+/** Writes a program into a folder of its own in the project; returns its path. */
+function writeProgram(name: string, code: string): string {
+  const dir = path.join(project, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name.endsWith('js') ? 'main.js' : 'main.ts');
+  fs.writeFileSync(file, code);
+  return file;
+}
+
+function runProgram(file: string): Promise<CommandResult> {
+  const dir = path.dirname(file);
+  return file.endsWith('.js')
+    ? runCommand(process.execPath, [file], dir, env)
+    : runCommand(path.join(BIN, 'ts-node'), ['--transpile-only', file], dir, env);
+}
+
+function succeeded(result: CommandResult): { code: number; output: string } {
+  return { code: result.code, output: result.code === 0 ? '' : result.output };
+}
+
+describe('README code blocks', () => {
+  test('the README marks its programs and fragments (TypeScript, JavaScript and Python)', () => {
+    expect(marked('program', 'ts').length).toBeGreaterThanOrEqual(2);
+    expect(marked('program', 'js').length).toBeGreaterThanOrEqual(1);
+    expect(marked('program', 'python').length).toBeGreaterThanOrEqual(2);
+    expect(marked('fragment', 'ts', 'python').length).toBeGreaterThanOrEqual(2);
+  });
+
+  test('every TypeScript program and fragment type-checks', async () => {
+    const files = [
+      ...marked('program', 'ts').map((b) => writeProgram(`tsc-${b.line}`, b.code)),
+      ...marked('fragment', 'ts').map((b) => writeProgram(`tsc-${b.line}`, `${TS_PRELUDE}${b.code}\napp.synth();\n`)),
+    ];
+    const checked = await runCommand(path.join(BIN, 'tsc'), ['--noEmit', '-p', project], project, {});
+    expect({ code: checked.code, output: checked.stdout }).toEqual({ code: 0, output: '' });
+    expect(files.length).toBeGreaterThan(0);
+  });
+
+  test.each(marked('program', 'ts', 'js').map((b) => [`line ${b.line} (${b.lang})`, b] as const))(
+    'the program at %s runs and synthesizes',
+    async (_name, block) => {
+      const file = writeProgram(`${block.lang}-${block.line}${block.lang === 'js' ? '-js' : ''}`, block.code);
+      expect(succeeded(await runProgram(file))).toEqual({ code: 0, output: '' });
+      expect(fs.readdirSync(path.join(path.dirname(file), 'cdktf.out', 'stacks'))).toEqual(['iam']);
+    },
+  );
+
+  test.each(marked('fragment', 'ts').map((b) => [`line ${b.line}`, b] as const))(
+    'the fragment at %s runs inside a stack and synthesizes',
+    async (_name, block) => {
+      const file = writeProgram(`fragment-${block.line}`, `${TS_PRELUDE}${block.code}\napp.synth();\n`);
+      expect(succeeded(await runProgram(file))).toEqual({ code: 0, output: '' });
+    },
+  );
+
+  test('every Python program and fragment compiles, against the package jsii generates', async () => {
+    const generated = path.join(project, 'generated');
+    const pacmak = await runCommand(path.join(BIN, 'jsii-pacmak'), ['--code-only', '--targets', 'python', '--outdir', generated], ROOT, {});
+    expect(pacmak.code).toBe(0);
+    const sources = [
+      ...marked('program', 'python').map((b) => [b.line, b.code] as const),
+      ...marked('fragment', 'python').map((b) => [b.line, `${PY_PRELUDE}${b.code}\n`] as const),
+    ].map(([line, code]) => {
+      const file = path.join(project, `readme_${line}.py`);
+      fs.writeFileSync(file, code);
+      return file;
+    });
+    const compiled = await runCommand('python3', ['-m', 'py_compile', ...sources], project, {});
+    expect({ code: compiled.code, output: compiled.output }).toEqual({ code: 0, output: '' });
+
+    const checker = path.join(project, 'check_against_package.py');
+    fs.writeFileSync(checker, PYTHON_CHECKER);
+    const checked = await runCommand(
+      'python3',
+      [checker, path.join(generated, 'python', 'src', 'cdktf_google_iam'), ...sources],
+      project,
+      {},
+    );
+    expect({ code: checked.code, output: checked.output }).toEqual({ code: 0, output: 'checked\n' });
+  });
+
+  test('the "Testing your stacks" block is the test that runs in this repository', () => {
+    for (const block of blocks.filter((b) => b.marker?.startsWith('same-as '))) {
+      const file = block.marker!.slice('same-as '.length);
+      const asInRepository = fs
+        .readFileSync(path.join(ROOT, file), 'utf8')
+        .replace(/^\/\*\*[\s\S]*?\*\/\n/, '')
+        .replace(/'(?:\.\.\/)+lib'/g, "'cdktf-google-iam'")
+        .replace(/'(?:\.\.\/)+lib\/testing'/g, "'cdktf-google-iam/lib/testing'")
+        .replace(/^jest\.setTimeout\(.*\);\n/m, '');
+      const squashed = (text: string) =>
+        text
+          .replace(/\s+/g, ' ')
+          .replace(/([{[(,]) /g, '$1')
+          .replace(/,?\s?([}\])])/g, '$1')
+          .trim();
+      expect(squashed(block.code)).toBe(squashed(asInRepository));
+    }
+  });
+});
+
+describe("the README's statements", () => {
+  test('the synth error it shows is what the Granting example throws with a malformed member', async () => {
+    const shown = /^ConstructValidationError: .*$/m.exec(README)![0];
+    const granting = marked('program', 'ts')[0];
+    expect(granting.code).toContain("member: 'group:api-readers@example.com'");
+    const file = writeProgram(
+      'synth-error',
+      granting.code.replace("member: 'group:api-readers@example.com'", "member: 'User:alice@example.com'"),
+    );
+    const result = await runProgram(file);
+    expect(result.code).not.toBe(0);
+    expect(result.stderr).toContain(`\n${shown}\n    at `);
+  });
+
+  test('the published names match the packages the build makes', () => {
+    const cdktf = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const cdktn = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist-cdktn', 'package.json'), 'utf8'));
+    const row = (label: string) => README.split('\n').find((l) => l.startsWith(`| ${label} |`))!;
+    for (const pkg of [cdktf, cdktn]) {
+      const { python, java, go, dotnet } = pkg.jsii.targets;
+      const goPackage = pkg.name.replace(/-/g, '');
+      expect(row('npm')).toContain(`\`${pkg.name}\``);
+      expect(row('PyPI (module)')).toContain(`\`${python.distName}\` (\`${python.module}\`)`);
+      expect(row('Maven')).toContain(`\`${java.maven.groupId}:${java.maven.artifactId}\``);
+      expect(row('Go')).toContain(`\`${go.moduleName}/${goPackage}\``);
+      expect(row('NuGet')).toContain(`\`${dotnet.packageId}\``);
+      expect(row('emulator command')).toContain(`\`${Object.keys(pkg.bin)[0]}\``);
+    }
+  });
+
+  test('the tarballs it names are the ones `npm run package` writes', () => {
+    const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const named = [...README.matchAll(/cdkt[fn]-google-iam-([\d.]+)\.tgz/g)].map((m) => m[1]);
+    expect(named.length).toBeGreaterThan(0);
+    expect(new Set(named)).toEqual(new Set([version]));
+  });
+
+  test('supported versions: Node.js as CI runs it and package.json requires it, the peers, Terraform', async () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const ci = fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8');
+    const row = (label: string) => README.split('\n').find((l) => l.startsWith(`| ${label} |`))!;
+    expect(row('Node.js')).toContain(`\`engines\`: \`${pkg.engines.node}\``);
+    expect(row('Node.js')).toContain(`CI runs the full suite on ${/^NODE_MAIN=(\S+)/m.exec(ci)![1]}`);
+    expect(row('Node.js')).toContain(`and on ${/^NODE_OLDEST=(\S+)/m.exec(ci)![1]}`);
+    expect(row('cdktf')).toContain(`(peer: \`${pkg.peerDependencies.constructs}\`)`);
+    expect(pkg.peerDependencies.cdktf).toBe('^0.21.0');
+    const cdktn = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist-cdktn', 'package.json'), 'utf8'));
+    const cdktnInstall = README.split('\n').find((l) => l.startsWith('npm install') && l.includes('# peer: cdktn'))!;
+    expect(cdktnInstall).toContain(`peer: cdktn ${cdktn.peerDependencies.cdktn}, constructs ${cdktn.peerDependencies.constructs}`);
+    const terraform = await runCommand('terraform', ['version'], ROOT, {});
+    expect(row('Terraform')).toContain(`tested with ${/Terraform v(\d+\.\d+)/.exec(terraform.stdout)![1]}`);
+  });
+
+  test("the bench's duration is the latest run's", () => {
+    const seconds = Number(/; ([\d.]+) s in all\./.exec(fs.readFileSync(path.join(ROOT, 'bench', 'results', 'bench.md'), 'utf8'))![1]);
+    expect(README).toContain(`the latest run took ${Math.round(seconds)} s`);
+    expect(README).toContain(`about ${Math.round(seconds / 60)} minutes`);
+    expect(README).not.toMatch(/bench.*about (?!7 minutes)\d+ minutes/);
+  });
+});
+
+/**
+ * Checks Python files against the generated package with `ast`: names imported
+ * from it exist; keyword arguments are parameters of the class (its
+ * `__init__`) or method they are passed to.
+ */
+const PYTHON_CHECKER = String.raw`
+import ast, os, sys
+
+package_dir, files = sys.argv[1], sys.argv[2:]
+classes, methods = {}, {}
+for root, _, names in os.walk(package_dir):
+    for name in names:
+        if not name.endswith('.py'):
+            continue
+        tree = ast.parse(open(os.path.join(root, name)).read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                for item in node.body:
+                    if isinstance(item, ast.FunctionDef):
+                        params = {a.arg for a in item.args.args + item.args.kwonlyargs}
+                        if item.name == '__init__':
+                            classes[node.name] = params
+                        else:
+                            methods.setdefault(item.name, set()).update(params)
+
+problems = []
+for file in files:
+    tree = ast.parse(open(file).read())
+    imported = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == 'cdktf_google_iam':
+            for alias in node.names:
+                if alias.name not in classes:
+                    problems.append(f'{file}: cdktf_google_iam has no {alias.name}')
+                imported.add(alias.name)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        keywords = {k.arg for k in node.keywords if k.arg}
+        if isinstance(node.func, ast.Name) and node.func.id in imported and node.func.id in classes:
+            unknown = keywords - classes[node.func.id]
+            if unknown:
+                problems.append(f'{file}:{node.lineno}: {node.func.id} takes no {sorted(unknown)}')
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in methods:
+            unknown = keywords - methods[node.func.attr]
+            if unknown:
+                problems.append(f'{file}:{node.lineno}: {node.func.attr} takes no {sorted(unknown)}')
+        elif isinstance(node.func, ast.Attribute) and node.func.attr.startswith('get_') and node.func.attr not in methods:
+            problems.append(f'{file}:{node.lineno}: no method {node.func.attr} in cdktf_google_iam')
+print('\n'.join(problems) if problems else 'checked')
+sys.exit(1 if problems else 0)
+`;

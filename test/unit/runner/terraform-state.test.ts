@@ -1,0 +1,53 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { appliedInstances } from '../../../lib/runner/terraform-state';
+
+/** A stand-in `terraform` that answers `state pull` with `state` (or fails), as TERRAFORM_BINARY_NAME names it. */
+function fakeTerraform(state: unknown, exitCode = 0): NodeJS.ProcessEnv {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-terraform-'));
+  const script = path.join(dir, 'terraform');
+  const output = typeof state === 'string' ? state : JSON.stringify(state);
+  fs.writeFileSync(
+    script,
+    `#!/bin/sh\n[ "$1 $2 $#" = "state pull 2" ] || { echo "unexpected arguments: $*" >&2; exit 2; }\n` +
+      `[ -z "$TF_CLI_ARGS" ] || { echo "TF_CLI_ARGS leaked" >&2; exit 3; }\n` +
+      `cat <<'JSON'\n${output}\nJSON\n${exitCode ? `echo "Error: backend unreachable" >&2\n` : ''}exit ${exitCode}\n`,
+    { mode: 0o755 },
+  );
+  return { PATH: process.env.PATH, TERRAFORM_BINARY_NAME: script, TF_CLI_ARGS: '-no-color' };
+}
+
+const instance = (key: string, grant: string, extra: object = {}) => ({
+  index_key: key,
+  attributes: { id: 'x', triggers_replace: { value: grant, type: 'string' } },
+  ...extra,
+});
+
+test("the grants resource's instances as the last apply left them: tainted ones, modules and other resources left out", () => {
+  const env = fakeTerraform({
+    version: 4,
+    resources: [
+      {
+        mode: 'managed',
+        type: 'terraform_data',
+        name: 'google_iam_grants',
+        instances: [instance('a', '{"a":1}'), instance('b', '{"b":1}', { status: 'tainted' })],
+      },
+      { mode: 'managed', type: 'terraform_data', name: 'google_iam_grants', module: 'module.m', instances: [instance('c', '{}')] },
+      { mode: 'managed', type: 'terraform_data', name: 'google_iam_repair', instances: [{ attributes: { id: 'r' } }] },
+      { mode: 'data', type: 'terraform_data', name: 'google_iam_grants', instances: [instance('d', '{}')] },
+    ],
+  });
+  expect([...appliedInstances('terraform_data.google_iam_grants', env)]).toEqual([['a', '{"a":1}']]);
+});
+
+test('no state yet: nothing is applied', () => {
+  expect(appliedInstances('terraform_data.google_iam_grants', fakeTerraform('')).size).toBe(0);
+});
+
+test('a state that cannot be read is an error saying what failed', () => {
+  expect(() => appliedInstances('terraform_data.google_iam_grants', fakeTerraform('', 1))).toThrow(
+    /terraform state pull failed: Error: backend unreachable/,
+  );
+});
