@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import { TerraformElement, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import type { IamResource } from '../iam/grant';
-import type { DriftQuery } from '../runner/drift';
+import type { DriftQuery } from '../contract/drift-query';
 import { EXTERNAL_PROVIDER_REQUIREMENT } from '../synth/external-data';
 import { stringLiteral } from '../synth/terraform-expression';
 

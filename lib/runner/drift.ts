@@ -1,4 +1,5 @@
 import { GoogleRestClient } from '../api/client';
+import type { DriftQuery } from '../contract/drift-query';
 import { retrying } from '../api/backoff';
 import { GET_IAM_POLICY_SHAPES } from '../api/iam-apis';
 import { IamPolicyApi } from '../api/iam-policy';
@@ -6,28 +7,6 @@ import { grantDrift } from '../iam/drift';
 import { describeGrant } from '../iam/grant';
 import { parseGrant } from './grant-input';
 import { appliedInstances } from './terraform-state';
-
-/** What the drift check of one policy hands the runner (strings only, as `external` requires). */
-export interface DriftQuery {
-  readonly service: string;
-  readonly apiVersion: string;
-  readonly getIamPolicyMethod?: string;
-  readonly name: string;
-  /** JSON: `[{ key, label, grant }]`, `grant` being the grant's JSON as the grants resource holds it. */
-  readonly grants: string;
-  /** The Terraform address of the grants resource. */
-  readonly resource: string;
-  /** The Terraform address whose replacement re-applies every grant of the stack: the repair. */
-  readonly repair: string;
-  /** The stack's name, for the cdktf form of the repair. */
-  readonly stack: string;
-  /**
-   * `applied`: compare only the grants the Terraform state holds as configured
-   * (the read is made while planning, before any pending change is applied);
-   * `all`: compare every grant (the read waits for pending changes).
-   */
-  readonly compare: 'applied' | 'all';
-}
 
 /** How long a drift read retries transient errors before it reports them. */
 const READ_RETRY_MS = 20_000;
