@@ -18,7 +18,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { GoogleLookups } from '../lib';
 import { ExternalProviderStandIn } from '../tools/terraform-provider-external';
-import { AUTHORIZATION_POLICY, IMPORT_JOB, MIGRATION_JOB, PROJECT, buildExampleApp } from './app';
+import { AUTHORIZATION_POLICY, EXAMPLE_CONTEXT_FILE, IMPORT_JOB, MIGRATION_JOB, PROJECT, buildExampleApp } from './app';
 import { startSeededEmulator } from './emulated';
 
 const VERBOSE = process.argv.includes('--verbose');
@@ -85,12 +85,16 @@ async function main(): Promise<void> {
     step(`The local Google API emulator (${emulator.url}), with someone else's bindings`);
     showPolicies();
 
-    step('cdktf synth of examples/app.ts; its Direct-form lookup reads the import job while synthesizing');
+    step("cdktf synth of examples/app.ts; its Direct-form lookup is answered from the example's committed context file");
     Object.assign(process.env, emulator.env());
     fs.rmSync(OUTDIR, { recursive: true, force: true });
     // The demo's Terraform state lives in a temporary folder: it never mixes with a real deployment's.
     (await buildExampleApp({ outdir: OUTDIR, stateDir: scratch })).synth();
-    const job = await new GoogleLookups({ project: PROJECT }).getImportJob({ ...IMPORT_JOB, view: 'IMPORT_JOB_VIEW_BASIC' });
+    // The lookup blocks this process, which also serves the emulator: only the context file can answer it here.
+    const job = new GoogleLookups({ project: PROJECT, contextFile: EXAMPLE_CONTEXT_FILE }).getImportJob({
+      ...IMPORT_JOB,
+      view: 'IMPORT_JOB_VIEW_BASIC',
+    });
     print(`GoogleLookups.getImportJob: ${job.displayName} is ${job.state}, so the app adds MigrationOperators`);
 
     step('terraform apply, stack iam-grants: the example grants join them');
