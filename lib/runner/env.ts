@@ -8,6 +8,8 @@ export const RUNNER_ENV = {
   run: 'CDKTF_GOOGLE_IAM_RUN',
   /** Where the locks, queues, run markers and the code cache live. */
   stateDir: 'CDKTF_GOOGLE_IAM_STATE_DIR',
+  /** Set by the supervisor for its worker (supervisor.ts): Terraform's process id, part of the run's identity. */
+  terraformPid: 'CDKTF_GOOGLE_IAM_TERRAFORM_PID',
   retryMaxMs: 'CDKTF_GOOGLE_IAM_RETRY_MAX_MS',
   retryInitialMs: 'CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS',
 } as const;

@@ -148,7 +148,8 @@ export class PolicyQueue<P, R> {
               const queuedBefore = this.entryIds(this.queueDir).length;
               const led = await gather.lead();
               await this.settle(queuedBefore, gather);
-              await this.drainQueue((batch) => drain(batch, led));
+              const mine = await this.drainQueue(id, (batch) => drain(batch, led));
+              if (mine !== undefined) return mine;
             }
           } finally {
             this.unlock();
@@ -249,7 +250,14 @@ export class PolicyQueue<P, R> {
     }
   }
 
-  private async drainQueue(drain: (batch: QueuedItem<P>[]) => Promise<Map<string, R>>): Promise<void> {
+  /**
+   * Carries out the queue in one batch and hands each result to its owner;
+   * returns the result of `ownId` (kept in memory: the holder needs no file
+   * to learn its own outcome, e.g. when the disk is full). A result that
+   * cannot be handed over leaves its request queued: its owner, still
+   * waiting, carries it out again (every edit is idempotent).
+   */
+  private async drainQueue(ownId: string, drain: (batch: QueuedItem<P>[]) => Promise<Map<string, R>>): Promise<R | undefined> {
     const batch: QueuedItem<P>[] = [];
     for (const id of this.entryIds(this.queueDir)) {
       const envelope = this.readEnvelope(this.queueDir, id);
@@ -265,14 +273,21 @@ export class PolicyQueue<P, R> {
       }
       batch.push({ id, payload });
     }
-    if (batch.length === 0) return;
+    if (batch.length === 0) return undefined;
     const results = await drain(batch);
     for (const { id } of batch) {
       const result = results.get(id);
-      if (result === undefined) continue;
-      this.state.writeFile(this.file(this.resultsDir, id), JSON.stringify(this.envelope(id, result)));
-      fs.rmSync(this.file(this.queueDir, id), { force: true });
+      if (result === undefined || id === ownId) continue;
+      try {
+        this.state.writeFile(this.file(this.resultsDir, id), JSON.stringify(this.envelope(id, result)));
+        fs.rmSync(this.file(this.queueDir, id), { force: true });
+      } catch (error) {
+        this.warn(
+          `cdktf-google-iam: warning: could not hand over the result of request ${id} (${(error as Error).message}); its runner carries it out again`,
+        );
+      }
     }
+    return results.get(ownId);
   }
 
   private takeResult(id: string): R | undefined {

@@ -30,10 +30,11 @@ export class RunMarkers {
   constructor(
     private readonly state: StateDir,
     planTimestamp: string | undefined,
+    terraformPid: number = process.ppid,
   ) {
     if (!planTimestamp) return;
     this.run = createHash('sha256')
-      .update(JSON.stringify([planTimestamp, process.ppid, process.cwd()]))
+      .update(JSON.stringify([planTimestamp, terraformPid, process.cwd()]))
       .digest('hex')
       .slice(0, 32);
     this.dir = path.join(state.dir('runs'), this.run);

@@ -86,6 +86,11 @@ export class GoogleApiEmulator {
   private readonly deniedTokens: ReadonlySet<string>;
   private readonly postGetIamPolicyServices: ReadonlySet<string>;
   private faults?: FaultInjector;
+  /**
+   * Called after a setIamPolicy is carried out, before it is answered (with the request's path): a test's way
+   * to lose the answer of a write that took effect (throw an ApiError) or to hold it in flight (return a promise).
+   */
+  public afterWrite?: (path: string) => void | Promise<void>;
   private counters: EmulatorStats = emptyStats();
 
   private constructor(private readonly options: EmulatorOptions) {
@@ -205,7 +210,9 @@ export class GoogleApiEmulator {
         this.log(req, path, '200 malformed (injected)');
         return;
       }
-      send(res, 200, route.answer(url.searchParams, parseJson(body)));
+      const answer = route.answer(url.searchParams, parseJson(body));
+      if (route.method === 'setIamPolicy') await this.afterWrite?.(path);
+      send(res, 200, answer);
     } catch (error) {
       const apiError = error instanceof ApiError ? error : new ApiError(500, 'INTERNAL', String((error as Error)?.message ?? error));
       status = apiError.code;

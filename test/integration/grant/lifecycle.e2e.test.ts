@@ -273,7 +273,11 @@ describe('failed creates', () => {
         expect(failed.output).toMatch(
           /failed to add user:proxied@example\.com: UNKNOWN: the endpoint answered HTTP 200 with (a body that is not JSON|an empty body), not Google's JSON/,
         );
-        expect(failed.output).toMatch(/the policy was left as it was/);
+        // Every read failed, so no read proved the policy unchanged; no write was ever sent.
+        expect(failed.output).toMatch(
+          /nothing of it was written \(Google refused every write, or none was sent\), though no fresh read could confirm it/,
+        );
+        expect(failed.output).not.toMatch(/left as it was/);
       } finally {
         emulator.setFaults(undefined);
       }

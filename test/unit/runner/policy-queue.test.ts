@@ -166,12 +166,18 @@ describe('what is read back from the queue folder is not trusted blindly', () =>
     expect(fs.readdirSync(path.join(queueDir(root), 'rejected'))).toEqual([`queue-${name}`]);
   });
 
-  test('a result of the wrong shape is refused, not reported as done', async () => {
+  test('a result of the wrong shape in the results folder is refused by the runner waiting for it, not reported as done', async () => {
     const root = tempRoot();
-    const queue = strings(root, 'forged');
-    await expect(
-      queue.submit('mine', async (batch) => new Map(batch.map((b) => [b.id, { forged: true } as unknown as string]))),
-    ).rejects.toThrow(/not of the expected shape/);
+    const holder = strings(root, 'forged');
+    const waiter = strings(root, 'forged');
+    let waiting: Promise<string> | undefined;
+    const forge = async (batch: QueuedItem<string>[]) => new Map(batch.map((b) => [b.id, { forged: true } as unknown as string]));
+    // The holder's own result never goes through the folder; the waiter's does.
+    const held = holder.submit('mine', forge, async () => {
+      waiting = waiter.submit('theirs', async () => new Map());
+    });
+    await expect(held).resolves.toEqual({ forged: true });
+    await expect(waiting).rejects.toThrow(/not of the expected shape/);
   });
 });
 

@@ -1,0 +1,70 @@
+import { grantMembers, type Grant, type GrantAction } from '../iam/grant';
+
+/** The prefix of every line the runner prints. */
+export const PREFIX = 'cdktf-google-iam:';
+
+/** What Terraform records when a run of the runner cannot report success, and the one command that settles it. */
+const SETTLE: Record<GrantAction, string> = {
+  apply:
+    'Terraform records this grant as not created and will not revoke it by itself: run terraform apply (cdktf deploy) again once Google answers. ' +
+    'It applies the grant again, after which Terraform tracks it (and deleting it from the code revokes it)',
+  remove:
+    'Terraform keeps this grant in its state: run terraform apply or terraform destroy (whichever you ran) again once Google answers; it removes the grant again',
+};
+
+/** The wording of the runner's progress and outcome lines, in one place. */
+export const RunnerLines = {
+  interrupted: (signal: string, workerPid: number | undefined) =>
+    `${PREFIX} ${signal}: the grant in progress is finished in the background (process ${workerPid ?? '?'}) and, if it was being created, taken back; the next run of terraform prints the outcome`,
+  succeeded: (what: string, done: string, attempts: string, etag: string | undefined) =>
+    `${what}: ${done} (${attempts}); etag ${etag || '-'}`,
+  answerLostButInEffect: (what: string, done: string, failure: string, attempts: string) =>
+    `${what}: ${done} (${attempts}): the answer to the write was lost (${failure}), and a fresh read shows the change in effect`,
+  failedLeftAsItWas: (what: string, failed: string, failure: string, attempts: string) =>
+    `${what}: failed to ${failed}: ${failure} (${attempts}); a fresh read shows the change is not in the policy: the policy was left as it was`,
+  failedNothingWritten: (what: string, failed: string, failure: string, attempts: string, readFailure: string) =>
+    `${what}: failed to ${failed}: ${failure} (${attempts}); nothing of it was written (Google refused every write, or none was sent), though no fresh read could confirm it (${readFailure})`,
+  failedUnknown: (what: string, action: GrantAction, failed: string, failure: string, attempts: string, readFailure: string) =>
+    `${what}: failed to ${failed}: ${failure} (${attempts}). The outcome is UNKNOWN: a write was sent and no answer said whether Google carried it out, ` +
+    `and no read since could tell (${readFailure}). ${SETTLE[action]}`,
+  interruptedTakenBack: (what: string, done: string, undone: string) =>
+    `${what}: interrupted, so Terraform counts this create as failed: the write in flight ${done}, and has been taken back (${undone}); the next terraform apply grants it again`,
+  interruptedNotOurs: (what: string) =>
+    `${what}: interrupted, so Terraform counts this create as failed; the grant was already in place before this run wrote anything, so nothing was taken back, and the next terraform apply records it again`,
+  interruptedNothingWritten: (what: string) =>
+    `${what}: interrupted, so Terraform counts this create as failed; a fresh read shows the change is not in the policy: the policy was left as it was`,
+  interruptedUnknown: (what: string, reason: string) =>
+    `${what}: interrupted, so Terraform counts this create as failed, and the write in flight may have been carried out; it could not be taken back (${reason}). ` +
+    `The outcome is UNKNOWN. ${SETTLE.apply}`,
+  earlierReport: (report: string) => `${PREFIX} a run interrupted earlier reported:\n${report}`,
+} as const;
+
+/** "add user:a", "set the members to [...]", … */
+export function grantVerb(grant: Grant, action: GrantAction): string {
+  const members = grantMembers(grant).join(', ');
+  switch (grant.mode) {
+    case 'member':
+      return action === 'apply' ? `add ${members}` : `remove ${members}`;
+    case 'binding':
+      return action === 'apply' ? `set the members to [${members}]` : 'remove the binding';
+    case 'policy':
+      return action === 'apply' ? `set the policy's ${grant.bindings.length} bindings` : 'remove the declared bindings';
+  }
+}
+
+/** "added user:a", "user:a was already granted", … */
+export function grantDone(grant: Grant, action: GrantAction, changed: boolean): string {
+  const members = grantMembers(grant).join(', ');
+  switch (grant.mode) {
+    case 'member':
+      if (action === 'apply') return changed ? `added ${members}` : `${members} was already granted`;
+      return changed ? `removed ${members}` : `${members} was already absent`;
+    case 'binding':
+      if (action === 'apply') return changed ? `members set to [${members}]` : `members already [${members}]`;
+      return changed ? 'binding removed' : 'binding was already absent';
+    case 'policy':
+      if (action === 'apply')
+        return changed ? `bindings set (${grant.bindings.length})` : `bindings already as declared (${grant.bindings.length})`;
+      return changed ? 'declared bindings removed' : 'declared bindings were already absent';
+  }
+}
