@@ -29,7 +29,12 @@ import { editsInEffect } from './undo';
  */
 const BATCH_SETTLE = { settleMs: 30, maxSettleMs: 150 };
 
-/** The retry budget of taking back an interrupted create (and of the read that checks a failure). */
+/**
+ * The retry budget of taking back an interrupted create, and of the read that
+ * checks a failure. With the request timeout (60 s) of the call in flight,
+ * an interrupted worker is done within about two minutes (plus any wait for
+ * another runner holding the policy's lock).
+ */
 const UNDO_BUDGET_MS = 60_000;
 
 let googleCalled = false;
@@ -74,15 +79,16 @@ export async function runGrant(
   const endpoint = policyEndpoint(new IamPolicyApi(client, grant.resource), grant.resource.name);
   const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, batchKey(grant, rootUrl, env), editsOrUndefined, outcomeOrUndefined);
   const retry = { maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs), initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs) };
-  const carryOut = (edits: PolicyEdit[], stopRetrying: () => boolean) =>
-    submit(queue, client, endpoint, markers.run, edits, { ...retry, stopRetrying }, (error, attempt, delayMs) =>
+  // Taking back an interrupted create, and the read that checks a failure, get a budget of their own, at most a minute.
+  const shortRetry = { ...retry, maxElapsedMs: Math.min(retry.maxElapsedMs ?? UNDO_BUDGET_MS, UNDO_BUDGET_MS) };
+  const carryOut = (edits: PolicyEdit[], options: { stopRetrying: () => boolean; maxElapsedMs?: number; initialDelayMs?: number }) =>
+    submit(queue, client, endpoint, markers.run, edits, options, (error, attempt, delayMs) =>
       log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
     );
-  const verify = (edits: PolicyEdit[]) =>
-    freshReadShows(endpoint, edits, { ...retry, maxElapsedMs: Math.min(retry.maxElapsedMs ?? UNDO_BUDGET_MS, UNDO_BUDGET_MS) });
+  const verify = (edits: PolicyEdit[]) => freshReadShows(endpoint, edits, shortRetry);
 
   const edits = grantEdits(grant, action);
-  const outcome = await carryOut(edits, () => interruption.interrupted);
+  const outcome = await carryOut(edits, { ...retry, stopRetrying: () => interruption.interrupted });
   const attempts = describeAttempts(outcome);
   const succeeded = (changed: boolean, etag: string | undefined) => {
     if (action === 'apply') markAppliedIfPossible(markers, markerKey, log);
@@ -90,8 +96,8 @@ export async function runGrant(
     return true;
   };
 
-  if (interruption.interrupted && action === 'apply') {
-    // Terraform counts this create as failed and will never revoke it: take back this run's own change.
+  /** Terraform counts this create as failed and will never revoke it: takes back this run's own change. */
+  async function takeBack(): Promise<false> {
     let undo: readonly PolicyEdit[];
     if (outcome.ok) {
       if (!outcome.changed) {
@@ -117,7 +123,7 @@ export async function runGrant(
       undo = outcome.undo;
     }
     const done = outcome.ok ? 'was carried out' : 'was carried out although its answer was lost';
-    const takenBack = await carryOut([...undo], () => false);
+    const takenBack = await carryOut([...undo], { ...shortRetry, stopRetrying: () => false });
     if (takenBack.ok) {
       log(RunnerLines.interruptedTakenBack(what, done, grantDone(grant, 'remove', takenBack.changed)));
       return false;
@@ -128,12 +134,17 @@ export async function runGrant(
     return false;
   }
 
+  if (action === 'apply' && (interruption.interrupted || (outcome.ok && !(await interruption.successStands())))) {
+    return takeBack();
+  }
+
   if (outcome.ok) return succeeded(outcome.changed, outcome.etag);
 
   const failed = grantVerb(grant, action);
   const failure = failureText(outcome);
   const seen = await verify(edits);
   if (seen.kind === 'inEffect') {
+    if (action === 'apply' && !(await interruption.successStands())) return takeBack();
     if (action === 'apply') markAppliedIfPossible(markers, markerKey, log);
     log(RunnerLines.answerLostButInEffect(what, grantDone(grant, action, outcome.writeUnanswered === true), failure, attempts));
     return true;

@@ -1,6 +1,6 @@
 import { spawn } from 'child_process';
 import { RUNNER_ENV } from './env';
-import { INTERRUPT_MESSAGE } from './interruption';
+import { ACCEPT_MESSAGE, DONE_MESSAGE, INTERRUPT_MESSAGE } from './interruption';
 import { RunnerLines } from './lines';
 import type { GrantAction } from '../iam/grant';
 
@@ -28,10 +28,19 @@ export function superviseGrant(action: GrantAction, runnerScript: string, log: (
     });
     worker.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
     worker.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-    const onSignal = (signal: NodeJS.Signals) => {
-      log(RunnerLines.interrupted(signal, worker.pid));
-      if (worker.connected) worker.send(INTERRUPT_MESSAGE, () => undefined);
+    let signalled = false;
+    const tell = (message: string) => {
+      if (worker.connected) worker.send(message, () => undefined);
     };
+    const onSignal = (signal: NodeJS.Signals) => {
+      signalled = true;
+      log(RunnerLines.interrupted(signal, worker.pid));
+      tell(INTERRUPT_MESSAGE);
+    };
+    // A create that succeeded stands only if no signal came first: after one, Terraform counts it as failed.
+    worker.on('message', (message) => {
+      if (message === DONE_MESSAGE) tell(signalled ? INTERRUPT_MESSAGE : ACCEPT_MESSAGE);
+    });
     for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
     worker.on('error', reject);
     worker.on('close', (code) => resolve(code === 0));
