@@ -8,7 +8,8 @@ const AUTHORIZATION_VALUE = /\b((?:proxy-)?authorization)(["']?\s*[:=]\s*["']?)[
 const BEARER = /\bBearer\s+[A-Za-z0-9\-._~+/]+=*/gi;
 const GOOGLE_ACCESS_TOKEN = /\bya29\.[A-Za-z0-9\-._~+/]+=*/g;
 // OAuth and STS parameters that carry a secret, as a form (`subject_token=…`) or JSON (`"subject_token": "…"`) echoes them.
-const SECRET_FIELDS = 'subject_token|actor_token|client_secret|refresh_token|access_token|id_token|assertion|private_key|password|code_verifier';
+const SECRET_FIELDS =
+  'subject_token|actor_token|client_secret|refresh_token|access_token|id_token|assertion|private_key|password|code_verifier';
 const SECRET_FORM_FIELD = new RegExp(`\\b(${SECRET_FIELDS})=[^&\\s"']+`, 'gi');
 const SECRET_JSON_FIELD = new RegExp(`("(?:${SECRET_FIELDS})"\\s*:\\s*)"(?:[^"\\\\]|\\\\.)*"`, 'gi');
 // C0 and C1 controls (newlines included: a message is one line) and the bidi overrides that reorder terminal text.

@@ -427,9 +427,11 @@ describe('secrets read from a credential source never appear in a message', () =
       const subjectToken =
         source === 'file'
           ? fs.readFileSync(path.join(sourceDir, 'oidc-token'), 'utf8')
-          : (await (await fetch(String((config.credential_source as { url: string }).url), {
-              headers: (config.credential_source as { headers: Record<string, string> }).headers,
-            }).then((r) => r.json())) as { value: string }).value;
+          : (
+              (await await fetch(String((config.credential_source as { url: string }).url), {
+                headers: (config.credential_source as { headers: Record<string, string> }).headers,
+              }).then((r) => r.json())) as { value: string }
+            ).value;
       const error = await rejection(readPolicy({ ...base, GOOGLE_CREDENTIALS: JSON.stringify(wrongPool) }));
       expect(error.message).toMatch(/does not match the expected audience/);
       expect(error.message).toMatch(/subject_token=\[REDACTED\]/);
