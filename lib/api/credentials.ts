@@ -9,7 +9,7 @@ import {
   type Impersonation,
   type ResolvedSource,
 } from './credential-source';
-import { CredentialsError } from './errors';
+import { CredentialsError, isUnreachable } from './errors';
 import { googleAuthModule, type AuthClient, type AuthHeaders } from './google-auth';
 import { sanitize } from './redact';
 import { serviceRootUrl } from './services';
@@ -251,7 +251,10 @@ async function metadataServerAvailable(env: NodeJS.ProcessEnv): Promise<boolean>
 function tokenError(error: unknown, description: string, tried: string, secrets: readonly string[]): CredentialsError {
   const status = (error as { response?: { status?: unknown } })?.response?.status;
   const httpStatus = typeof status === 'number' ? status : 0;
-  const retryable = httpStatus === 0 || httpStatus === 429 || httpStatus >= 500;
+  const cause = (error as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (error as { code?: unknown })?.code;
+  // A token endpoint whose name does not resolve, or where nothing listens, will not answer on a retry either.
+  const unreachable = isUnreachable(typeof cause === 'string' ? cause : undefined);
+  const retryable = !unreachable && (httpStatus === 0 || httpStatus === 429 || httpStatus >= 500);
   const reason = sanitize((error as Error)?.message ?? String(error), secrets);
   return new CredentialsError(
     withSources(`could not get an access token with ${description}${httpStatus ? ` (HTTP ${httpStatus})` : ''}: ${reason}`, tried),
