@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import {
+  Annotations,
   DefaultTokenResolver,
   Lazy,
   StringConcat,
@@ -11,7 +12,7 @@ import {
 import type { Construct, IConstruct } from 'constructs';
 import { grantKey, type Grant, type IamResource } from '../iam/grant';
 import { RUNNER_ENV } from '../runner/env';
-import { runnerAssetPath } from '../synth/runner-asset';
+import { onRunnerUse, runnerAssetPath } from '../synth/runner-asset';
 import { escapeTemplate, holdsTokens, terraformExpression } from '../synth/terraform-expression';
 import { DriftChecks, type DriftGroup } from './drift-checks';
 
@@ -64,9 +65,11 @@ export interface GrantOptions {
  * destroy provisioner, so nothing is revoked in between. The same holds for
  * `terraform apply -replace` and `terraform taint`: they re-apply the grant.
  *
- * When the last grant of a stack is deleted, this resource goes with it and
- * nothing can revoke the grants (see the README, "Lifecycle"): keep
- * `GoogleIamGrants.of(stack)` in the stack for that apply.
+ * The resource is in every stack of an app that uses this library anywhere
+ * (a grant or a lookup in any stack), granting or not: so deleting a stack's
+ * last grant leaves the block in place and Terraform revokes the grant. Only
+ * an app that stops using the library altogether loses it (see the README,
+ * "Lifecycle": keep `GoogleIamGrants.of(stack)` for that apply).
  */
 export class GoogleIamGrants extends TerraformResource {
   /**
@@ -90,6 +93,7 @@ export class GoogleIamGrants extends TerraformResource {
   public detectDrift = true;
 
   private readonly declared: Declared[] = [];
+  private toldEmpty = false;
   private entriesByKey?: Map<string, Entry>;
   private readonly runnerPath: string;
 
@@ -145,6 +149,7 @@ export class GoogleIamGrants extends TerraformResource {
    * (measured: planning 100 grants took 3.2 s instead of 1.0 s).
    */
   public toTerraform(): any {
+    this.coverEveryStack();
     return {
       ...this.withForEach(super.toTerraform(), `\${local.${GRANTS_RESOURCE_NAME}}`),
       locals: { [GRANTS_RESOURCE_NAME]: this.forEachJson() },
@@ -153,6 +158,7 @@ export class GoogleIamGrants extends TerraformResource {
 
   /** The same for `synthHcl` output. */
   public toHclTerraform(): any {
+    this.coverEveryStack();
     const forEach = { value: `local.${GRANTS_RESOURCE_NAME}`, isBlock: false, type: 'simple', storageClassType: 'reference' };
     const grants = { value: this.forEachHcl(), isBlock: false, type: 'any' };
     return { ...this.withForEach(super.toHclTerraform(), forEach), locals: { [GRANTS_RESOURCE_NAME]: grants } };
@@ -167,6 +173,22 @@ export class GoogleIamGrants extends TerraformResource {
   protected synthesizeHclAttributes(): { [name: string]: unknown } {
     const simple = (value: string) => ({ value, isBlock: false, type: 'simple', storageClassType: 'string' });
     return { triggers_replace: simple('${each.value.grant}'), input: simple('${each.value.label}') };
+  }
+
+  /**
+   * Puts the (maybe empty) grants resource into every stack of the app, when
+   * it is rendered (all stacks exist by then): a stack whose last grant was
+   * deleted keeps it, and the next apply revokes that grant.
+   */
+  private coverEveryStack(): void {
+    for (const stack of this.node.root.node.findAll().filter(TerraformStack.isStack)) GoogleIamGrants.of(stack);
+    if (this.entries().size === 0 && !this.toldEmpty) {
+      this.toldEmpty = true;
+      Annotations.of(this).addInfo(
+        'This stack declares no grants; its (empty) grants resource stays so that deleting a last grant revokes it. ' +
+          'If the whole app stops using cdktf-google-iam, keep GoogleIamGrants.of(stack) for one more apply (README, "Lifecycle").',
+      );
+    }
   }
 
   private withForEach(rendered: any, forEach: unknown): any {
@@ -267,3 +289,6 @@ function resolvedText<T>(value: T, scope: IConstruct): T {
 function base64Literal(text: string): string {
   return `base64decode("${Buffer.from(text, 'utf8').toString('base64')}")`;
 }
+
+// A stack that uses the runner (a lookup, say) has a grants resource too, which renders it into every other stack.
+onRunnerUse((stack) => GoogleIamGrants.of(stack));

@@ -8,7 +8,13 @@
  */
 import { TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
-import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding, type IamCondition } from '../../../lib';
+import {
+  AuthorizationPolicyIamMember,
+  DataAddressGroupIamPolicy,
+  GoogleIamGrants,
+  MigrationJobIamBinding,
+  type IamCondition,
+} from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv, membersOf } from '../../support/grant-env';
 import { TerraformWorkspace, workspacesOfThisFile } from '../../support/terraform';
@@ -125,7 +131,38 @@ describe('delete from the code', () => {
     expect(await ws.stateList()).toEqual([]);
   });
 
-  test('without that line, Terraform drops the grants resource without running its provisioners (why the README asks for it)', async () => {
+  test.each([
+    [
+      'a grant',
+      (other: TerraformStack, mj: string) =>
+        new MigrationJobIamBinding(other, 'Kept', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] }),
+    ],
+    [
+      'a lookup',
+      (other: TerraformStack) =>
+        new DataAddressGroupIamPolicy(other, 'Lookup', { project: 'demo-project', location: 'global', addressGroupId: 'ag' }),
+    ],
+  ])(
+    'the last grant of a stack, while another stack of the app still has %s: deleting it revokes it with no extra line of code',
+    async (_label, inOtherStack) => {
+      const { ap, mj } = resources();
+      const env = grantEnv(emulator);
+      const app = (withGrant: boolean) => (s: TerraformStack) => {
+        inOtherStack(new TerraformStack(s.node.root, 'other'), mj);
+        if (withGrant) new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' });
+      };
+      const ws = await deployed(app(true), env);
+      expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:only@example.com']);
+      emulator.clearWrites();
+
+      ws.resynth(app(false));
+      await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+      expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
+      expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
+    },
+  );
+
+  test('an app that stops using the library altogether: without GoogleIamGrants.of(stack), Terraform drops the grants resource without running its provisioners (why the README asks for it)', async () => {
     const { ap } = resources();
     const env = grantEnv(emulator);
     const ws = await deployed(
