@@ -6,14 +6,15 @@ import {
   StringConcat,
   TerraformResource,
   TerraformStack,
+  Token,
   Tokenization,
   type TerraformResourceLifecycle,
 } from 'cdktf';
 import type { Construct, IConstruct } from 'constructs';
 import { grantKey, type Grant, type IamResource } from '../iam/grant';
-import { RUNNER_ENV } from '../runner/env';
+import { RUNNER_ENV, TWINS_SEPARATOR } from '../runner/env';
 import { onRunnerUse, runnerAssetPath } from '../synth/runner-asset';
-import { escapeTemplate, holdsTokens, terraformExpression } from '../synth/terraform-expression';
+import { escapeTemplate, holdsTokens, stringLiteral, terraformExpression } from '../synth/terraform-expression';
 import { DriftChecks, type DriftGroup } from './drift-checks';
 
 /** The Terraform name of every stack's grants resource: `terraform_data.google_iam_grants`. */
@@ -94,6 +95,7 @@ export class GoogleIamGrants extends TerraformResource {
 
   private readonly declared: Declared[] = [];
   private toldEmpty = false;
+  private readonly warnedTwins = new Set<string>();
   private entriesByKey?: Map<string, Entry>;
   private readonly runnerPath: string;
 
@@ -150,10 +152,39 @@ export class GoogleIamGrants extends TerraformResource {
    */
   public toTerraform(): any {
     this.coverEveryStack();
+    const checks = this.twinChecks();
     return {
       ...this.withForEach(super.toTerraform(), `\${local.${GRANTS_RESOURCE_NAME}}`),
       locals: { [GRANTS_RESOURCE_NAME]: this.forEachJson() },
+      ...(checks.length ? { check: Object.fromEntries(checks) } : {}),
     };
+  }
+
+  /**
+   * For each pair of possible twins, a check block: `terraform plan` warns
+   * when Terraform's values make them grant the same thing.
+   */
+  private twinChecks(): Array<[string, unknown]> {
+    const entries = [...this.entries()];
+    const checks: Array<[string, unknown]> = [];
+    entries.forEach(([key, a], i) => {
+      for (const [otherKey, b] of entries.slice(i + 1)) {
+        if (!(a.holdsTokens || b.holdsTokens) || !mayGrantTheSame(a.grant, b.grant)) continue;
+        const name = `google_iam_twins_${createHash('sha256')
+          .update(JSON.stringify([key, otherKey]))
+          .digest('hex')
+          .slice(0, 16)}`;
+        const fields = (grant: Grant) => `lower(jsonencode(${terraformExpression(keyFields(grant), this)}))`;
+        const message =
+          `${a.labels.join(', ')} and ${b.labels.join(', ')} grant the same thing: deleting one keeps the grant while the other declares it ` +
+          '(the runner checks at apply); declare it once';
+        checks.push([
+          name,
+          { assert: [{ condition: `\${${fields(a.grant)} != ${fields(b.grant)}}`, error_message: escapeTemplate(message) }] },
+        ]);
+      }
+    });
+    return checks;
   }
 
   /** The same for `synthHcl` output. */
@@ -200,16 +231,42 @@ export class GoogleIamGrants extends TerraformResource {
   /** `{ "<key>": { grant: "<JSON>", label: "<constructs>" } }`; a grant holding tokens is `${jsonencode({...})}`. */
   private forEachJson(): Record<string, { grant: string; label: string }> {
     return Object.fromEntries(
-      [...this.entries()].map(([key, entry]) => [
-        key,
-        {
-          grant: entry.holdsTokens
-            ? `\${jsonencode(${terraformExpression(entry.grant, this)})}`
-            : escapeTemplate(JSON.stringify(entry.grant)),
-          label: escapeTemplate(entry.labels.join(', ')),
-        },
-      ]),
+      [...this.entries()].map(([key, entry]) => {
+        const twins = this.twinsExpression(key, entry);
+        return [
+          key,
+          {
+            grant: entry.holdsTokens
+              ? `\${jsonencode(${terraformExpression(entry.grant, this)})}`
+              : escapeTemplate(JSON.stringify(entry.grant)),
+            label: twins ? `\${join("", [${stringLiteral(entry.labels.join(', '))}, ${twins}])}` : escapeTemplate(entry.labels.join(', ')),
+          },
+        ];
+      }),
     );
+  }
+
+  /**
+   * Grants of this stack that may grant the same thing as `entry` once
+   * Terraform knows their values (one of them holds tokens, so they have
+   * different keys), as the expression of the label's suffix: the runner's
+   * `remove` keeps a grant that such a twin declared at the last apply (see
+   * lib/runner/twins.ts). Warned about at synth.
+   */
+  private twinsExpression(key: string, entry: Entry): string | undefined {
+    const twins = [...this.entries()].filter(
+      ([otherKey, other]) => otherKey !== key && (entry.holdsTokens || other.holdsTokens) && mayGrantTheSame(entry.grant, other.grant),
+    );
+    if (twins.length === 0) return undefined;
+    if (!this.warnedTwins.has(key)) {
+      this.warnedTwins.add(key);
+      for (const [, twin] of twins)
+        Annotations.of(this).addWarning(
+          `${entry.labels.join(', ')} and ${twin.labels.join(', ')} may grant the same thing (a value only Terraform knows decides it). ` +
+            'Deleting one keeps the grant while the other declares it; declare it once.',
+        );
+    }
+    return `${stringLiteral(TWINS_SEPARATOR)}, jsonencode([${twins.map(([, twin]) => terraformExpression(twin.grant, this)).join(', ')}])`;
   }
 
   /**
@@ -223,7 +280,9 @@ export class GoogleIamGrants extends TerraformResource {
       const grant = entry.holdsTokens
         ? `jsonencode(${terraformExpression(entry.grant, this)})`
         : base64Literal(JSON.stringify(entry.grant));
-      return `${JSON.stringify(key)} = { grant = ${grant}, label = ${base64Literal(entry.labels.join(', '))} }`;
+      const twins = this.twinsExpression(key, entry);
+      const label = base64Literal(entry.labels.join(', '));
+      return `${JSON.stringify(key)} = { grant = ${grant}, label = ${twins ? `join("", [${label}, ${twins}])` : label} }`;
     });
     return `\${{ ${items.join(', ')} }}`;
   }
@@ -265,6 +324,33 @@ export class GoogleIamGrants extends TerraformResource {
   private keyOf(grant: Grant): string {
     return safeKey(grantKey(holdsTokens(grant) ? resolvedText(grant, this) : grant));
   }
+}
+
+/**
+ * Whether two grants may hold the same thing once Terraform knows their
+ * values: every field their keys are made of is equal, or a token on either side.
+ */
+function mayGrantTheSame(a: Grant, b: Grant): boolean {
+  return a.mode === b.mode && mayBeEqual(keyFields(a), keyFields(b));
+}
+
+function keyFields(grant: Grant): unknown {
+  const { resource } = grant;
+  const where = [resource.service, resource.apiVersion, resource.name];
+  if (grant.mode === 'member') return [where, grant.role, grant.member, grant.condition ?? null];
+  if (grant.mode === 'binding') return [where, grant.role, grant.condition ?? null];
+  return [where];
+}
+
+function mayBeEqual(a: unknown, b: unknown): boolean {
+  if (Token.isUnresolved(a) || Token.isUnresolved(b)) return true;
+  if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => mayBeEqual(x, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((k) => mayBeEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return a === b;
 }
 
 /** Terraform map keys become part of addresses users type (`-target`, `-replace`): keep them readable and quote-free. */

@@ -13,3 +13,10 @@ export const RUNNER_ENV = {
   retryMaxMs: 'CDKTF_GOOGLE_IAM_RETRY_MAX_MS',
   retryInitialMs: 'CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS',
 } as const;
+
+/**
+ * Separates a grant's label from its twins in the grants resource's `input`
+ * (see twins.ts): other grants of the stack that may grant the same thing
+ * once Terraform knows their values, as Terraform resolved them.
+ */
+export const TWINS_SEPARATOR = '\ntwins:';

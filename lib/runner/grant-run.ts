@@ -18,6 +18,7 @@ import { policyEndpoint } from './policy-endpoint';
 import { PolicyQueue } from './policy-queue';
 import { RunMarkers } from './run-markers';
 import { StateDir } from './state-dir';
+import { declaredByTwin, splitLabel } from './twins';
 import { editsInEffect } from './undo';
 
 /**
@@ -63,7 +64,8 @@ export async function runGrant(
   interruption: Interruption = Interruption.never(),
 ): Promise<boolean> {
   const grant = parseGrant(env[RUNNER_ENV.grant]);
-  const label = env[RUNNER_ENV.label]?.trim() || grant.mode;
+  const { label: labelText, twins } = splitLabel(env[RUNNER_ENV.label]);
+  const label = labelText?.trim() || grant.mode;
   const what = `${PREFIX} ${label} ${describeGrant(grant)}`;
   const state = StateDir.open(env);
   const rootUrl = serviceRootUrl(grant.resource.service, env);
@@ -72,6 +74,13 @@ export async function runGrant(
 
   if (action === 'remove' && markers.wasApplied(markerKey)) {
     log(`${what}: kept (this apply has just applied it again, under another address)`);
+    return true;
+  }
+  if (action === 'remove' && declaredByTwin(grant, twins) && markers.claimTwinKeep(markerKey)) {
+    log(
+      `${what}: kept: another grant of this stack declared the same at the last apply (with values only Terraform knew); ` +
+        'if it goes in this apply too, its removal revokes it',
+    );
     return true;
   }
 

@@ -47,6 +47,18 @@ export class RunMarkers {
     this.state.createFile(this.file(grantKey), '');
   }
 
+  /**
+   * Claims, once per run, the removal of a grant that a twin declares (see
+   * twins.ts): true for the first removal of this run, which keeps the grant;
+   * false for a later one (its twin is being removed in this run too), which
+   * revokes it. Without a run id, always true: never revoke what another may declare.
+   */
+  public claimTwinKeep(grantKey: string): boolean {
+    if (!this.dir) return true;
+    this.state.dir('runs', path.basename(this.dir));
+    return this.state.createFile(`${this.file(grantKey)}-twin`, '');
+  }
+
   public wasApplied(grantKey: string): boolean {
     if (!this.dir) return false;
     try {

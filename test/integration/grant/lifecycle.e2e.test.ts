@@ -178,6 +178,52 @@ describe('delete from the code', () => {
   });
 });
 
+describe('the same grant declared twice, once with a value only Terraform knows', () => {
+  const twins = (literal: boolean, variable: boolean, ap: string, mj: string) => (s: TerraformStack) => {
+    const member = new TerraformVariable(s, 'member', { type: 'string', default: 'user:twin@example.com' });
+    if (literal) new AuthorizationPolicyIamMember(s, 'Literal', { name: ap, role: VIEWER, member: 'user:twin@example.com' });
+    if (variable) new AuthorizationPolicyIamMember(s, 'FromVariable', { name: ap, role: VIEWER, member: member.stringValue });
+    new MigrationJobIamBinding(s, 'Other', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] });
+  };
+
+  test.each([
+    ['the literal one', false, true],
+    ['the one holding a Terraform value', true, false],
+  ])('deleting %s keeps the grant the other still declares; deleting the other too revokes it', async (_label, literal, variable) => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed(twins(true, true, ap, mj), env);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:twin@example.com']);
+    // The plan says so, once Terraform knows the value.
+    expect((await ws.plan(env)).output).toMatch(
+      /Check block assertion failed[\s\S]*grants\/Literal and AuthorizationPolicyIamMember\s+grants\/FromVariable grant the same thing/,
+    );
+    emulator.clearWrites();
+
+    ws.resynth(twins(literal, variable, ap, mj));
+    const kept = await expectApplied(ws, env, /0 added, \d changed, 1 destroyed/);
+    expect(kept).toMatch(/kept: another grant of this stack declared the same at the last apply/);
+    expect(emulator.writes(ap)).toEqual([]);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:twin@example.com']);
+
+    ws.resynth(twins(false, false, ap, mj));
+    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
+  });
+
+  test('deleting both in one apply revokes the grant', async () => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed(twins(true, true, ap, mj), env);
+    emulator.clearWrites();
+
+    ws.resynth(twins(false, false, ap, mj));
+    await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/);
+    expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
+    expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
+  });
+});
+
 describe('no gap on change', () => {
   test('adding and removing binding members rewrites the list in one write; members who stay never lack the role', async () => {
     const { mj } = resources();
