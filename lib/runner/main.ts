@@ -1,9 +1,10 @@
 /**
  * The runner: what Terraform runs of this library, with no shell in between.
- * - `node runner.js apply|remove`: the local-exec provisioners of the stack's
- *   grants resource, with the grant in CDKTF_GOOGLE_IAM_GRANT. It supervises
- *   a worker (`grant-worker`, in a process group of its own) that does the
- *   work and survives Terraform's kill on Ctrl-C (supervisor.ts, grant-run.ts).
+ * - `node runner.js grant-worker apply|remove`: the work of the local-exec
+ *   provisioners of the stack's grants resource (`node runner.js apply|remove`,
+ *   which loader.ts hands to supervisor.ts without loading this bundle), with
+ *   the grant in CDKTF_GOOGLE_IAM_GRANT, in a process group of its own that
+ *   survives Terraform's kill on Ctrl-C (supervisor.ts, grant-run.ts).
  * - `node runner.js read`: the program of an `external` data source (a
  *   plan-time lookup or a grant's etag), with the query on stdin.
  * - `node runner.js drift`: the same for a stack's drift check of one policy.
@@ -11,35 +12,21 @@
  * which dist/runner/runner.js (loader.ts) loads; TerraformAsset copies the
  * directory into cdktf.out, so no node_modules are needed.
  */
-import type { GrantAction } from '../iam/grant';
 import { runDrift, type DriftQuery } from './drift';
 import { RunnerErrors } from './errors';
 import { calledGoogle as grantCalledGoogle, runGrant } from './grant-run';
 import { Interruption } from './interruption';
-import { PREFIX, RunnerLines } from './lines';
+import { PREFIX } from './lines';
 import { parseReadQuery, runRead } from './read';
 import { WorkerReports } from './reports';
 import { StateDir } from './state-dir';
-import { superviseGrant, WORKER_COMMAND } from './supervisor';
+import { WORKER_COMMAND } from './supervisor';
 
 let googleCalled = false;
 
 /** Whether this process called Google: loader.ts caches compiled code only from such a run. */
 export function calledGoogle(): boolean {
   return googleCalled || grantCalledGoogle();
-}
-
-/**
- * `apply`/`remove`, as Terraform starts it: prints what runs interrupted
- * earlier left to say, then supervises the grant's worker (supervisor.ts).
- */
-function superviseFromTerraform(action: GrantAction, log: (line: string) => void): Promise<boolean> {
-  try {
-    for (const report of new WorkerReports(StateDir.open(process.env)).take()) log(RunnerLines.earlierReport(report));
-  } catch {
-    // The worker reports the state folder's trouble itself.
-  }
-  return superviseGrant(action, process.argv[1], log);
 }
 
 /** The worker of one grant: its lines go to the supervisor, or, once that is gone, into a report for the next run. */
@@ -93,7 +80,6 @@ async function driftForTerraform(env: NodeJS.ProcessEnv): Promise<boolean> {
 
 function main(command: string | undefined): Promise<boolean> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  if (command === 'apply' || command === 'remove') return superviseFromTerraform(command, log);
   if (command === WORKER_COMMAND) return grantWorker(process.argv[3], log);
   if (command === 'read') return readForTerraform(process.env);
   if (command === 'drift') return driftForTerraform(process.env);

@@ -2,6 +2,8 @@ import { spawn } from 'child_process';
 import { RUNNER_ENV } from './env';
 import { ACCEPT_MESSAGE, DONE_MESSAGE, INTERRUPT_MESSAGE } from './interruption';
 import { RunnerLines } from './lines';
+import { WorkerReports } from './reports';
+import { StateDir } from './state-dir';
 import type { GrantAction } from '../iam/grant';
 
 /** The runner's internal command that carries out one grant in its own process group. */
@@ -20,6 +22,11 @@ export const WORKER_COMMAND = 'grant-worker';
  * vanishing), it finishes the call in flight and takes back its own change.
  */
 export function superviseGrant(action: GrantAction, runnerScript: string, log: (line: string) => void): Promise<boolean> {
+  try {
+    for (const report of new WorkerReports(StateDir.open(process.env)).take()) log(RunnerLines.earlierReport(report));
+  } catch {
+    // The worker reports the state folder's trouble itself.
+  }
   return new Promise((resolve, reject) => {
     const worker = spawn(process.execPath, [...process.execArgv, runnerScript, WORKER_COMMAND, action], {
       detached: true,
