@@ -193,10 +193,18 @@ async function submit(
     await read.catch(() => undefined); // a failed read is the engine's first attempt failing (and retried)
     return { read };
   };
+  let writeSent = false;
+  const sentWrites: IamPolicyEndpoint = {
+    getIamPolicy: () => endpoint.getIamPolicy(),
+    setIamPolicy: (policy, setOptions) => {
+      writeSent = true;
+      return endpoint.setIamPolicy(policy, setOptions);
+    },
+  };
   try {
     return await queue.submitLed(edits, { lead, ...BATCH_SETTLE }, (batch, led) =>
       applyEditBatch(
-        endpoint,
+        sentWrites,
         batch.map((item) => ({ id: item.id, edits: item.payload })),
         {
           ...options,
@@ -209,7 +217,9 @@ async function submit(
     );
   } catch (error) {
     if (error instanceof GoogleApiError) throw error;
-    return { id: '-', ok: false, status: 'INTERNAL', message: (error as Error)?.message ?? String(error), attempts: 0, batchSize: 1 };
+    // A write that was sent before the runner's own trouble may have been carried out.
+    const message = (error as Error)?.message ?? String(error);
+    return { id: '-', ok: false, status: 'INTERNAL', message, attempts: 0, batchSize: 1, ...(writeSent ? { writeUnanswered: true } : {}) };
   }
 }
 

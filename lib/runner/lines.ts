@@ -15,7 +15,8 @@ const SETTLE: Record<GrantAction, string> = {
 /** The wording of the runner's progress and outcome lines, in one place. */
 export const RunnerLines = {
   interrupted: (signal: string, workerPid: number | undefined) =>
-    `${PREFIX} ${signal}: the grant in progress is finished in the background (process ${workerPid ?? '?'}) and, if it was being created, taken back; the next run of terraform prints the outcome`,
+    `${PREFIX} ${signal}: the grant in progress is finished by its worker (process ${workerPid ?? '?'}) and, if it was being created, taken back; ` +
+    'its outcome follows here, or, if terraform has stopped listening, in the output of the next run of any grant',
   succeeded: (what: string, done: string, attempts: string, etag: string | undefined) =>
     `${what}: ${done} (${attempts}); etag ${etag || '-'}`,
   answerLostButInEffect: (what: string, done: string, failure: string, attempts: string) =>

@@ -60,7 +60,7 @@ test.each(['SIGINT', 'SIGTERM'] as const)(
     emulator.clearWrites();
     const { code, output } = await signalledWhileWriting('apply', ap, signal);
     expect(code).toBe(1);
-    expect(output).toContain(`${signal}: the grant in progress is finished in the background`);
+    expect(output).toContain(`${signal}: the grant in progress is finished by its worker`);
     expect(output).toMatch(/the write in flight was carried out, and has been taken back \(removed user:signalled@example\.com\)/);
     expect(historyOf(emulator, ap, VIEWER)).toEqual([[MEMBER], []]);
   },
