@@ -74,14 +74,11 @@ export async function runGrant(
   const markerKey = JSON.stringify([rootUrl, grantKey(grant)]);
 
   if (action === 'remove' && markers.wasApplied(markerKey)) {
-    log(`${what}: kept (this apply has just applied it again, under another address)`);
+    log(RunnerLines.keptReapplied(what));
     return true;
   }
   if (action === 'remove' && declaredByTwin(grant, twins) && markers.claimTwinKeep(markerKey)) {
-    log(
-      `${what}: kept: another grant of this stack declared the same at the last apply (with values only Terraform knew); ` +
-        'if it goes in this apply too, its removal revokes it',
-    );
+    log(RunnerLines.keptForTwin(what));
     return true;
   }
 

@@ -37,5 +37,9 @@ export const RunnerLines = {
   interruptedUnknown: (what: string, reason: string) =>
     `${what}: interrupted, so Terraform counts this create as failed, and the write in flight may have been carried out; it could not be taken back (${reason}). ` +
     `The outcome is UNKNOWN. ${SETTLE.apply}`,
+  keptReapplied: (what: string) => `${what}: kept (this apply has just applied it again, under another address)`,
+  keptForTwin: (what: string) =>
+    `${what}: kept: another grant of this stack declared the same at the last apply (with values only Terraform knew); ` +
+    'if it goes in this apply too, its removal revokes it',
   earlierReport: (report: string) => `${PREFIX} a run interrupted earlier reported:\n${report}`,
 } as const;
