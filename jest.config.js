@@ -21,6 +21,9 @@ const base = {
 };
 
 module.exports = {
+  // Tests leave nothing in the system's temp dir: see test/support/temp-dir-global.js.
+  globalSetup: '<rootDir>/test/support/temp-dir-setup.js',
+  globalTeardown: '<rootDir>/test/support/temp-dir-teardown.js',
   reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
   projects: [
     {

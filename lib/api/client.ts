@@ -1,8 +1,8 @@
 import { loadCredentials, type Credentials } from './credentials';
-import { GoogleApiError } from './errors';
+import { GoogleApiError, isUnreachable } from './errors';
 import type { AuthResponse } from './google-auth';
 import { sanitize } from './redact';
-import { serviceRootUrl, type GoogleService } from './services';
+import { endpointOverrideVariable, serviceRootUrl, type GoogleService } from './services';
 
 /** The largest answer read; a bigger one fails (an IAM policy is at most a few hundred KiB). */
 export const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
@@ -85,6 +85,9 @@ export class GoogleRestClient {
         headers: { 'User-Agent': this.userAgent },
         timeout: this.timeoutMs,
         retry: false,
+        // Never follow a redirect: the token would go with it, or a write be answered by another host.
+        redirect: 'manual',
+        maxRedirects: 0,
         responseType: 'stream',
         validateStatus: () => true,
       });
@@ -96,13 +99,28 @@ export class GoogleRestClient {
       const failed = (error as { response?: { status?: number; data?: unknown } }).response;
       if (failed?.status)
         throw GoogleApiError.fromResponse(failed.status, isStream(failed.data) ? undefined : failed.data, context, secrets);
+      const code = networkCode(error);
+      if (isUnreachable(code)) throw GoogleApiError.unreachable(code, new URL(url).host, this.endpointSource(request.service), context);
       throw GoogleApiError.network(error, context, secrets);
+    }
+    if (response.status >= 300 && response.status < 400) {
+      (response.data as { destroy?: () => void } | null)?.destroy?.();
+      throw GoogleApiError.redirected(response.status, response.headers.get('location'), context);
     }
     if (response.status < 200 || response.status >= 300)
       throw GoogleApiError.fromResponse(response.status, parseJson(text) ?? text, context, secrets);
     const body = parseJson(text);
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw notGoogleJson(response, text, context, secrets);
     return body as T;
+  }
+
+  /** Where a service's address comes from, for messages: its override variable, or Google's default. */
+  private endpointSource(service: GoogleService): string {
+    const variable = endpointOverrideVariable(service);
+    const value = this.env[variable]?.trim();
+    return value
+      ? `${variable}=${JSON.stringify(sanitize(value, [], 200))}`
+      : `Google's default endpoint for ${service} (set ${variable} to use another)`;
   }
 
   private loadCredentials(): Promise<Credentials> {
@@ -162,6 +180,13 @@ function notGoogleJson(response: AuthResponse, text: string, context: string, se
       'A proxy, captive portal or wrong endpoint override may be in the way; nothing was done with the answer',
     context,
   );
+}
+
+/** The system error code of a failed connection (gaxios wraps it in `cause`). */
+function networkCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown; cause?: { code?: unknown } } } | undefined;
+  const code = e?.cause?.code ?? e?.cause?.cause?.code ?? e?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 function isStream(data: unknown): boolean {

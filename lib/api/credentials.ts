@@ -1,4 +1,5 @@
 import { createHash } from 'crypto';
+import * as fs from 'fs';
 import {
   CredentialConfigError,
   impersonation,
@@ -8,7 +9,7 @@ import {
   type Impersonation,
   type ResolvedSource,
 } from './credential-source';
-import { CredentialsError } from './errors';
+import { CredentialsError, isUnreachable } from './errors';
 import { googleAuthModule, type AuthClient, type AuthHeaders } from './google-auth';
 import { sanitize } from './redact';
 import { serviceRootUrl } from './services';
@@ -193,7 +194,7 @@ async function jsonClient(
       `${source.label} is not a credentials JSON: "type" must be one of ${CREDENTIALS_JSON_TYPES.join(', ')}${got}`,
     );
   }
-  const secrets = [source.text, ...secretValues(json)];
+  const secrets = [source.text, ...secretValues(json), ...subjectTokens(json)];
   let client: AuthClient;
   try {
     const GoogleAuth = googleAuthModule().googleAuthClass();
@@ -257,7 +258,10 @@ async function metadataServerAvailable(env: NodeJS.ProcessEnv): Promise<boolean>
 function tokenError(error: unknown, description: string, tried: string, secrets: readonly string[]): CredentialsError {
   const status = (error as { response?: { status?: unknown } })?.response?.status;
   const httpStatus = typeof status === 'number' ? status : 0;
-  const retryable = httpStatus === 0 || httpStatus === 429 || httpStatus >= 500;
+  const cause = (error as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (error as { code?: unknown })?.code;
+  // A token endpoint whose name does not resolve, or where nothing listens, will not answer on a retry either.
+  const unreachable = isUnreachable(typeof cause === 'string' ? cause : undefined);
+  const retryable = !unreachable && (httpStatus === 0 || httpStatus === 429 || httpStatus >= 500);
   const reason = sanitize((error as Error)?.message ?? String(error), secrets);
   return new CredentialsError(
     withSources(`could not get an access token with ${description}${httpStatus ? ` (HTTP ${httpStatus})` : ''}: ${reason}`, tried),
@@ -275,6 +279,34 @@ function describe(source: CredentialSource, chain: Impersonation | undefined): s
 
 function withSources(reason: string, tried: string | undefined): string {
   return tried ? `${reason.replace(/\.+$/, '')}. Credential sources, in order (the first one set is used): ${tried}` : reason;
+}
+
+/**
+ * The subject token of a workload identity federation config whose
+ * `credential_source` is a file (as google-auth-library will read it, the
+ * whole file or one field of its JSON): an STS error may echo it. Tokens from
+ * a URL or a program are caught by `sanitize`'s `subject_token` rule.
+ */
+function subjectTokens(json: unknown): string[] {
+  const source = (json as { credential_source?: { file?: unknown; format?: { type?: unknown; subject_token_field_name?: unknown } } })
+    ?.credential_source;
+  if (typeof source?.file !== 'string') return [];
+  let text: string;
+  try {
+    text = fs.readFileSync(source.file, 'utf8');
+  } catch {
+    return []; // google-auth-library reports the unreadable file
+  }
+  const tokens = [text, text.trim()];
+  if (source.format?.type === 'json' && typeof source.format.subject_token_field_name === 'string') {
+    try {
+      const field = (JSON.parse(text) as Record<string, unknown>)[source.format.subject_token_field_name];
+      if (typeof field === 'string') tokens.push(field);
+    } catch {
+      // not JSON: google-auth-library says so
+    }
+  }
+  return tokens;
 }
 
 /** Key material anywhere in a credentials JSON (impersonated files nest their source's). */

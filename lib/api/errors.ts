@@ -1,5 +1,17 @@
 import { sanitize } from './redact';
 
+/** Connection failures that retrying will not fix soon, and what they mean. */
+const UNREACHABLE: Record<string, string> = {
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved',
+  ECONNREFUSED: 'nothing accepts connections there',
+};
+
+/** Whether a connection failure's code is one of those. */
+export function isUnreachable(code: string | undefined): code is string {
+  return code !== undefined && code in UNREACHABLE;
+}
+
 /** HTTP statuses worth another attempt: throttling and server-side trouble. */
 const TRANSIENT_HTTP = new Set([429, 500, 502, 503, 504]);
 
@@ -54,6 +66,43 @@ export class GoogleApiError extends Error {
     const code = (cause as { code?: string; cause?: { code?: string } })?.cause?.code ?? (cause as { code?: string })?.code;
     const text = sanitize((cause as Error)?.message ?? String(cause), secrets);
     return new GoogleApiError(0, 'UNAVAILABLE', code ? `${text} (${sanitize(String(code))})` : text, context);
+  }
+
+  /**
+   * No connection could be made, for a reason that retrying will not fix
+   * soon: the host name does not resolve, or nothing listens there. Failing
+   * at once names the host and where its address came from (a typo in an
+   * endpoint override would otherwise be retried for minutes).
+   */
+  public static unreachable(code: string, host: string, setBy: string, context?: string): GoogleApiError {
+    const why = UNREACHABLE[code] ?? 'the connection failed';
+    return new GoogleApiError(
+      0,
+      'UNAVAILABLE',
+      `cannot connect to ${sanitize(host)}: ${why} (${code}); the address comes from ${setBy}. Check it; nothing was sent`,
+      context,
+      false,
+    );
+  }
+
+  /** A 3xx answer: never followed (credentials would travel with the request, or a write go elsewhere). */
+  public static redirected(httpStatus: number, location: string | null, context?: string): GoogleApiError {
+    let where = 'nowhere named (no Location header)';
+    if (location) {
+      try {
+        const url = new URL(location);
+        where = `${url.protocol}//${url.host}${url.pathname}${url.search ? '?…' : ''}`;
+      } catch {
+        where = JSON.stringify(location);
+      }
+    }
+    return new GoogleApiError(
+      httpStatus,
+      'UNKNOWN',
+      `the endpoint answered HTTP ${httpStatus}, a redirect to ${sanitize(where, [], 300)}; IAM calls never follow redirects (the token would go with them), and nothing was sent there. A proxy or a wrong endpoint override may be in the way`,
+      context,
+      false,
+    );
   }
 
   /**

@@ -15,6 +15,9 @@ export interface AuthRequestOptions {
   headers?: Record<string, string>;
   timeout?: number;
   retry?: boolean;
+  /** `manual`: a 3xx is returned as it is, not followed. */
+  redirect?: 'follow' | 'manual' | 'error';
+  maxRedirects?: number;
   responseType?: 'json' | 'text' | 'stream';
   validateStatus?: (status: number) => boolean;
 }

@@ -8,6 +8,15 @@ export const RUNNER_ENV = {
   run: 'CDKTF_GOOGLE_IAM_RUN',
   /** Where the locks, queues, run markers and the code cache live. */
   stateDir: 'CDKTF_GOOGLE_IAM_STATE_DIR',
+  /** Set by the supervisor for its worker (supervisor.ts): Terraform's process id, part of the run's identity. */
+  terraformPid: 'CDKTF_GOOGLE_IAM_TERRAFORM_PID',
   retryMaxMs: 'CDKTF_GOOGLE_IAM_RETRY_MAX_MS',
   retryInitialMs: 'CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS',
 } as const;
+
+/**
+ * Separates a grant's label from its twins in the grants resource's `input`
+ * (see twins.ts): other grants of the stack that may grant the same thing
+ * once Terraform knows their values, as Terraform resolved them.
+ */
+export const TWINS_SEPARATOR = '\ntwins:';

@@ -1,18 +1,20 @@
 import { createHash } from 'crypto';
 import {
+  Annotations,
   DefaultTokenResolver,
   Lazy,
   StringConcat,
   TerraformResource,
   TerraformStack,
+  Token,
   Tokenization,
   type TerraformResourceLifecycle,
 } from 'cdktf';
 import type { Construct, IConstruct } from 'constructs';
 import { grantKey, type Grant, type IamResource } from '../iam/grant';
-import { RUNNER_ENV } from '../contract/runner-env';
-import { runnerAssetPath } from '../synth/runner-asset';
-import { escapeTemplate, holdsTokens, terraformExpression } from '../synth/terraform-expression';
+import { RUNNER_ENV, TWINS_SEPARATOR } from '../contract/runner-env';
+import { onRunnerUse, runnerAssetPath } from '../synth/runner-asset';
+import { escapeTemplate, holdsTokens, stringLiteral, terraformExpression } from '../synth/terraform-expression';
 import { DriftChecks, type DriftGroup } from './drift-checks';
 import { GrantsRepair, REPAIR_RESOURCE_NAME } from './grants-repair';
 
@@ -67,9 +69,11 @@ export interface GrantOptions {
  * destroy provisioner, so nothing is revoked in between. The same holds for
  * `terraform apply -replace` and `terraform taint`: they re-apply the grant.
  *
- * When the last grant of a stack is deleted, this resource goes with it and
- * nothing can revoke the grants (see the README, "Lifecycle"): keep
- * `GoogleIamGrants.of(stack)` in the stack for that apply.
+ * The resource is in every stack of an app that uses this library anywhere
+ * (a grant or a lookup in any stack), granting or not: so deleting a stack's
+ * last grant leaves the block in place and Terraform revokes the grant. Only
+ * an app that stops using the library altogether loses it (see the README,
+ * "Lifecycle": keep `GoogleIamGrants.of(stack)` for that apply).
  */
 export class GoogleIamGrants extends TerraformResource {
   /**
@@ -104,6 +108,8 @@ export class GoogleIamGrants extends TerraformResource {
   public failPlanOnDrift = false;
 
   private readonly declared: Declared[] = [];
+  private toldEmpty = false;
+  private readonly warnedTwins = new Set<string>();
   private entriesByKey?: Map<string, Entry>;
   private readonly runnerPath: string;
 
@@ -167,14 +173,45 @@ export class GoogleIamGrants extends TerraformResource {
    * (measured: planning 100 grants took 3.2 s instead of 1.0 s).
    */
   public toTerraform(): any {
+    this.coverEveryStack();
+    const checks = this.twinChecks();
     return {
       ...this.withForEach(super.toTerraform(), `\${local.${GRANTS_RESOURCE_NAME}}`),
       locals: { [GRANTS_RESOURCE_NAME]: this.forEachJson() },
+      ...(checks.length ? { check: Object.fromEntries(checks) } : {}),
     };
+  }
+
+  /**
+   * For each pair of possible twins, a check block: `terraform plan` warns
+   * when Terraform's values make them grant the same thing.
+   */
+  private twinChecks(): Array<[string, unknown]> {
+    const entries = [...this.entries()];
+    const checks: Array<[string, unknown]> = [];
+    entries.forEach(([key, a], i) => {
+      for (const [otherKey, b] of entries.slice(i + 1)) {
+        if (!(a.holdsTokens || b.holdsTokens) || !mayGrantTheSame(a.grant, b.grant)) continue;
+        const name = `google_iam_twins_${createHash('sha256')
+          .update(JSON.stringify([key, otherKey]))
+          .digest('hex')
+          .slice(0, 16)}`;
+        const fields = (grant: Grant) => `lower(jsonencode(${terraformExpression(keyFields(grant), this)}))`;
+        const message =
+          `${a.labels.join(', ')} and ${b.labels.join(', ')} grant the same thing: deleting one keeps the grant while the other declares it ` +
+          '(the runner checks at apply); declare it once';
+        checks.push([
+          name,
+          { assert: [{ condition: `\${${fields(a.grant)} != ${fields(b.grant)}}`, error_message: escapeTemplate(message) }] },
+        ]);
+      }
+    });
+    return checks;
   }
 
   /** The same for `synthHcl` output. */
   public toHclTerraform(): any {
+    this.coverEveryStack();
     const forEach = { value: `local.${GRANTS_RESOURCE_NAME}`, isBlock: false, type: 'simple', storageClassType: 'reference' };
     const grants = { value: this.forEachHcl(), isBlock: false, type: 'any' };
     const rendered = this.withForEach(super.toHclTerraform(), forEach);
@@ -195,6 +232,22 @@ export class GoogleIamGrants extends TerraformResource {
     return { triggers_replace: simple('${each.value.grant}'), input: simple('${each.value.label}') };
   }
 
+  /**
+   * Puts the (maybe empty) grants resource into every stack of the app, when
+   * it is rendered (all stacks exist by then): a stack whose last grant was
+   * deleted keeps it, and the next apply revokes that grant.
+   */
+  private coverEveryStack(): void {
+    for (const stack of this.node.root.node.findAll().filter(TerraformStack.isStack)) GoogleIamGrants.of(stack);
+    if (this.entries().size === 0 && !this.toldEmpty) {
+      this.toldEmpty = true;
+      Annotations.of(this).addInfo(
+        'This stack declares no grants; its (empty) grants resource stays so that deleting a last grant revokes it. ' +
+          'If the whole app stops using cdktf-google-iam, keep GoogleIamGrants.of(stack) for one more apply (README, "Lifecycle").',
+      );
+    }
+  }
+
   private withForEach(rendered: any, forEach: unknown): any {
     const attributes = rendered.resource?.[this.terraformResourceType]?.[this.friendlyUniqueId];
     if (attributes) attributes.for_each = forEach;
@@ -204,16 +257,42 @@ export class GoogleIamGrants extends TerraformResource {
   /** `{ "<key>": { grant: "<JSON>", label: "<constructs>" } }`; a grant holding tokens is `${jsonencode({...})}`. */
   private forEachJson(): Record<string, { grant: string; label: string }> {
     return Object.fromEntries(
-      [...this.entries()].map(([key, entry]) => [
-        key,
-        {
-          grant: entry.holdsTokens
-            ? `\${jsonencode(${terraformExpression(entry.grant, this)})}`
-            : escapeTemplate(JSON.stringify(entry.grant)),
-          label: escapeTemplate(entry.labels.join(', ')),
-        },
-      ]),
+      [...this.entries()].map(([key, entry]) => {
+        const twins = this.twinsExpression(key, entry);
+        return [
+          key,
+          {
+            grant: entry.holdsTokens
+              ? `\${jsonencode(${terraformExpression(entry.grant, this)})}`
+              : escapeTemplate(JSON.stringify(entry.grant)),
+            label: twins ? `\${join("", [${stringLiteral(entry.labels.join(', '))}, ${twins}])}` : escapeTemplate(entry.labels.join(', ')),
+          },
+        ];
+      }),
     );
+  }
+
+  /**
+   * Grants of this stack that may grant the same thing as `entry` once
+   * Terraform knows their values (one of them holds tokens, so they have
+   * different keys), as the expression of the label's suffix: the runner's
+   * `remove` keeps a grant that such a twin declared at the last apply (see
+   * lib/runner/twins.ts). Warned about at synth.
+   */
+  private twinsExpression(key: string, entry: Entry): string | undefined {
+    const twins = [...this.entries()].filter(
+      ([otherKey, other]) => otherKey !== key && (entry.holdsTokens || other.holdsTokens) && mayGrantTheSame(entry.grant, other.grant),
+    );
+    if (twins.length === 0) return undefined;
+    if (!this.warnedTwins.has(key)) {
+      this.warnedTwins.add(key);
+      for (const [, twin] of twins)
+        Annotations.of(this).addWarning(
+          `${entry.labels.join(', ')} and ${twin.labels.join(', ')} may grant the same thing (a value only Terraform knows decides it). ` +
+            'Deleting one keeps the grant while the other declares it; declare it once.',
+        );
+    }
+    return `${stringLiteral(TWINS_SEPARATOR)}, jsonencode([${twins.map(([, twin]) => terraformExpression(twin.grant, this)).join(', ')}])`;
   }
 
   /**
@@ -227,7 +306,9 @@ export class GoogleIamGrants extends TerraformResource {
       const grant = entry.holdsTokens
         ? `jsonencode(${terraformExpression(entry.grant, this)})`
         : base64Literal(JSON.stringify(entry.grant));
-      return `${JSON.stringify(key)} = { grant = ${grant}, label = ${base64Literal(entry.labels.join(', '))} }`;
+      const twins = this.twinsExpression(key, entry);
+      const label = base64Literal(entry.labels.join(', '));
+      return `${JSON.stringify(key)} = { grant = ${grant}, label = ${twins ? `join("", [${label}, ${twins}])` : label} }`;
     });
     return `\${{ ${items.join(', ')} }}`;
   }
@@ -277,6 +358,33 @@ export class GoogleIamGrants extends TerraformResource {
   }
 }
 
+/**
+ * Whether two grants may hold the same thing once Terraform knows their
+ * values: every field their keys are made of is equal, or a token on either side.
+ */
+function mayGrantTheSame(a: Grant, b: Grant): boolean {
+  return a.mode === b.mode && mayBeEqual(keyFields(a), keyFields(b));
+}
+
+function keyFields(grant: Grant): unknown {
+  const { resource } = grant;
+  const where = [resource.service, resource.apiVersion, resource.name];
+  if (grant.mode === 'member') return [where, grant.role, grant.member, grant.condition ?? null];
+  if (grant.mode === 'binding') return [where, grant.role, grant.condition ?? null];
+  return [where];
+}
+
+function mayBeEqual(a: unknown, b: unknown): boolean {
+  if (Token.isUnresolved(a) || Token.isUnresolved(b)) return true;
+  if (typeof a === 'string' && typeof b === 'string') return a.toLowerCase() === b.toLowerCase();
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => mayBeEqual(x, b[i]));
+  if (a && b && typeof a === 'object' && typeof b === 'object') {
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    return [...keys].every((k) => mayBeEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  }
+  return a === b;
+}
+
 /** Terraform map keys become part of addresses users type (`-target`, `-replace`): keep them readable and quote-free. */
 function safeKey(identity: string): string {
   if (/^[A-Za-z0-9/_.:@|+=,~*-]+$/.test(identity) && identity.length <= 400) return identity;
@@ -299,3 +407,6 @@ function resolvedText<T>(value: T, scope: IConstruct): T {
 function base64Literal(text: string): string {
   return `base64decode("${Buffer.from(text, 'utf8').toString('base64')}")`;
 }
+
+// A stack that uses the runner (a lookup, say) has a grants resource too, which renders it into every other stack.
+onRunnerUse((stack) => GoogleIamGrants.of(stack));

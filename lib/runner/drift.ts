@@ -7,6 +7,7 @@ import { grantDrift } from '../iam/drift';
 import { describeGrant } from '../iam/grant';
 import { parseGrant } from './grant-input';
 import { appliedInstances } from './terraform-state';
+import { splitLabel } from './twins';
 
 /** How long a drift read retries transient errors before it reports them. */
 const READ_RETRY_MS = 20_000;
@@ -36,7 +37,8 @@ interface Finding {
  * so a plan without drift costs one read of the policy and nothing more.
  */
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
-  const grants = JSON.parse(query.grants) as CheckedGrant[];
+  // A failing check labels grants with the instance's input, which may carry its twins after the label.
+  const grants = (JSON.parse(query.grants) as CheckedGrant[]).map((g) => ({ ...g, label: splitLabel(g.label).label ?? g.label }));
   const findings = await compare(query, grants, env);
   if (findings.length === 0 || query.compare === 'all') return report(query, grants.length, findings);
   let applied: Set<string>;

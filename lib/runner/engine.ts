@@ -5,6 +5,10 @@ import { IamValidationError } from '../iam/errors';
 import { applyEdits, type PolicyEdit } from '../iam/policy-edit';
 import type { Policy } from '../iam/types';
 import { RunnerErrors } from './errors';
+import { samePolicy } from './policy-compare';
+import { undoEdits } from './undo';
+
+export { samePolicy } from './policy-compare';
 
 /** The two calls the engine makes on one resource's policy. */
 export interface IamPolicyEndpoint {
@@ -27,6 +31,8 @@ export type EditOutcome =
       readonly etag: string;
       readonly attempts: number;
       readonly batchSize: number;
+      /** What takes back this request's change (when it changed something): see `undoEdits`. */
+      readonly undo?: readonly PolicyEdit[];
     }
   | {
       readonly id: string;
@@ -35,6 +41,13 @@ export type EditOutcome =
       readonly message: string;
       readonly attempts: number;
       readonly batchSize: number;
+      /**
+       * A write of this request was sent and no answer said whether Google
+       * took it (no response, or a 5xx): the change may be in the policy.
+       * `undo` then takes it back.
+       */
+      readonly writeUnanswered?: boolean;
+      readonly undo?: readonly PolicyEdit[];
     };
 
 /** Retry timing, hooks and an already started first read. */
@@ -59,8 +72,14 @@ export interface EngineOptions extends RetryOptions {
    * @default - the first attempt reads the policy (or takes `firstRead`)
    */
   readonly assumedPolicy?: Policy;
-  /** Told the policy as written (setIamPolicy's answer) after each write. @default - nobody */
+  /**
+   * Told the policy as written (setIamPolicy's answer) after each write; what
+   * it throws is ignored (the write stands whatever a listener does).
+   * @default - nobody
+   */
   readonly onWritten?: (policy: Policy) => void;
+  /** Asked before each retry: true ends the retries (e.g. the apply was interrupted). @default - never */
+  readonly stopRetrying?: () => boolean;
 }
 
 /** The cycle cannot rest on the assumed policy; thrown inside one attempt only. */
@@ -70,7 +89,11 @@ interface CycleResult {
   readonly etag: string;
   readonly changed: ReadonlySet<string>;
   readonly rejected: ReadonlyMap<string, IamValidationError>;
+  readonly undo: ReadonlyMap<string, PolicyEdit[]>;
 }
+
+/** The undo of each request of the last write whose answer never came; cleared by any answer. */
+type Unanswered = { undo?: ReadonlyMap<string, PolicyEdit[]> };
 
 /**
  * The read-modify-write engine: read the policy (version 3), apply every
@@ -90,24 +113,27 @@ export async function applyEditBatch(
 ): Promise<EditOutcome[]> {
   const batchSize = requests.length;
   let attempts = 0;
+  const unanswered: Unanswered = {};
+  const isRetryable = options.isRetryable ?? ((error: unknown) => error instanceof GoogleApiError && error.retryable);
+  const retry = { ...options, isRetryable: (error: unknown) => !options.stopRetrying?.() && isRetryable(error) };
   try {
     const { value, attempts: used } = await retrying((n) => {
       attempts = n;
       const assumed = n === 1 ? options.assumedPolicy : undefined;
       if (assumed !== undefined) {
-        return readModifyWrite(api, requests, Promise.resolve(assumed), options, true).catch((error: unknown) => {
+        return readModifyWrite(api, requests, Promise.resolve(assumed), options, true, unanswered).catch((error: unknown) => {
           if (error !== READ_AFRESH) throw error;
-          return readModifyWrite(api, requests, api.getIamPolicy(), options, false);
+          return readModifyWrite(api, requests, api.getIamPolicy(), options, false, unanswered);
         });
       }
       const read = n === 1 && options.firstRead ? options.firstRead() : api.getIamPolicy();
-      return readModifyWrite(api, requests, read, options, false);
-    }, options);
+      return readModifyWrite(api, requests, read, options, false, unanswered);
+    }, retry);
     return requests.map((r) => {
       const rejection = value.rejected.get(r.id);
       return rejection
         ? failure(r.id, 'INVALID_ARGUMENT', rejection.message, used, batchSize)
-        : { id: r.id, ok: true as const, changed: value.changed.has(r.id), etag: value.etag, attempts: used, batchSize };
+        : success(r.id, value, unanswered, used, batchSize);
     });
   } catch (error) {
     if (batchSize > 1 && error instanceof GoogleApiError && error.status === 'INVALID_ARGUMENT') {
@@ -118,8 +144,25 @@ export async function applyEditBatch(
     }
     const status = error instanceof GoogleApiError ? error.status : 'INTERNAL';
     const message = error instanceof GoogleApiError ? error.apiMessage : String((error as Error)?.message ?? error);
-    return requests.map((r) => failure(r.id, status, message, attempts, batchSize));
+    return requests.map((r) => {
+      const undo = unanswered.undo?.get(r.id);
+      return { ...failure(r.id, status, message, attempts, batchSize), ...(undo ? { writeUnanswered: true, undo } : {}) };
+    });
   }
+}
+
+/**
+ * A request found already so, after a write of it went unanswered, was most
+ * likely written by that write: it counts as changed, with that write's undo.
+ */
+function success(id: string, cycle: CycleResult, unanswered: Unanswered, attempts: number, batchSize: number): EditOutcome {
+  const undo = cycle.undo.get(id) ?? unanswered.undo?.get(id);
+  return { id, ok: true, changed: undo !== undefined, etag: cycle.etag, attempts, batchSize, ...(undo ? { undo } : {}) };
+}
+
+/** An answer that says nothing of whether the write was carried out: none at all, or a server error. */
+function answerLost(error: unknown): boolean {
+  return !(error instanceof GoogleApiError) || error.httpStatus === 0 || error.httpStatus >= 500;
 }
 
 async function readModifyWrite(
@@ -128,6 +171,7 @@ async function readModifyWrite(
   read: Promise<Policy>,
   options: EngineOptions,
   assumed: boolean,
+  unanswered: Unanswered,
 ): Promise<CycleResult> {
   const current = await read;
   if (typeof current.etag !== 'string' || current.etag === '') {
@@ -137,10 +181,14 @@ async function readModifyWrite(
   let next: Policy = current;
   const changed = new Set<string>();
   const rejected = new Map<string, IamValidationError>();
+  const undo = new Map<string, PolicyEdit[]>();
   for (const request of requests) {
     try {
       const edited = applyEdits(next, request.edits);
-      if (!samePolicy(edited, next)) changed.add(request.id);
+      if (!samePolicy(edited, next)) {
+        changed.add(request.id);
+        undo.set(request.id, undoEdits(next, request.edits));
+      }
       next = edited;
     } catch (error) {
       if (!(error instanceof IamValidationError)) throw error;
@@ -150,33 +198,26 @@ async function readModifyWrite(
   // "Already so" and "breaks a rule" are verdicts on the policy as it is, which only a read can give.
   if (assumed && (changed.size < requests.length || rejected.size > 0)) throw READ_AFRESH;
   if (changed.size === 0) {
-    return { etag: current.etag, changed, rejected };
+    return { etag: current.etag, changed, rejected, undo };
   }
   const updateAuditConfigs = requests.some((r) => !rejected.has(r.id) && r.edits.some((e) => e.kind === 'replaceAuditConfigs'));
   let written: Policy;
   try {
     written = await api.setIamPolicy({ ...next, etag: current.etag }, { updateAuditConfigs });
+    unanswered.undo = undefined;
   } catch (error) {
+    unanswered.undo = answerLost(error) ? undo : undefined;
     if (assumed && error instanceof GoogleApiError && error.status === 'ABORTED') throw READ_AFRESH;
     throw error;
   }
-  options.onWritten?.(written);
-  return { etag: written.etag ?? '', changed, rejected };
+  try {
+    options.onWritten?.(written);
+  } catch {
+    // A listener's trouble (e.g. a full disk for the lock holders' note) does not undo a write Google answered.
+  }
+  return { etag: written.etag ?? '', changed, rejected, undo };
 }
 
 function failure(id: string, status: string, message: string, attempts: number, batchSize: number): EditOutcome {
   return { id, ok: false, status, message, attempts, batchSize };
-}
-
-/** Structural equality of two policies, independent of key order. */
-export function samePolicy(a: Policy, b: Policy): boolean {
-  return canonicalJson(a) === canonicalJson(b);
-}
-
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
-      : v,
-  );
 }

@@ -17,6 +17,10 @@
  * stored with an HMAC-SHA256 over the bundle's digest and the cache bytes,
  * keyed by a random per-user key in the private state folder (state-dir.ts),
  * and anything that does not verify is ignored.
+ *
+ * `apply` and `remove` (Terraform's provisioners) load none of it: they only
+ * start and supervise the worker that does the grant's work (supervisor.ts),
+ * which is this file again with `grant-worker`.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'crypto';
 import * as fs from 'fs';
@@ -24,9 +28,9 @@ import * as path from 'path';
 import * as vm from 'vm';
 import type * as RunnerMain from './main';
 import { StateDir } from './state-dir';
+import { superviseGrant } from './supervisor';
 
 const MAC_BYTES = 32;
-const source = fs.readFileSync(path.join(__dirname, 'main.js'), 'utf8');
 
 interface CodeCache {
   readonly state: StateDir;
@@ -35,7 +39,7 @@ interface CodeCache {
   readonly digest: Buffer;
 }
 
-function openCache(): CodeCache | undefined {
+function openCache(source: string): CodeCache | undefined {
   try {
     const state = StateDir.open(process.env);
     const dir = state.dir('code-cache');
@@ -82,14 +86,31 @@ function writeCache(cache: CodeCache, script: vm.Script): void {
   }
 }
 
-const cache = openCache();
-const cachedData = readCache(cache);
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- Module.wrap is not in the module's typed exports
-const script = new vm.Script(require('module').wrap(source) as string, { filename: __filename, cachedData });
-(script.runInThisContext() as (...args: unknown[]) => void)(exports, require, module, __filename, __dirname);
-if (cache && (!cachedData || script.cachedDataRejected)) {
-  const main = module.exports as Partial<typeof RunnerMain>;
-  process.once('exit', () => {
-    if (main.calledGoogle?.()) writeCache(cache, script);
-  });
+/** Runs the bundle (main.js), from V8's code cache where one verifies. */
+function runBundle(source: string): void {
+  const cache = openCache(source);
+  const cachedData = readCache(cache);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- Module.wrap is not in the module's typed exports
+  const script = new vm.Script(require('module').wrap(source) as string, { filename: __filename, cachedData });
+  (script.runInThisContext() as (...args: unknown[]) => void)(exports, require, module, __filename, __dirname);
+  if (cache && (!cachedData || script.cachedDataRejected)) {
+    const main = module.exports as Partial<typeof RunnerMain>;
+    process.once('exit', () => {
+      if (main.calledGoogle?.()) writeCache(cache, script);
+    });
+  }
+}
+
+// `apply`/`remove` (Terraform's provisioners) only supervise the worker that does the work: they never load the bundle.
+const command = process.argv[2];
+if (command === 'apply' || command === 'remove') {
+  superviseGrant(command, __filename, (line) => process.stdout.write(`${line}\n`)).then(
+    (ok) => process.exit(ok ? 0 : 1),
+    (error: Error) => {
+      process.stderr.write(`cdktf-google-iam: ${error.message}\n`);
+      process.exit(1);
+    },
+  );
+} else {
+  runBundle(fs.readFileSync(path.join(__dirname, 'main.js'), 'utf8'));
 }

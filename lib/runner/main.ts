@@ -1,7 +1,10 @@
 /**
  * The runner: what Terraform runs of this library, with no shell in between.
- * - `node runner.js apply|remove`: the local-exec provisioners of the stack's
- *   grants resource, with the grant in CDKTF_GOOGLE_IAM_GRANT.
+ * - `node runner.js grant-worker apply|remove`: the work of the local-exec
+ *   provisioners of the stack's grants resource (`node runner.js apply|remove`,
+ *   which loader.ts hands to supervisor.ts without loading this bundle), with
+ *   the grant in CDKTF_GOOGLE_IAM_GRANT, in a process group of its own that
+ *   survives Terraform's kill on Ctrl-C (supervisor.ts, grant-run.ts).
  * - `node runner.js read`: the program of an `external` data source (a
  *   plan-time lookup or a grant's etag), with the query on stdin.
  * - `node runner.js drift`: the same for a stack's drift check of one policy.
@@ -11,175 +14,42 @@
  * which dist/runner/runner.js (loader.ts) loads; TerraformAsset copies the
  * directory into cdktf.out, so no node_modules are needed.
  */
-import { GoogleRestClient } from '../api/client';
-import { credentialIdentity } from '../api/credentials';
-import { IamPolicyApi } from '../api/iam-policy';
-import { policyShapeProblem } from '../api/policy-shape';
-import { serviceRootUrl } from '../api/services';
-import { describeGrant, grantEdits, grantKey, grantMembers, type Grant, type GrantAction } from '../iam/grant';
-import type { PolicyEdit } from '../iam/policy-edit';
-import type { Policy } from '../iam/types';
-import { applyEditBatch, type EditOutcome } from './engine';
-import { RUNNER_ENV } from '../contract/runner-env';
-import { RunnerErrors } from './errors';
-import { parseGrant } from './grant-input';
-import { policyEndpoint } from './policy-endpoint';
-import { PolicyQueue } from './policy-queue';
 import type { DriftQuery } from '../contract/drift-query';
 import { runDrift } from './drift';
+import { RunnerErrors } from './errors';
+import { calledGoogle as grantCalledGoogle, runGrant } from './grant-run';
+import { Interruption } from './interruption';
+import { PREFIX } from './lines';
 import { parseReadQuery, runLookup, runRead } from './read';
-import { RunMarkers } from './run-markers';
+import { WorkerReports } from './reports';
 import { StateDir } from './state-dir';
-
-const PREFIX = 'cdktf-google-iam:';
-
-/**
- * How long the lock holder waits, after its read, for a queue that grew
- * during the read and is still growing (Terraform starting more provisioners
- * of the same policy): 30 ms at a time, 150 ms at most. A lone grant never
- * waits. (At 100 ms per call and -parallelism=10: 0.36 → 0.20 IAM calls per
- * grant, see bench/.)
- */
-const BATCH_SETTLE = { settleMs: 30, maxSettleMs: 150 };
+import { WORKER_COMMAND } from './supervisor';
 
 let googleCalled = false;
 
-/** Whether this process called Google (held the policy lock): loader.ts caches compiled code only from such a run. */
+/** Whether this process called Google: loader.ts caches compiled code only from such a run. */
 export function calledGoogle(): boolean {
-  return googleCalled;
+  return googleCalled || grantCalledGoogle();
 }
 
-/** Applies or removes the grant in the environment; logs progress and returns whether it succeeded. */
-export async function runGrant(action: GrantAction, env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<boolean> {
-  const grant = parseGrant(env[RUNNER_ENV.grant]);
-  const label = env[RUNNER_ENV.label]?.trim() || grant.mode;
-  const what = `${PREFIX} ${label} ${describeGrant(grant)}`;
-  const state = StateDir.open(env);
-  const rootUrl = serviceRootUrl(grant.resource.service, env);
-  const markers = new RunMarkers(state, env[RUNNER_ENV.run]);
-  const markerKey = JSON.stringify([rootUrl, grantKey(grant)]);
-
-  if (action === 'remove' && markers.wasApplied(markerKey)) {
-    log(`${what}: kept (this apply has just applied it again, under another address)`);
-    return true;
-  }
-
-  const client = new GoogleRestClient({ env });
-  const api = new IamPolicyApi(client, grant.resource);
-  const endpoint = policyEndpoint(api, grant.resource.name);
-  const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, batchKey(grant, rootUrl, env), editsOrUndefined, outcomeOrUndefined);
-  const run = markers.run;
-
-  // The lock holder authenticates and reads the policy before it takes the batch: requests that queue
-  // meanwhile (Terraform starts up to -parallelism provisioners at once) join its write. Within one
-  // apply, the policy as the previous holder wrote it stands in for the read (see engine: assumedPolicy).
-  const lead = async () => {
-    googleCalled = true;
-    await client.authenticate();
-    const assumed = run === undefined ? undefined : queue.readNote((note) => writtenInRun(note, run));
-    if (assumed) return { assumed };
-    const read = endpoint.getIamPolicy();
-    await read.catch(() => undefined); // a failed read is the engine's first attempt failing (and retried)
-    return { read };
+/** The worker of one grant: its lines go to the supervisor, or, once that is gone, into a report for the next run. */
+async function grantWorker(action: string | undefined, log: (line: string) => void): Promise<boolean> {
+  if (action !== 'apply' && action !== 'remove') throw RunnerErrors.usage(`${WORKER_COMMAND} ${action}`);
+  const interruption = Interruption.fromSupervisor();
+  const lines: string[] = [];
+  process.stdout.on('error', () => undefined); // the supervisor is gone; the report keeps the lines
+  const keep = (line: string) => {
+    lines.push(line);
+    log(line);
   };
-  const outcome = await queue.submitLed(grantEdits(grant, action), { lead, ...BATCH_SETTLE }, (batch, led) =>
-    applyEditBatch(
-      endpoint,
-      batch.map((item) => ({ id: item.id, edits: item.payload })),
-      {
-        maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs),
-        initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs),
-        firstRead: led.read && (() => led.read),
-        assumedPolicy: led.assumed,
-        onWritten: run === undefined ? undefined : (policy) => queue.leaveNote({ run, policy }),
-        onRetry: (error, attempt, delayMs) =>
-          log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
-      },
-    ).then((outcomes) => new Map(outcomes.map((o) => [o.id, o]))),
-  );
-
-  const attempts = `${outcome.attempts} attempt${outcome.attempts === 1 ? '' : 's'}, batch of ${outcome.batchSize}`;
-  if (outcome.ok) {
-    if (action === 'apply') markers.markApplied(markerKey);
-    log(`${what}: ${describeOutcome(grant, action, outcome.changed)} (${attempts}); etag ${outcome.etag || '-'}`);
-    return true;
+  try {
+    return await runGrant(action, process.env, keep, interruption);
+  } catch (error) {
+    lines.push(`${PREFIX} ${(error as Error).message}`);
+    throw error;
+  } finally {
+    if (interruption.supervisorGone) new WorkerReports(StateDir.open(process.env)).save(lines);
   }
-  log(`${what}: failed to ${verb(grant, action)}: ${outcome.status}: ${outcome.message} (${attempts}); the policy was left as it was`);
-  return false;
-}
-
-function verb(grant: Grant, action: GrantAction): string {
-  const members = grantMembers(grant).join(', ');
-  switch (grant.mode) {
-    case 'member':
-      return action === 'apply' ? `add ${members}` : `remove ${members}`;
-    case 'binding':
-      return action === 'apply' ? `set the members to [${members}]` : 'remove the binding';
-    case 'policy':
-      return action === 'apply' ? `set the policy's ${grant.bindings.length} bindings` : 'remove the declared bindings';
-  }
-}
-
-function describeOutcome(grant: Grant, action: GrantAction, changed: boolean): string {
-  const members = grantMembers(grant).join(', ');
-  switch (grant.mode) {
-    case 'member':
-      if (action === 'apply') return changed ? `added ${members}` : `${members} was already granted`;
-      return changed ? `removed ${members}` : `${members} was already absent`;
-    case 'binding':
-      if (action === 'apply') return changed ? `members set to [${members}]` : `members already [${members}]`;
-      return changed ? 'binding removed' : 'binding was already absent';
-    case 'policy':
-      if (action === 'apply')
-        return changed ? `bindings set (${grant.bindings.length})` : `bindings already as declared (${grant.bindings.length})`;
-      return changed ? 'declared bindings removed' : 'declared bindings were already absent';
-  }
-}
-
-/**
- * Requests batch together only when they target the same policy at the same
- * endpoint with the same credentials: one stack's runner must never write
- * another stack's grant with its own identity. (The queue hashes this key.)
- */
-function batchKey(grant: Grant, rootUrl: string, env: NodeJS.ProcessEnv): string {
-  return JSON.stringify([rootUrl, grant.resource.apiVersion, grant.resource.name, credentialIdentity(env)]);
-}
-
-const EDIT_KINDS = new Set<string>(['addMember', 'removeMember', 'setBinding', 'removeBinding', 'replaceBindings', 'replaceAuditConfigs']);
-
-/** A queued request: a list of policy edits (their content is checked again when they are applied). */
-function editsOrUndefined(value: unknown): PolicyEdit[] | undefined {
-  const ok = Array.isArray(value) && value.every((e) => typeof e === 'object' && e !== null && EDIT_KINDS.has((e as PolicyEdit).kind));
-  return ok ? (value as PolicyEdit[]) : undefined;
-}
-
-/** The policy a lock holder of this run left in its note (`{run, policy}`), or undefined. */
-function writtenInRun(note: unknown, run: string): Policy | undefined {
-  const { run: noteRun, policy } = (note ?? {}) as { run?: unknown; policy?: unknown };
-  return noteRun === run && policyShapeProblem(policy) === undefined ? (policy as Policy) : undefined;
-}
-
-function outcomeOrUndefined(value: unknown): EditOutcome | undefined {
-  const o = value as Partial<
-    Record<'id' | 'status' | 'message' | 'etag', unknown> & Record<'ok' | 'changed', unknown> & Record<'attempts' | 'batchSize', unknown>
-  > | null;
-  const ok =
-    typeof o === 'object' &&
-    o !== null &&
-    typeof o.id === 'string' &&
-    typeof o.ok === 'boolean' &&
-    typeof o.attempts === 'number' &&
-    typeof o.batchSize === 'number' &&
-    (o.ok ? typeof o.changed === 'boolean' && typeof o.etag === 'string' : typeof o.status === 'string' && typeof o.message === 'string');
-  return ok ? (o as EditOutcome) : undefined;
-}
-
-function numberFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw RunnerErrors.badMilliseconds(name, raw);
-  return value;
 }
 
 /** `read`: one plan-time read for the `external` data source; the result is the only thing on stdout. */
@@ -221,7 +91,7 @@ async function driftForTerraform(env: NodeJS.ProcessEnv): Promise<boolean> {
 
 function main(command: string | undefined): Promise<boolean> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
-  if (command === 'apply' || command === 'remove') return runGrant(command, process.env, log);
+  if (command === WORKER_COMMAND) return grantWorker(process.argv[3], log);
   if (command === 'read') return readForTerraform(process.env);
   if (command === 'drift') return driftForTerraform(process.env);
   if (command === 'lookup') return lookupForSynth(process.env);

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'crypto';
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import { RunnerErrors } from './errors';
+import { identityOrUndefined, liveness, thisProcess, type ProcessIdentity } from './process-identity';
 import type { StateDir } from './state-dir';
 
 /** A queued piece of work, as the lock holder sees it. */
@@ -36,6 +36,16 @@ const NOTE_ID = 'note';
 /** With folder watching, how often a waiting process still looks for itself (a stale lock, a missed event). */
 const WATCHED_POLL_MS = 100;
 
+/**
+ * A waiting process refreshes its queue entry, and a lock holder its lock,
+ * this often (the file's modification time). Whether a process of another
+ * host is alive cannot be asked; one whose entry or lock has not been
+ * refreshed for FOREIGN_STALE_MS is gone: its lock is taken over, its entry
+ * dropped (an entry of another host is never carried out here).
+ */
+export const HEARTBEAT_MS = 5_000;
+export const FOREIGN_STALE_MS = 30_000;
+
 /** How a lock holder gathers its batch (see `PolicyQueue.submitLed`). */
 export interface GatherOptions<T> {
   /** Run by the lock holder before it takes the batch. */
@@ -46,19 +56,15 @@ export interface GatherOptions<T> {
   readonly maxSettleMs?: number;
 }
 
-/** The on-disk envelope of a queue entry or result: tied to the queue and the request id. */
-interface Envelope {
+/** The on-disk envelope of a queue entry or result: tied to the queue, the request id and the process that wrote it. */
+interface Envelope extends ProcessIdentity {
   readonly v: 1;
   readonly queue: string;
   readonly id: string;
-  readonly pid: number;
-  readonly host: string;
   readonly body: unknown;
 }
 
-interface LockOwner {
-  readonly pid: number;
-  readonly host: string;
+interface LockOwner extends ProcessIdentity {
   readonly since: number;
 }
 
@@ -77,7 +83,11 @@ interface LockOwner {
  * they belong to and their request id and are checked against both, and
  * their bodies against the caller's validators; an entry left by a process
  * that has died is discarded, never replayed; anything unreadable is set
- * aside in `rejected/` with a warning.
+ * aside in `rejected/` with a warning. Entries and locks name their writer
+ * by process id, start time, boot id and host (process-identity.ts), so a
+ * reused process id does not keep a dead entry alive; an entry of another
+ * host is never carried out here, and another host's lock or entry that
+ * its writer stopped refreshing (HEARTBEAT_MS) for FOREIGN_STALE_MS is gone.
  */
 export class PolicyQueue<P, R> {
   private readonly name: string;
@@ -90,6 +100,7 @@ export class PolicyQueue<P, R> {
   private readonly staleMs: number;
   private readonly timeoutMs: number;
   private readonly warn: (line: string) => void;
+  private heartbeat?: NodeJS.Timeout;
 
   constructor(
     private readonly state: StateDir,
@@ -136,6 +147,7 @@ export class PolicyQueue<P, R> {
     const id = `${Date.now().toString(36)}-${process.pid}-${randomBytes(6).toString('hex')}`;
     this.state.writeFile(this.file(this.queueDir, id), JSON.stringify(this.envelope(id, payload)));
     const deadline = Date.now() + this.timeoutMs;
+    let refreshed = Date.now();
     const changes = this.watchForChanges();
     try {
       for (;;) {
@@ -148,7 +160,8 @@ export class PolicyQueue<P, R> {
               const queuedBefore = this.entryIds(this.queueDir).length;
               const led = await gather.lead();
               await this.settle(queuedBefore, gather);
-              await this.drainQueue((batch) => drain(batch, led));
+              const mine = await this.drainQueue(id, (batch) => drain(batch, led));
+              if (mine !== undefined) return mine;
             }
           } finally {
             this.unlock();
@@ -157,6 +170,10 @@ export class PolicyQueue<P, R> {
         }
         if (Date.now() > deadline) {
           throw RunnerErrors.lockTimeout(Math.round(this.timeoutMs / 1000), this.lockDir);
+        }
+        if (Date.now() - refreshed >= HEARTBEAT_MS) {
+          refresh(this.file(this.queueDir, id));
+          refreshed = Date.now();
         }
         await changes.next(this.pollMs + Math.random() * this.pollMs);
       }
@@ -249,15 +266,24 @@ export class PolicyQueue<P, R> {
     }
   }
 
-  private async drainQueue(drain: (batch: QueuedItem<P>[]) => Promise<Map<string, R>>): Promise<void> {
+  /**
+   * Carries out the queue in one batch and hands each result to its owner;
+   * returns the result of `ownId` (kept in memory: the holder needs no file
+   * to learn its own outcome, e.g. when the disk is full). A result that
+   * cannot be handed over leaves its request queued: its owner, still
+   * waiting, carries it out again (every edit is idempotent).
+   */
+  private async drainQueue(ownId: string, drain: (batch: QueuedItem<P>[]) => Promise<Map<string, R>>): Promise<R | undefined> {
     const batch: QueuedItem<P>[] = [];
     for (const id of this.entryIds(this.queueDir)) {
       const envelope = this.readEnvelope(this.queueDir, id);
       if (envelope === undefined) continue;
-      if (!this.isAlive(envelope)) {
+      const writer = liveness(envelope);
+      if (writer === 'dead' || (writer === 'elsewhere' && (ageMs(this.file(this.queueDir, id)) ?? 0) > FOREIGN_STALE_MS)) {
         fs.rmSync(this.file(this.queueDir, id), { force: true });
         continue;
       }
+      if (writer === 'elsewhere') continue; // its own host's runner carries it out
       const payload = this.validatePayload(envelope.body);
       if (payload === undefined) {
         this.setAside(this.queueDir, id, 'its request is not of the expected shape');
@@ -265,14 +291,21 @@ export class PolicyQueue<P, R> {
       }
       batch.push({ id, payload });
     }
-    if (batch.length === 0) return;
+    if (batch.length === 0) return undefined;
     const results = await drain(batch);
     for (const { id } of batch) {
       const result = results.get(id);
-      if (result === undefined) continue;
-      this.state.writeFile(this.file(this.resultsDir, id), JSON.stringify(this.envelope(id, result)));
-      fs.rmSync(this.file(this.queueDir, id), { force: true });
+      if (result === undefined || id === ownId) continue;
+      try {
+        this.state.writeFile(this.file(this.resultsDir, id), JSON.stringify(this.envelope(id, result)));
+        fs.rmSync(this.file(this.queueDir, id), { force: true });
+      } catch (error) {
+        this.warn(
+          `cdktf-google-iam: warning: could not hand over the result of request ${id} (${(error as Error).message}); its runner carries it out again`,
+        );
+      }
     }
+    return results.get(ownId);
   }
 
   private takeResult(id: string): R | undefined {
@@ -285,7 +318,7 @@ export class PolicyQueue<P, R> {
   }
 
   private envelope(id: string, body: unknown): Envelope {
-    return { v: 1, queue: this.name, id, pid: process.pid, host: os.hostname(), body };
+    return { v: 1, queue: this.name, id, ...thisProcess(), body };
   }
 
   /** The entry's envelope if it belongs here; sets aside what does not parse or belongs elsewhere. */
@@ -305,16 +338,11 @@ export class PolicyQueue<P, R> {
       this.setAside(dir, id, 'it is not JSON');
       return undefined;
     }
-    if (value?.v !== 1 || value.queue !== this.name || value.id !== id || typeof value.pid !== 'number' || typeof value.host !== 'string') {
+    if (value?.v !== 1 || value.queue !== this.name || value.id !== id || identityOrUndefined(value) === undefined) {
       this.setAside(dir, id, 'it does not belong to this request');
       return undefined;
     }
     return value as Envelope;
-  }
-
-  /** A request whose process is gone (killed, timed out) is dropped: nobody waits for it any more. */
-  private isAlive(envelope: Envelope): boolean {
-    return envelope.host !== os.hostname() || processIsAlive(envelope.pid);
   }
 
   private setAside(dir: string, id: string, reason: string): void {
@@ -345,8 +373,11 @@ export class PolicyQueue<P, R> {
       fs.rmSync(this.lockDir, { recursive: true, force: true });
       return this.tryLock();
     }
-    const owner: LockOwner = { pid: process.pid, host: os.hostname(), since: Date.now() };
+    const owner: LockOwner = { ...thisProcess(), since: Date.now() };
     this.state.createFile(path.join(this.lockDir, 'owner'), JSON.stringify(owner));
+    const ownerFile = path.join(this.lockDir, 'owner');
+    this.heartbeat = setInterval(() => refresh(ownerFile), HEARTBEAT_MS);
+    this.heartbeat.unref();
     return true;
   }
 
@@ -358,7 +389,8 @@ export class PolicyQueue<P, R> {
     } catch {
       owner = undefined;
     }
-    if (typeof owner?.since !== 'number' || typeof owner.pid !== 'number' || typeof owner.host !== 'string') {
+    const holder = identityOrUndefined(owner);
+    if (typeof owner?.since !== 'number' || holder === undefined) {
       // Owner file not written yet (the holder is between mkdir and write), or unreadable.
       const age = ageMs(this.lockDir);
       return age !== undefined && age > 5_000;
@@ -366,10 +398,14 @@ export class PolicyQueue<P, R> {
     const age = Date.now() - owner.since;
     // A `since` in the future cannot be trusted to ever expire.
     if (age < -60_000 || age > this.staleMs) return true;
-    return owner.host === os.hostname() && !processIsAlive(owner.pid);
+    const state = liveness(holder);
+    if (state === 'elsewhere') return (ageMs(path.join(this.lockDir, 'owner')) ?? 0) > FOREIGN_STALE_MS;
+    return state === 'dead';
   }
 
   private unlock(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = undefined;
     fs.rmSync(this.lockDir, { recursive: true, force: true });
   }
 
@@ -386,12 +422,13 @@ function ageMs(file: string): number | undefined {
   }
 }
 
-function processIsAlive(pid: number): boolean {
+/** Marks a file as still wanted by its writer (see HEARTBEAT_MS); a file already gone is no matter. */
+function refresh(file: string): void {
   try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    const now = new Date();
+    fs.utimesSync(file, now, now);
+  } catch {
+    // Taken into a batch and removed, or the lock released.
   }
 }
 

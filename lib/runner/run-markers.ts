@@ -30,10 +30,11 @@ export class RunMarkers {
   constructor(
     private readonly state: StateDir,
     planTimestamp: string | undefined,
+    terraformPid: number = process.ppid,
   ) {
     if (!planTimestamp) return;
     this.run = createHash('sha256')
-      .update(JSON.stringify([planTimestamp, process.ppid, process.cwd()]))
+      .update(JSON.stringify([planTimestamp, terraformPid, process.cwd()]))
       .digest('hex')
       .slice(0, 32);
     this.dir = path.join(state.dir('runs'), this.run);
@@ -44,6 +45,18 @@ export class RunMarkers {
     this.removeOldRuns();
     this.state.dir('runs', path.basename(this.dir));
     this.state.createFile(this.file(grantKey), '');
+  }
+
+  /**
+   * Claims, once per run, the removal of a grant that a twin declares (see
+   * twins.ts): true for the first removal of this run, which keeps the grant;
+   * false for a later one (its twin is being removed in this run too), which
+   * revokes it. Without a run id, always true: never revoke what another may declare.
+   */
+  public claimTwinKeep(grantKey: string): boolean {
+    if (!this.dir) return true;
+    this.state.dir('runs', path.basename(this.dir));
+    return this.state.createFile(`${this.file(grantKey)}-twin`, '');
   }
 
   public wasApplied(grantKey: string): boolean {

@@ -11,7 +11,7 @@ import { RUNNER_ENV } from '../contract/runner-env';
  * it must be writable by the deploying user alone.
  *
  * The folder is per user (`$CDKTF_GOOGLE_IAM_STATE_DIR`, else
- * `$XDG_RUNTIME_DIR/cdktf-google-iam`, else `~/.cache/cdktf-google-iam`, else
+ * `$XDG_RUNTIME_DIR/cdktf-google-iam`, else `~/.cache/cdktf-google-iam/runner`, else
  * `$TMPDIR/cdktf-google-iam-<uid>`), created with mode 0700, and every folder
  * the runner uses in it is checked on every run: a real directory (not a
  * symlink), owned by this user, with no access for group or others; files
@@ -20,21 +20,48 @@ import { RUNNER_ENV } from '../contract/runner-env';
  * On Windows (no POSIX owners or modes) only the symlink check applies.
  */
 export class StateDir {
-  /** Opens (creating it if needed) the state folder the environment names. */
+  /**
+   * Opens (creating it if needed) the state folder the environment names.
+   * Where a default folder cannot be created (a read-only or missing home),
+   * the next default is used, down to the private one in the temp dir; a
+   * folder that exists but is not private is refused, never passed over.
+   */
   public static open(env: NodeJS.ProcessEnv = process.env): StateDir {
-    const root = StateDir.rootFor(env);
-    fs.mkdirSync(path.dirname(root), { recursive: true });
-    return new StateDir(ensurePrivateDir(root));
+    const candidates = StateDir.candidates(env);
+    const failures: string[] = [];
+    for (const root of candidates) {
+      try {
+        fs.mkdirSync(path.dirname(root), { recursive: true });
+        return new StateDir(ensurePrivateDir(root));
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (error instanceof StateDirError || code === undefined) throw error;
+        failures.push(`${root}: ${code}`);
+      }
+    }
+    throw new StateDirError(candidates.length === 1 ? candidates[0] : candidates.join(', '), `cannot be created (${failures.join('; ')})`);
   }
 
-  /** Where the state folder is for this environment (nothing is created). */
+  /** Where the state folder is for this environment (nothing is created): the first of the candidates. */
   public static rootFor(env: NodeJS.ProcessEnv): string {
+    return StateDir.candidates(env)[0];
+  }
+
+  /**
+   * `$CDKTF_GOOGLE_IAM_STATE_DIR` alone when set; else `$XDG_RUNTIME_DIR/cdktf-google-iam`,
+   * `${XDG_CACHE_HOME:-~/.cache}/cdktf-google-iam/runner` and `$TMPDIR/cdktf-google-iam-<uid>`, in
+   * this order. The runner's folder is one it creates itself (`runner`), so another tool's use of
+   * `~/.cache/cdktf-google-iam` (e.g. a CI cache made with mode 755) cannot make it unusable.
+   */
+  private static candidates(env: NodeJS.ProcessEnv): string[] {
     const explicit = env[RUNNER_ENV.stateDir]?.trim();
-    if (explicit) return path.resolve(explicit);
-    if (env.XDG_RUNTIME_DIR?.trim()) return path.join(env.XDG_RUNTIME_DIR.trim(), 'cdktf-google-iam');
-    const cache = env.XDG_CACHE_HOME?.trim() || homeCache();
-    if (cache) return path.join(cache, 'cdktf-google-iam');
-    return path.join(os.tmpdir(), `cdktf-google-iam-${process.getuid?.() ?? 'user'}`);
+    if (explicit) return [path.resolve(explicit)];
+    const candidates: string[] = [];
+    if (env.XDG_RUNTIME_DIR?.trim()) candidates.push(path.join(env.XDG_RUNTIME_DIR.trim(), 'cdktf-google-iam'));
+    const cache = env.XDG_CACHE_HOME?.trim() || homeCache(env);
+    if (cache) candidates.push(path.join(cache, 'cdktf-google-iam', 'runner'));
+    candidates.push(path.join(env.TMPDIR?.trim() || os.tmpdir(), `cdktf-google-iam-${process.getuid?.() ?? 'user'}`));
+    return candidates;
   }
 
   private constructor(public readonly root: string) {}
@@ -136,9 +163,9 @@ function checkOwnerAndMode(file: string, stat: fs.Stats, forbidden: number): voi
   if ((stat.mode & forbidden) !== 0) throw new StateDirError(file, `has mode ${(stat.mode & 0o777).toString(8)}, which lets others in`);
 }
 
-function homeCache(): string | undefined {
+function homeCache(env: NodeJS.ProcessEnv): string | undefined {
   try {
-    const home = os.homedir();
+    const home = env.HOME?.trim() || os.homedir();
     return home ? path.join(home, '.cache') : undefined;
   } catch {
     return undefined;

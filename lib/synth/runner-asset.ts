@@ -47,6 +47,14 @@ export function runnerAssetPath(scope: Construct): string {
     const asset = new TerraformAsset(stack, ASSET_ID, { path: RUNNER_DIR, type: AssetType.DIRECTORY, assetHash: runnerDigest() });
     runner = `${asset.path}/${RUNNER_ENTRY}`;
     runnerPaths.set(stack, runner);
+    for (const listener of useListeners) listener(stack);
   }
   return runner;
+}
+
+const useListeners: Array<(stack: TerraformStack) => void> = [];
+
+/** Calls `listener` with each stack that starts using the runner (a grant, a lookup). */
+export function onRunnerUse(listener: (stack: TerraformStack) => void): void {
+  useListeners.push(listener);
 }

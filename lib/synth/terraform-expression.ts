@@ -37,10 +37,8 @@ export function escapeTemplate(text: string): string {
   const tokens = [...new Set(Tokenization.reverseString(text).tokens.map((token) => Token.asString(token)))];
   if (tokens.length === 0) return escapeLiteral(text);
   const pattern = new RegExp(`(${tokens.map(regexQuote).join('|')})`);
-  return text
-    .split(pattern)
-    .map((part, i) => (i % 2 === 1 ? part : escapeLiteral(part)))
-    .join('');
+  const parts = text.split(pattern);
+  return parts.map((part, i) => (i % 2 === 1 ? part : beforeInterpolation(escapeLiteral(part), i + 1 < parts.length))).join('');
 }
 
 /** True when any string, list or object inside `value` is (or holds) a token. */
@@ -60,7 +58,10 @@ function stringExpression(text: string, scope: IConstruct): string {
   if (!Token.isUnresolved(text)) return stringLiteral(text);
   const markers = [...new Set(Tokenization.reverseString(text).tokens.map((token) => Token.asString(token)))];
   const pattern = new RegExp(`(${markers.map(regexQuote).join('|')})`);
-  const parts = text.split(pattern).map((part, i) => (i % 2 === 1 ? `\${${bareExpression(part, scope)}}` : escapeInLiteral(part)));
+  const split = text.split(pattern);
+  const parts = split.map((part, i) =>
+    i % 2 === 1 ? `\${${bareExpression(part, scope)}}` : beforeInterpolation(escapeInLiteral(part), i + 1 < split.length),
+  );
   return `"${parts.join('')}"`;
 }
 
@@ -77,6 +78,18 @@ function bareExpression(token: unknown, scope: IConstruct): string {
 /** JSON's string escapes are valid in HCL; templates are escaped on top. */
 function escapeInLiteral(text: string): string {
   return escapeLiteral(JSON.stringify(text).slice(1, -1));
+}
+
+/**
+ * Literal text that an interpolation follows: a `$` (or `%`) at its end would
+ * join the interpolation's `${` into `$${` (`%${`), which Terraform reads as
+ * the literal text `${`; such a trailing run is written as an interpolation
+ * of its own (`${"$"}`), so the value stays a value.
+ */
+function beforeInterpolation(escaped: string, followed: boolean): string {
+  if (!followed) return escaped;
+  const run = /[$%]+$/.exec(escaped)?.[0];
+  return run ? `${escaped.slice(0, -run.length)}\${"${run}"}` : escaped;
 }
 
 function escapeLiteral(text: string): string {

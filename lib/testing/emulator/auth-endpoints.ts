@@ -60,6 +60,8 @@ export class AuthEndpoints {
   private readonly serviceAccountKeys = new Map<string, KeyObject>();
   private readonly users = new Map<string, { clientId: string; clientSecret: string; user: string }>();
   private readonly subjects = new Map<string, { audience: string; subject: string }>();
+  /** Refusals echo the request they refuse (as some identity providers and proxies do), secrets included: for redaction tests. */
+  public echoRequestsInErrors = false;
   private readonly oidcRequestTokens = new Map<string, string>();
   private calls: AuthCall[] = [];
   private callers: ApiCaller[] = [];
@@ -183,7 +185,8 @@ export class AuthEndpoints {
     const subject = this.subjects.get(params.get('subject_token') ?? '');
     if (!subject || subject.audience !== audience) {
       this.log({ endpoint: 'sts.token', caller: `audience:${audience}`, status: 400 });
-      throw new OAuthError(400, 'invalid_grant', 'The audience in the ID Token does not match the expected audience.');
+      const echo = this.echoRequestsInErrors ? ` (request: ${params.toString()})` : '';
+      throw new OAuthError(400, 'invalid_grant', `The audience in the ID Token does not match the expected audience.${echo}`);
     }
     const principal = `principal:${audience.replace(/^\/\/iam\.googleapis\.com\//, '')}/subject/${subject.subject}`;
     const scope = params.get('scope') ?? undefined;

@@ -120,6 +120,11 @@ export class GoogleApiEmulator {
   private readonly deniedTokens: ReadonlySet<string>;
   private readonly collections: EmulatedCollection[] = [];
   private faults?: FaultInjector;
+  /**
+   * Called after a setIamPolicy is carried out, before it is answered (with the request's path): a test's way
+   * to lose the answer of a write that took effect (throw an ApiError) or to hold it in flight (return a promise).
+   */
+  public afterWrite?: (path: string) => void | Promise<void>;
   private counters: EmulatorStats = emptyStats();
 
   private constructor(private readonly options: EmulatorOptions) {
@@ -247,7 +252,9 @@ export class GoogleApiEmulator {
         this.log(req, path, '200 malformed (injected)');
         return;
       }
-      send(res, 200, route.answer(url.searchParams, parseJson(body)));
+      const answer = route.answer(url.searchParams, parseJson(body));
+      if (route.method === 'setIamPolicy') await this.afterWrite?.(path);
+      send(res, 200, answer);
     } catch (error) {
       if (error instanceof FrontEndNotFound) {
         this.counters.rejected++;

@@ -2,6 +2,8 @@
  * The REST client over real HTTP against the emulator: bearer token, query,
  * body, Google's error statuses, and a connection reset.
  */
+import * as http from 'http';
+import type { AddressInfo } from 'net';
 import { GoogleRestClient } from '../../../lib/api/client';
 import { GoogleApiError } from '../../../lib/api/errors';
 import { IamPolicyApi, wirePolicy } from '../../../lib/api/iam-policy';
@@ -121,4 +123,71 @@ test("import jobs: the basic view leaves the reports out, no view is Google's de
   expect(await jobs.get(name)).toMatchObject({ executionReport: { framesReported: 3 } });
   expect(await jobs.get(name, 'IMPORT_JOB_VIEW_FULL')).toMatchObject({ executionReport: { framesReported: 3 } });
   expect(await failure(jobs.get(name, 'EVERYTHING'))).toMatchObject({ status: 'INVALID_ARGUMENT' });
+});
+
+describe('a redirect is never followed', () => {
+  let redirector: http.Server;
+  let location = '';
+  beforeAll(async () => {
+    redirector = http.createServer((req, res) => {
+      res.writeHead(307, { Location: `${location}${req.url}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => redirector.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => new Promise((resolve) => redirector.close(resolve)));
+
+  const viaRedirector = () => {
+    const { port } = redirector.address() as AddressInfo;
+    const env = { ...emulator.env(), CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: `http://127.0.0.1:${port}/networksecurity/` };
+    return new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1' });
+  };
+
+  test.each([
+    [
+      'the same host on another port (where the token would go too)',
+      () => emulator.url,
+      /a redirect to http:\/\/127\.0\.0\.1:\d+\/networksecurity\/v1\//,
+    ],
+    [
+      'another host (whose answer would be taken for Google’s)',
+      () => 'http://elsewhere.example',
+      /a redirect to http:\/\/elsewhere\.example\/networksecurity\/v1\//,
+    ],
+  ])('to %s: an error naming where it pointed; nothing is sent there', async (_label, target, where) => {
+    emulator.addResource(AP);
+    location = target();
+    emulator.resetStats();
+    for (const call of [() => viaRedirector().getIamPolicy(AP), () => viaRedirector().setIamPolicy(AP, { etag: 'ACAB', bindings: [] })]) {
+      const error = await failure(call());
+      expect(error).toMatchObject({ httpStatus: 307, retryable: false });
+      expect(error.message).toMatch(where);
+      expect(error.message).toMatch(/IAM calls never follow redirects/);
+      expect(error.message).not.toContain(GoogleApiEmulator.ACCESS_TOKEN);
+    }
+    expect(emulator.stats().requests).toBe(0);
+  });
+});
+
+describe('an endpoint that cannot be reached fails at once, naming the host and the variable that set it', () => {
+  test.each([
+    [
+      'a host name that does not resolve',
+      'https://networksecurity.invalid/',
+      /cannot connect to networksecurity\.invalid: the host name (does not resolve|could not be resolved) \((ENOTFOUND|EAI_AGAIN)\)/,
+    ],
+    [
+      'a port where nothing listens',
+      'http://127.0.0.1:9/',
+      /cannot connect to 127\.0\.0\.1:9: nothing accepts connections there \(ECONNREFUSED\)/,
+    ],
+  ])('%s', async (_label, override, reason) => {
+    const env = { ...emulator.env(), CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: override };
+    const error = await failure(
+      new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP),
+    );
+    expect(error).toMatchObject({ retryable: false, status: 'UNAVAILABLE' });
+    expect(error.message).toMatch(reason);
+    expect(error.message).toContain(`the address comes from CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY="${override}"`);
+  });
 });

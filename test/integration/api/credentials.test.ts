@@ -410,3 +410,32 @@ describe('the default project and the client object', () => {
     expect(overridden.endpoint).toBe(emulator.endpoint('iamcredentials').replace(/\/$/, ''));
   });
 });
+
+describe('secrets read from a credential source never appear in a message', () => {
+  afterEach(() => {
+    emulator.auth.echoRequestsInErrors = false;
+  });
+
+  test.each(['file', 'github'] as const)(
+    'an STS refusal that echoes the request does not print the subject token (credential_source: %s)',
+    async (source) => {
+      emulator.auth.echoRequestsInErrors = true;
+      const sourceDir = fs.mkdtempSync(path.join(dir, 'wif-'));
+      const config = externalAccount(emulator, sourceDir, { source });
+      // The identity provider no longer trusts it: STS refuses, echoing what it was sent.
+      const wrongPool = { ...config, audience: `${String(config.audience)}-retired` };
+      const subjectToken =
+        source === 'file'
+          ? fs.readFileSync(path.join(sourceDir, 'oidc-token'), 'utf8')
+          : (
+              (await await fetch(String((config.credential_source as { url: string }).url), {
+                headers: (config.credential_source as { headers: Record<string, string> }).headers,
+              }).then((r) => r.json())) as { value: string }
+            ).value;
+      const error = await rejection(readPolicy({ ...base, GOOGLE_CREDENTIALS: JSON.stringify(wrongPool) }));
+      expect(error.message).toMatch(/does not match the expected audience/);
+      expect(error.message).toMatch(/subject_token=\[REDACTED\]/);
+      expect(error.message).not.toContain(subjectToken);
+    },
+  );
+});

@@ -227,18 +227,18 @@ test.each(['JSON', 'HCL'])(
         plan.resource_changes as Array<{ type: string; name: string; change: { after: { triggers_replace: string; input: string } } }>
       )
         .filter((r) => r.type === 'terraform_data' && r.name === 'google_iam_grants')
-        .map((r) => ({ grant: JSON.parse(r.change.after.triggers_replace), label: r.change.after.input }))
+        .map((r) => {
+          // The member variable might hold alice: each grant's label names the other as a possible twin.
+          const [label, twins] = r.change.after.input.split('\ntwins:');
+          return { grant: JSON.parse(r.change.after.triggers_replace), label, twins: JSON.parse(twins) };
+        })
         .sort((a, b) => a.label.localeCompare(b.label));
       const resource = { service: 'networksecurity', apiVersion: 'v1', name: AP };
+      const alice = { mode: 'member', resource, role: VIEWER, member: 'user:alice@example.com', condition };
+      const bob = { mode: 'member', resource, role: VIEWER, member: 'user:bob@example.com', condition };
       expect(planned).toEqual([
-        {
-          grant: { mode: 'member', resource, role: VIEWER, member: 'user:alice@example.com', condition },
-          label: 'AuthorizationPolicyIamMember spec/Nasty',
-        },
-        {
-          grant: { mode: 'member', resource, role: VIEWER, member: 'user:bob@example.com', condition },
-          label: 'AuthorizationPolicyIamMember spec/NastyToken',
-        },
+        { grant: alice, label: 'AuthorizationPolicyIamMember spec/Nasty', twins: [bob] },
+        { grant: bob, label: 'AuthorizationPolicyIamMember spec/NastyToken', twins: [alice] },
       ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,13 @@
  */
 import { TerraformStack, TerraformVariable } from 'cdktf';
 import { Construct } from 'constructs';
-import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding, type IamCondition } from '../../../lib';
+import {
+  AuthorizationPolicyIamMember,
+  DataAddressGroupIamPolicy,
+  GoogleIamGrants,
+  MigrationJobIamBinding,
+  type IamCondition,
+} from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv, membersOf } from '../../support/grant-env';
 import { TerraformWorkspace, workspacesOfThisFile } from '../../support/terraform';
@@ -126,7 +132,38 @@ describe('delete from the code', () => {
     expect(await ws.stateList()).toEqual(['terraform_data.google_iam_repair']);
   });
 
-  test('without that line, Terraform drops the grants resource without running its provisioners (why the README asks for it)', async () => {
+  test.each([
+    [
+      'a grant',
+      (other: TerraformStack, mj: string) =>
+        new MigrationJobIamBinding(other, 'Kept', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] }),
+    ],
+    [
+      'a lookup',
+      (other: TerraformStack) =>
+        new DataAddressGroupIamPolicy(other, 'Lookup', { project: 'demo-project', location: 'global', addressGroupId: 'ag' }),
+    ],
+  ])(
+    'the last grant of a stack, while another stack of the app still has %s: deleting it revokes it with no extra line of code',
+    async (_label, inOtherStack) => {
+      const { ap, mj } = resources();
+      const env = grantEnv(emulator);
+      const app = (withGrant: boolean) => (s: TerraformStack) => {
+        inOtherStack(new TerraformStack(s.node.root, 'other'), mj);
+        if (withGrant) new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' });
+      };
+      const ws = await deployed(app(true), env);
+      expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:only@example.com']);
+      emulator.clearWrites();
+
+      ws.resynth(app(false));
+      await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+      expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
+      expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
+    },
+  );
+
+  test('an app that stops using the library altogether: without GoogleIamGrants.of(stack), Terraform drops the grants resource without running its provisioners (why the README asks for it)', async () => {
     const { ap } = resources();
     const env = grantEnv(emulator);
     const ws = await deployed(
@@ -139,6 +176,52 @@ describe('delete from the code', () => {
     await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/); // the grant and the stack's repair handle
     expect(emulator.writes(ap)).toEqual([]);
     expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:only@example.com']);
+  });
+});
+
+describe('the same grant declared twice, once with a value only Terraform knows', () => {
+  const twins = (literal: boolean, variable: boolean, ap: string, mj: string) => (s: TerraformStack) => {
+    const member = new TerraformVariable(s, 'member', { type: 'string', default: 'user:twin@example.com' });
+    if (literal) new AuthorizationPolicyIamMember(s, 'Literal', { name: ap, role: VIEWER, member: 'user:twin@example.com' });
+    if (variable) new AuthorizationPolicyIamMember(s, 'FromVariable', { name: ap, role: VIEWER, member: member.stringValue });
+    new MigrationJobIamBinding(s, 'Other', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] });
+  };
+
+  test.each([
+    ['the literal one', false, true],
+    ['the one holding a Terraform value', true, false],
+  ])('deleting %s keeps the grant the other still declares; deleting the other too revokes it', async (_label, literal, variable) => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed(twins(true, true, ap, mj), env);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:twin@example.com']);
+    // The plan says so, once Terraform knows the value.
+    expect((await ws.plan(env)).output).toMatch(
+      /Check block assertion failed[\s\S]*grants\/Literal and AuthorizationPolicyIamMember\s+grants\/FromVariable grant the same thing/,
+    );
+    emulator.clearWrites();
+
+    ws.resynth(twins(literal, variable, ap, mj));
+    const kept = await expectApplied(ws, env, /0 added, \d changed, 1 destroyed/);
+    expect(kept).toMatch(/kept: another grant of this stack declared the same at the last apply/);
+    expect(emulator.writes(ap)).toEqual([]);
+    expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:twin@example.com']);
+
+    ws.resynth(twins(false, false, ap, mj));
+    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
+  });
+
+  test('deleting both in one apply revokes the grant', async () => {
+    const { ap, mj } = resources();
+    const env = grantEnv(emulator);
+    const ws = await deployed(twins(true, true, ap, mj), env);
+    emulator.clearWrites();
+
+    ws.resynth(twins(false, false, ap, mj));
+    await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/);
+    expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
+    expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
   });
 });
 
@@ -274,7 +357,11 @@ describe('failed creates', () => {
         expect(failed.output).toMatch(
           /failed to add user:proxied@example\.com: UNKNOWN: the endpoint answered HTTP 200 with (a body that is not JSON|an empty body), not Google's JSON/,
         );
-        expect(failed.output).toMatch(/the policy was left as it was/);
+        // Every read failed, so no read proved the policy unchanged; no write was ever sent.
+        expect(failed.output).toMatch(
+          /nothing of it was written \(Google refused every write, or none was sent\), though no fresh read could confirm it/,
+        );
+        expect(failed.output).not.toMatch(/left as it was/);
       } finally {
         emulator.setFaults(undefined);
       }

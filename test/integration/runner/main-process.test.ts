@@ -180,3 +180,13 @@ test('a state folder open to others is refused before anything is sent', async (
   expect(run.stderr).toMatch(/refusing to use .*: it has mode 777, which lets others in/);
   expect(emulator.stats().requests).toBe(0);
 });
+
+test('an endpoint override with a typo fails the grant after one attempt, naming the host and the variable, not after minutes of retries', async () => {
+  const env = { ...grantEnv(emulator), CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: 'https://networksecurty.invalid/' };
+  const run = await runRunner('apply', memberGrant('user:typo@example.com'), env);
+  expect(run.code).toBe(1);
+  expect(run.output).toMatch(/cannot connect to networksecurty\.invalid: the host name (does not resolve|could not be resolved)/);
+  expect(run.output).toContain('the address comes from CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY="https://networksecurty.invalid/"');
+  expect(run.output).toMatch(/\(1 attempt, batch of 1\)/);
+  expect(run.output).not.toMatch(/retrying in/);
+});

@@ -34,9 +34,48 @@ describe('the folder chain', () => {
 
   test('the default folder is per user, never shared by the users of a machine', () => {
     const home = StateDir.rootFor({ HOME: '/home/dev' });
-    expect(home.endsWith(path.join('.cache', 'cdktf-google-iam')) || home.includes(`cdktf-google-iam-${process.getuid?.()}`)).toBe(true);
+    expect(home).toBe(path.join('/home/dev', '.cache', 'cdktf-google-iam', 'runner'));
     expect(StateDir.rootFor({ XDG_RUNTIME_DIR: '/run/user/1000' })).toBe('/run/user/1000/cdktf-google-iam');
     expect(StateDir.rootFor({ CDKTF_GOOGLE_IAM_STATE_DIR: 'relative/dir' })).toBe(path.resolve('relative/dir'));
+  });
+
+  test('a home that cannot hold the folder (read-only, missing, not a folder) falls back to a private folder in the temp dir', () => {
+    const tmp = tempDir();
+    const notAFolder = path.join(tmp, 'home-is-a-file');
+    fs.writeFileSync(notAFolder, '');
+    try {
+      const state = StateDir.open({ HOME: notAFolder, TMPDIR: tmp });
+      expect(state.root).toBe(path.join(tmp, `cdktf-google-iam-${process.getuid?.()}`));
+      expect(fs.statSync(state.root).mode & 0o777).toBe(0o700);
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  test('a CDKTF_GOOGLE_IAM_STATE_DIR that cannot be created fails naming the variable', () => {
+    const tmp = tempDir();
+    const file = path.join(tmp, 'file');
+    fs.writeFileSync(file, '');
+    try {
+      expect(() => open(path.join(file, 'state'))).toThrow(
+        /refusing to use .*file\/state: it cannot be created \(.*: E[A-Z]+\).*set CDKTF_GOOGLE_IAM_STATE_DIR to a folder only you can write/,
+      );
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+
+  test('a CI cache in ~/.cache/cdktf-google-iam (mode 755, as .ci/run used to make it) does not stop the runner: its folder is one it creates itself', () => {
+    const home = tempDir();
+    try {
+      fs.mkdirSync(path.join(home, '.cache', 'cdktf-google-iam', 'node'), { recursive: true, mode: 0o755 });
+      fs.chmodSync(path.join(home, '.cache', 'cdktf-google-iam'), 0o755);
+      const state = StateDir.open({ HOME: home });
+      expect(state.root).toBe(path.join(home, '.cache', 'cdktf-google-iam', 'runner'));
+      expect(fs.statSync(state.root).mode & 0o777).toBe(0o700);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
   });
 
   test.each([

@@ -333,6 +333,43 @@ describe('app-wide checks', () => {
     expect(warnings).toEqual([expect.stringMatching(/^two\/A: one\/A grants the same member, role and condition in another stack/)]);
   });
 
+  test('a literal grant and one holding a Terraform value that may equal it: a synth warning, a plan-time check, and each names the other for the runner', () => {
+    const stack = newStack();
+    const member = new TerraformVariable(stack, 'member', { type: 'string' });
+    new AuthorizationPolicyIamMember(stack, 'Literal', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    new AuthorizationPolicyIamMember(stack, 'Variable', { name: AP, role: ROLE, member: member.stringValue });
+    new AuthorizationPolicyIamMember(stack, 'OtherRole', {
+      name: AP,
+      role: 'roles/networksecurity.authorizationPolicyAdmin',
+      member: member.stringValue,
+    });
+    const json = JSON.parse(Testing.synth(stack, true));
+    const warnings = stack.node
+      .findAll()
+      .flatMap((c) => c.node.metadata.filter((m) => m.type === AnnotationMetadataEntryType.WARN).map((m) => String(m.data)));
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /^AuthorizationPolicyIamMember stack\/Literal and AuthorizationPolicyIamMember stack\/Variable may grant the same thing/,
+      ),
+      expect.stringMatching(
+        /^AuthorizationPolicyIamMember stack\/Variable and AuthorizationPolicyIamMember stack\/Literal may grant the same thing/,
+      ),
+    ]);
+    const checks = Object.values(json.check ?? {}).filter((c) => JSON.stringify(c).includes('grant the same thing'));
+    expect(checks).toEqual([
+      {
+        assert: [
+          {
+            condition: expect.stringContaining('var.member'),
+            error_message: expect.stringMatching(/stack\/Literal and .*stack\/Variable grant the same thing/),
+          },
+        ],
+      },
+    ]);
+    const labels = Object.values(json.locals.google_iam_grants as Record<string, { label: string }>).map((e) => e.label);
+    expect(labels.filter((l) => l.includes('twins:'))).toHaveLength(2);
+  });
+
   test('grants whose names are tokens are left out of the app-wide checks', () => {
     expect(
       synthErrors((s) => {

@@ -1,7 +1,9 @@
+import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { PolicyQueue, type PolicyQueueOptions, type QueuedItem } from '../../../lib/runner/policy-queue';
+import { FOREIGN_STALE_MS, HEARTBEAT_MS, PolicyQueue, type PolicyQueueOptions, type QueuedItem } from '../../../lib/runner/policy-queue';
+import { thisProcess } from '../../../lib/runner/process-identity';
 import { StateDir } from '../../../lib/runner/state-dir';
 
 function tempRoot(): StateDir {
@@ -166,12 +168,18 @@ describe('what is read back from the queue folder is not trusted blindly', () =>
     expect(fs.readdirSync(path.join(queueDir(root), 'rejected'))).toEqual([`queue-${name}`]);
   });
 
-  test('a result of the wrong shape is refused, not reported as done', async () => {
+  test('a result of the wrong shape in the results folder is refused by the runner waiting for it, not reported as done', async () => {
     const root = tempRoot();
-    const queue = strings(root, 'forged');
-    await expect(
-      queue.submit('mine', async (batch) => new Map(batch.map((b) => [b.id, { forged: true } as unknown as string]))),
-    ).rejects.toThrow(/not of the expected shape/);
+    const holder = strings(root, 'forged');
+    const waiter = strings(root, 'forged');
+    let waiting: Promise<string> | undefined;
+    const forge = async (batch: QueuedItem<string>[]) => new Map(batch.map((b) => [b.id, { forged: true } as unknown as string]));
+    // The holder's own result never goes through the folder; the waiter's does.
+    const held = holder.submit('mine', forge, async () => {
+      waiting = waiter.submit('theirs', async () => new Map());
+    });
+    await expect(held).resolves.toEqual({ forged: true });
+    await expect(waiting).rejects.toThrow(/not of the expected shape/);
   });
 });
 
@@ -305,4 +313,104 @@ describe("the lock holders' note", () => {
     expect(a.readNote(anyNumber)).toBeUndefined();
     expect(a.readNote(anyString)).toBe('text');
   });
+});
+
+describe('entries and locks are tied to the process that wrote them: pid reuse and another host cannot fool the queue', () => {
+  const entryName = (pid: number) => `${Date.now().toString(36)}-${pid}-0123456789ab.json`;
+  const plant = (root: StateDir, pid: number, writer: Record<string, unknown>, body: string) => {
+    const name = entryName(pid);
+    const file = path.join(queueDir(root), 'queue', name);
+    fs.writeFileSync(file, JSON.stringify({ v: 1, queue: path.basename(queueDir(root)), id: name.slice(0, -5), pid, ...writer, body }));
+    return file;
+  };
+  const ago = (file: string, ms: number) => fs.utimesSync(file, new Date(Date.now() - ms), new Date(Date.now() - ms));
+  const collect = (seen: string[]) => async (batch: QueuedItem<string>[]) => {
+    seen.push(...batch.map((b) => b.payload));
+    return new Map(batch.map((b) => [b.id, 'ok']));
+  };
+  let other: ChildProcess | undefined;
+  afterEach(() => other?.kill());
+  /** A live process that is not the one that wrote the entry: its id is "reused". */
+  const livePid = () => {
+    other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    return other.pid!;
+  };
+  const me = thisProcess();
+
+  test('a request whose pid now belongs to another process (another start time) is dropped, never carried out', async () => {
+    const root = tempRoot();
+    const queue = strings(root, 'reused');
+    const pid = livePid();
+    const file = plant(root, pid, { host: me.host, boot: me.boot, started: '1' }, 'removeMember victim');
+    const seen: string[] = [];
+    await queue.submit('mine', collect(seen));
+    expect(seen).toEqual(['mine']);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  test('a request written before a reboot (another boot id) is dropped', async () => {
+    const root = tempRoot();
+    const queue = strings(root, 'rebooted');
+    const file = plant(root, process.pid, { host: me.host, boot: 'another-boot', started: me.started }, 'removeMember victim');
+    const seen: string[] = [];
+    await queue.submit('mine', collect(seen));
+    expect(seen).toEqual(['mine']);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  test("another host's request is never carried out here: left for its own host while fresh, dropped once it is not refreshed", async () => {
+    const root = tempRoot();
+    strings(root, 'shared');
+    const fresh = plant(root, process.pid, { host: 'ci-container-2', boot: 'b', started: '7' }, 'fresh');
+    const seen: string[] = [];
+    await strings(root, 'shared').submit('mine', collect(seen));
+    expect(seen).toEqual(['mine']);
+    expect(fs.existsSync(fresh)).toBe(true);
+
+    ago(fresh, FOREIGN_STALE_MS + 1_000);
+    await strings(root, 'shared').submit('again', collect(seen));
+    expect(seen).toEqual(['mine', 'again']);
+    expect(fs.existsSync(fresh)).toBe(false);
+  });
+
+  test('a lock held by a reused pid is taken over', async () => {
+    const root = tempRoot();
+    strings(root, 'reused-lock');
+    const lock = path.join(queueDir(root), 'lock');
+    fs.mkdirSync(lock);
+    fs.writeFileSync(
+      path.join(lock, 'owner'),
+      JSON.stringify({ pid: livePid(), host: me.host, boot: me.boot, started: '1', since: Date.now() }),
+    );
+    const warnings: string[] = [];
+    await expect(strings(root, 'reused-lock', { warn: (w) => warnings.push(w) }).submit('p', collect([]))).resolves.toBe('ok');
+    expect(warnings).toEqual([expect.stringContaining('taking over the stale policy lock')]);
+  });
+
+  test(`a lock of another host is waited for while its holder refreshes it, and taken over once it has not for ${FOREIGN_STALE_MS / 1000} s`, async () => {
+    const root = tempRoot();
+    strings(root, 'foreign-lock');
+    const lock = path.join(queueDir(root), 'lock');
+    fs.mkdirSync(lock);
+    const owner = path.join(lock, 'owner');
+    fs.writeFileSync(owner, JSON.stringify({ pid: process.pid, host: 'ci-container-2', boot: 'b', started: '7', since: Date.now() }));
+    await expect(strings(root, 'foreign-lock', { timeoutMs: 200 }).submit('p', collect([]))).rejects.toThrow(/gave up after 0 s/);
+
+    ago(owner, FOREIGN_STALE_MS + 1_000);
+    await expect(strings(root, 'foreign-lock', { warn: () => undefined }).submit('p', collect([]))).resolves.toBe('ok');
+  });
+
+  test('the lock holder refreshes its lock while it works, so another host does not take it over', async () => {
+    const root = tempRoot();
+    strings(root, 'heartbeat');
+    const owner = path.join(queueDir(root), 'lock', 'owner');
+    let refreshedAfter: number | undefined;
+    await strings(root, 'heartbeat').submit('p', async (batch) => {
+      ago(owner, FOREIGN_STALE_MS + 1_000);
+      await new Promise((resolve) => setTimeout(resolve, HEARTBEAT_MS + 500));
+      refreshedAfter = Date.now() - fs.statSync(owner).mtimeMs;
+      return new Map(batch.map((b) => [b.id, 'ok']));
+    });
+    expect(refreshedAfter).toBeLessThan(FOREIGN_STALE_MS);
+  }, 20_000);
 });

@@ -1,0 +1,1 @@
+module.exports = require('./temp-dir-global').teardown;

@@ -1,0 +1,137 @@
+/**
+ * What takes back a request's own change (an interrupted create that
+ * Terraform counts as failed), and what the engine reports of a write whose
+ * answer was lost.
+ */
+import { GoogleApiError } from '../../../lib/api/errors';
+import { applyEdits, type PolicyEdit } from '../../../lib/iam/policy-edit';
+import type { Policy } from '../../../lib/iam/types';
+import { applyEditBatch } from '../../../lib/runner/engine';
+import { editsInEffect, undoEdits } from '../../../lib/runner/undo';
+import { MemoryPolicy } from '../../support/memory-policy';
+
+const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const OTHER = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] };
+const fast = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 1_000 };
+
+describe('undoEdits takes back exactly what the edits changed', () => {
+  const cases: Array<[string, Policy, PolicyEdit[]]> = [
+    ['a member added to a new binding', { bindings: [OTHER] }, [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }]],
+    [
+      'a member added beside others',
+      { bindings: [OTHER, { role: ROLE, members: ['user:b@example.com'] }] },
+      [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }],
+    ],
+    [
+      "a binding's members replaced",
+      { bindings: [{ role: ROLE, members: ['user:b@example.com'] }] },
+      [{ kind: 'setBinding', role: ROLE, members: ['user:a@example.com'] }],
+    ],
+    ['a new binding', { bindings: [OTHER] }, [{ kind: 'setBinding', role: ROLE, members: ['user:a@example.com'] }]],
+    [
+      'a whole policy',
+      { bindings: [OTHER], auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }] },
+      [
+        { kind: 'replaceBindings', bindings: [{ role: ROLE, members: ['user:a@example.com'] }] },
+        { kind: 'replaceAuditConfigs', auditConfigs: [] },
+      ],
+    ],
+  ];
+  test.each(cases)('%s', (_label, before, edits) => {
+    const after = applyEdits(before, edits);
+    expect(editsInEffect(after, edits)).toBe(true);
+    expect(applyEdits(after, undoEdits(before, edits))).toEqual(expect.objectContaining({ bindings: before.bindings ?? [] }));
+  });
+
+  test('a member that was already there is not the edit’s to take back', () => {
+    const before = { bindings: [{ role: ROLE, members: ['user:a@example.com'] }] };
+    expect(undoEdits(before, [{ kind: 'addMember', role: ROLE, member: 'user:A@example.com' }])).toEqual([]);
+  });
+});
+
+describe('a write whose answer was lost', () => {
+  test('a 503 to a write is reported as unanswered, with the undo of the change it may have made', async () => {
+    const policy = new MemoryPolicy({ bindings: [OTHER] });
+    policy.beforeWrite = () => {
+      throw new GoogleApiError(503, 'UNAVAILABLE', 'down', 'POST x');
+    };
+    const [outcome] = await applyEditBatch(
+      policy,
+      [{ id: 'a', edits: [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }] }],
+      {
+        ...fast,
+        maxElapsedMs: 0,
+      },
+    );
+    expect(outcome).toMatchObject({
+      ok: false,
+      status: 'UNAVAILABLE',
+      writeUnanswered: true,
+      undo: [{ kind: 'removeMember', role: ROLE, member: 'user:a@example.com' }],
+    });
+  });
+
+  test('a refusal (409, 403) is an answer: nothing was written, nothing to undo', async () => {
+    const policy = new MemoryPolicy({ bindings: [OTHER] });
+    policy.beforeWrite = () => {
+      throw new GoogleApiError(403, 'PERMISSION_DENIED', 'no', 'POST x');
+    };
+    const [outcome] = await applyEditBatch(
+      policy,
+      [{ id: 'a', edits: [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }] }],
+      fast,
+    );
+    expect(outcome).toMatchObject({ ok: false, status: 'PERMISSION_DENIED' });
+    expect(outcome).not.toHaveProperty('writeUnanswered');
+  });
+
+  test('a write that took effect although its answer was lost counts as this request’s change on the retry', async () => {
+    const policy = new MemoryPolicy({ bindings: [OTHER] });
+    let lost = false;
+    policy.beforeWrite = (written) => {
+      if (lost) return;
+      lost = true;
+      policy.concurrentWrite(written); // Google carried it out...
+      throw new GoogleApiError(503, 'UNAVAILABLE', 'down', 'POST x'); // ...and the answer never came
+    };
+    const [outcome] = await applyEditBatch(
+      policy,
+      [{ id: 'a', edits: [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }] }],
+      fast,
+    );
+    expect(outcome).toMatchObject({ ok: true, changed: true, undo: [{ kind: 'removeMember', role: ROLE, member: 'user:a@example.com' }] });
+    expect(policy.writes).toEqual([]);
+  });
+
+  test('stopRetrying ends the retries at once (an interrupted run)', async () => {
+    const policy = new MemoryPolicy({ bindings: [OTHER] });
+    policy.beforeWrite = () => {
+      throw new GoogleApiError(503, 'UNAVAILABLE', 'down', 'POST x');
+    };
+    const [outcome] = await applyEditBatch(
+      policy,
+      [{ id: 'a', edits: [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }] }],
+      {
+        ...fast,
+        stopRetrying: () => true,
+      },
+    );
+    expect(outcome).toMatchObject({ ok: false, attempts: 1 });
+  });
+
+  test('a listener that throws (a full disk for the note) does not turn a written policy into a failure', async () => {
+    const policy = new MemoryPolicy({ bindings: [OTHER] });
+    const [outcome] = await applyEditBatch(
+      policy,
+      [{ id: 'a', edits: [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }] }],
+      {
+        ...fast,
+        onWritten: () => {
+          throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+        },
+      },
+    );
+    expect(outcome).toMatchObject({ ok: true, changed: true });
+    expect(policy.writes).toHaveLength(1);
+  });
+});
