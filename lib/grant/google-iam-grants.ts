@@ -111,6 +111,7 @@ export class GoogleIamGrants extends TerraformResource {
   private toldEmpty = false;
   private readonly warnedTwins = new Set<string>();
   private entriesByKey?: Map<string, Entry>;
+  private twinsByKey?: Map<string, Array<[string, Entry]>>;
   private readonly runnerPath: string;
 
   private constructor(scope: Construct, id: string) {
@@ -154,6 +155,7 @@ export class GoogleIamGrants extends TerraformResource {
   public _addGrant(grant: Grant, label: string, options: GrantOptions): string {
     this.declared.push({ grant, label, ...options });
     this.entriesByKey = undefined;
+    this.twinsByKey = undefined;
     const index = this.declared.length - 1;
     return Lazy.stringValue({
       produce: () => `terraform_data.${GRANTS_RESOURCE_NAME}[${JSON.stringify(this.keyOf(this.declared[index].grant))}]`,
@@ -187,11 +189,12 @@ export class GoogleIamGrants extends TerraformResource {
    * when Terraform's values make them grant the same thing.
    */
   private twinChecks(): Array<[string, unknown]> {
-    const entries = [...this.entries()];
     const checks: Array<[string, unknown]> = [];
-    entries.forEach(([key, a], i) => {
-      for (const [otherKey, b] of entries.slice(i + 1)) {
-        if (!(a.holdsTokens || b.holdsTokens) || !mayGrantTheSame(a.grant, b.grant)) continue;
+    const entries = [...this.entries()];
+    const position = new Map(entries.map(([key], i) => [key, i]));
+    for (const [key, a] of entries) {
+      for (const [otherKey, b] of this.twins().get(key) ?? []) {
+        if (position.get(otherKey)! < position.get(key)!) continue; // each pair once, in declaration order
         const name = `google_iam_twins_${createHash('sha256')
           .update(JSON.stringify([key, otherKey]))
           .digest('hex')
@@ -205,7 +208,7 @@ export class GoogleIamGrants extends TerraformResource {
           { assert: [{ condition: `\${${fields(a.grant)} != ${fields(b.grant)}}`, error_message: escapeTemplate(message) }] },
         ]);
       }
-    });
+    }
     return checks;
   }
 
@@ -280,9 +283,7 @@ export class GoogleIamGrants extends TerraformResource {
    * lib/runner/twins.ts). Warned about at synth.
    */
   private twinsExpression(key: string, entry: Entry): string | undefined {
-    const twins = [...this.entries()].filter(
-      ([otherKey, other]) => otherKey !== key && (entry.holdsTokens || other.holdsTokens) && mayGrantTheSame(entry.grant, other.grant),
-    );
+    const twins = this.twins().get(key) ?? [];
     if (twins.length === 0) return undefined;
     if (!this.warnedTwins.has(key)) {
       this.warnedTwins.add(key);
@@ -311,6 +312,36 @@ export class GoogleIamGrants extends TerraformResource {
       return `${JSON.stringify(key)} = { grant = ${grant}, label = ${twins ? `join("", [${label}, ${twins}])` : label} }`;
     });
     return `\${{ ${items.join(', ')} }}`;
+  }
+
+  /**
+   * Each grant's possible twins: the other grants that may grant the same
+   * thing once Terraform knows their values. Only a grant holding tokens can
+   * have one, so the search pairs those with every grant, not every grant
+   * with every other (10,000 literal grants: no pair to look at).
+   */
+  private twins(): Map<string, Array<[string, Entry]>> {
+    if (!this.twinsByKey) {
+      const twins = new Map<string, Array<[string, Entry]>>();
+      const add = (key: string, twin: [string, Entry]) => twins.set(key, [...(twins.get(key) ?? []), twin]);
+      const entries = [...this.entries()];
+      const withTokens = entries.filter(([, entry]) => entry.holdsTokens);
+      const seen = new Set<string>();
+      for (const [key, entry] of withTokens) {
+        for (const [otherKey, other] of entries) {
+          const pair = key < otherKey ? `${key}\n${otherKey}` : `${otherKey}\n${key}`;
+          if (otherKey === key || seen.has(pair) || !mayGrantTheSame(entry.grant, other.grant)) continue;
+          seen.add(pair);
+          add(key, [otherKey, other]);
+          add(otherKey, [key, entry]);
+        }
+      }
+      // In declaration order, as the label lists them.
+      const order = new Map(entries.map(([key], i) => [key, i]));
+      for (const list of twins.values()) list.sort(([a], [b]) => order.get(a)! - order.get(b)!);
+      this.twinsByKey = twins;
+    }
+    return this.twinsByKey;
   }
 
   /** Grants by key, in declaration order; two constructs that declare the same grant share an entry. */
