@@ -15,7 +15,10 @@ export interface DriftQuery {
   /**
    * `applied`: compare only the grants the Terraform state holds as configured
    * (the read is made while planning, before any pending change is applied);
-   * `all`: compare every grant (the read waits for pending changes).
+   * `all`: compare every grant (the read waits for pending changes);
+   * `state`: `grants` names only keys, and each grant (with the policy's name)
+   * is taken from the state as the last apply left it: for a policy whose name
+   * Terraform knows only after apply.
    */
-  readonly compare: 'applied' | 'all';
+  readonly compare: 'applied' | 'all' | 'state';
 }

@@ -4,12 +4,14 @@ import type { Construct } from 'constructs';
 import type { IamResource } from '../iam/grant';
 import type { DriftQuery } from '../contract/drift-query';
 import { EXTERNAL_PROVIDER_REQUIREMENT } from '../synth/external-data';
-import { stringLiteral } from '../synth/terraform-expression';
+import { escapeTemplate, stringLiteral } from '../synth/terraform-expression';
 
 /** The grants of one policy that a drift check compares with Google. */
 export interface DriftGroup {
   /** The policy's resource, every string already a Terraform template (tokens as `${...}`, literals escaped). */
   readonly resource: IamResource;
+  /** Whether the policy's name (or API) holds values Terraform knows only after apply. */
+  readonly resourceHoldsTokens: boolean;
   /** Their keys in the grants resource. */
   readonly keys: readonly string[];
   /** Whether their drift fails the plan (a data source postcondition) rather than warns (a `check` block). */
@@ -105,6 +107,7 @@ export class DriftChecks extends TerraformElement {
     const grantOf = group.failPlan ? `${source}.triggers_replace, id = ${source}.id` : `${source}.grant`;
     const labelOf = group.failPlan ? `${source}.input` : `${source}.label`;
     const { service, apiVersion, name: resourceName, getIamPolicyMethod } = group.resource;
+    if (group.resourceHoldsTokens && !group.failPlan) return { program: ['node', this.runner(), 'drift'], query: this.stateQuery(group) };
     const query: DriftQuery = {
       service,
       apiVersion,
@@ -126,6 +129,27 @@ export class DriftChecks extends TerraformElement {
             },
           }
         : {}),
+    };
+  }
+
+  /**
+   * A warning's read for a policy whose name Terraform knows only after
+   * apply: any reference to it would make Terraform defer the read (and warn
+   * "known after apply" on a plan that has nothing to compare yet). The query
+   * names only the grants' keys; the runner takes each grant, resource resolved,
+   * from the state as the last apply left it (`terraform state pull`), so the
+   * first plan compares nothing and later plans check what was applied.
+   */
+  private stateQuery(group: DriftGroup): DriftQuery {
+    return {
+      service: '',
+      apiVersion: '',
+      name: '',
+      resource: this.addresses.grants,
+      repair: this.addresses.repair,
+      stack: TerraformStack.of(this).node.id,
+      compare: 'state',
+      grants: escapeTemplate(JSON.stringify(group.keys.map((key) => ({ key })))),
     };
   }
 }

@@ -370,13 +370,13 @@ export class GoogleIamGrants extends TerraformResource {
    */
   private driftGroups(): DriftGroup[] {
     if (!this.detectDrift) return [];
-    const groups = new Map<string, { resource: IamResource; keys: string[]; failPlan: boolean }>();
+    const groups = new Map<string, { resource: IamResource; resourceHoldsTokens: boolean; keys: string[]; failPlan: boolean }>();
     for (const [key, entry] of this.entries()) {
       if (!entry.detectDrift) continue;
       const resource = resolvedText(escapeTemplates(entry.grant.resource), this);
       const failPlan = this.failPlanOnDrift || entry.failPlanOnDrift;
       const id = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod, failPlan]);
-      const group = groups.get(id) ?? { resource, keys: [], failPlan };
+      const group = groups.get(id) ?? { resource, resourceHoldsTokens: holdsTokens(entry.grant.resource), keys: [], failPlan };
       group.keys.push(key);
       groups.set(id, group);
     }

@@ -38,6 +38,7 @@ interface Finding {
  */
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   // A failing check labels grants with the instance's input, which may carry its twins after the label.
+  if (query.compare === 'state') return runDriftFromState(query, env);
   const grants = (JSON.parse(query.grants) as CheckedGrant[]).map((g) => ({ ...g, label: splitLabel(g.label).label ?? g.label }));
   const findings = await compare(query, grants, env);
   if (findings.length === 0 || query.compare === 'all') return report(query, grants.length, findings);
@@ -54,6 +55,27 @@ export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promi
     grants.filter((g) => applied.has(g.key)).length,
     findings.filter((f) => f.keys.some((key) => applied.has(key))),
   );
+}
+
+/**
+ * `compare: 'state'`: the grants (and so the policy's name) as the last apply
+ * left them in the state; none applied yet means nothing to compare.
+ */
+async function runDriftFromState(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
+  const keys = (JSON.parse(query.grants) as Array<{ key: string }>).map((g) => g.key);
+  let inState;
+  try {
+    inState = appliedInstances(query.resource, env);
+  } catch (error) {
+    return report(query, 0, [{ text: `could not read the applied grants: ${(error as Error).message}`, keys: [] }]);
+  }
+  const grants = keys.flatMap((key) => {
+    const applied = inState.get(key);
+    return applied ? [{ key, grant: applied.grant, label: splitLabel(applied.input).label ?? key }] : [];
+  });
+  if (grants.length === 0) return report(query, 0, []);
+  const { service, apiVersion, name, getIamPolicyMethod } = parseGrant(grants[0].grant).resource;
+  return report(query, grants.length, await compare({ ...query, service, apiVersion, name, getIamPolicyMethod }, grants, env));
 }
 
 async function compare(query: DriftQuery, grants: CheckedGrant[], env: NodeJS.ProcessEnv): Promise<Finding[]> {
@@ -85,7 +107,7 @@ async function compare(query: DriftQuery, grants: CheckedGrant[], env: NodeJS.Pr
 /** The keys of the grants whose configured value the Terraform state holds. */
 function appliedKeys(grants: CheckedGrant[], resource: string, env: NodeJS.ProcessEnv): Set<string> {
   const inState = appliedInstances(resource, env);
-  return new Set(grants.filter(({ key, grant }) => inState.get(key) === grant).map((g) => g.key));
+  return new Set(grants.filter(({ key, grant }) => inState.get(key)?.grant === grant).map((g) => g.key));
 }
 
 /**

@@ -5,16 +5,17 @@ const STATE_PULL_TIMEOUT_MS = 60_000;
 
 /**
  * The instances of one resource in the Terraform state of the working
- * directory, as the last apply left them: instance key → the value of its
- * `triggers_replace` (for the grants resource, the grant's JSON). Tainted
- * instances, which the next apply replaces, are left out.
+ * directory, as the last apply left them: instance key → its
+ * `triggers_replace` (for the grants resource, the grant's JSON, Terraform
+ * values resolved) and its `input` (the grant's label). Tainted instances,
+ * which the next apply replaces, are left out.
  *
  * Read with `terraform state pull` (any backend; it takes no lock, so it works
  * while `terraform plan` holds one), by the binary cdktf-cli names in
  * `TERRAFORM_BINARY_NAME`, else `terraform` on the PATH. Extra arguments a
  * user set for other commands (`TF_CLI_ARGS*`) are not passed on.
  */
-export function appliedInstances(address: string, env: NodeJS.ProcessEnv): Map<string, string> {
+export function appliedInstances(address: string, env: NodeJS.ProcessEnv): Map<string, AppliedInstance> {
   const [type, name] = address.split('.');
   const binary = env.TERRAFORM_BINARY_NAME || 'terraform';
   const childEnv = Object.fromEntries(Object.entries(env).filter(([k]) => !k.startsWith('TF_CLI_ARGS')));
@@ -28,18 +29,27 @@ export function appliedInstances(address: string, env: NodeJS.ProcessEnv): Map<s
     const why = pulled.error?.message ?? (pulled.stderr || pulled.stdout).trim().slice(0, 500);
     throw new Error(`${binary} state pull failed: ${why}`);
   }
-  const instances = new Map<string, string>();
+  const instances = new Map<string, AppliedInstance>();
   if (pulled.stdout.trim() === '') return instances; // no state yet
   const state = JSON.parse(pulled.stdout) as { resources?: StateResource[] };
   for (const resource of state.resources ?? []) {
     if (resource.mode !== 'managed' || resource.module || resource.type !== type || resource.name !== name) continue;
     for (const instance of resource.instances ?? []) {
       if (instance.status === 'tainted' || typeof instance.index_key !== 'string') continue;
-      const value = instance.attributes?.triggers_replace?.value;
-      if (typeof value === 'string') instances.set(instance.index_key, value);
+      const grant = instance.attributes?.triggers_replace?.value;
+      const input = instance.attributes?.input?.value;
+      if (typeof grant === 'string') instances.set(instance.index_key, typeof input === 'string' ? { grant, input } : { grant });
     }
   }
   return instances;
+}
+
+/** One instance as the last apply left it. */
+export interface AppliedInstance {
+  /** Its `triggers_replace`: for a grant, the grant's JSON. */
+  readonly grant: string;
+  /** Its `input`: for a grant, the label (and any twins). */
+  readonly input?: string;
 }
 
 interface StateResource {
@@ -50,6 +60,6 @@ interface StateResource {
   readonly instances?: {
     readonly index_key?: unknown;
     readonly status?: string;
-    readonly attributes?: { readonly triggers_replace?: { readonly value?: unknown } };
+    readonly attributes?: { readonly triggers_replace?: { readonly value?: unknown }; readonly input?: { readonly value?: unknown } };
   }[];
 }

@@ -39,7 +39,24 @@ test("the grants resource's instances as the last apply left them: tainted ones,
       { mode: 'data', type: 'terraform_data', name: 'google_iam_grants', instances: [instance('d', '{}')] },
     ],
   });
-  expect([...appliedInstances('terraform_data.google_iam_grants', env)]).toEqual([['a', '{"a":1}']]);
+  expect([...appliedInstances('terraform_data.google_iam_grants', env)]).toEqual([['a', { grant: '{"a":1}' }]]);
+});
+
+test("an instance's input, the grant's label, comes with it", () => {
+  const env = fakeTerraform({
+    version: 4,
+    resources: [
+      {
+        mode: 'managed',
+        type: 'terraform_data',
+        name: 'google_iam_grants',
+        instances: [
+          { index_key: 'a', attributes: { triggers_replace: { value: '{"a":1}' }, input: { value: 'grants/Alice', type: 'string' } } },
+        ],
+      },
+    ],
+  });
+  expect([...appliedInstances('terraform_data.google_iam_grants', env)]).toEqual([['a', { grant: '{"a":1}', input: 'grants/Alice' }]]);
 });
 
 test('no state yet: nothing is applied', () => {
