@@ -23,6 +23,7 @@ import {
 } from '../../../lib';
 import { ConstructValidationError } from '../../../lib/synth/errors';
 import { grantsResource, parsedGrant } from '../../support/grants-json';
+import { thrownBy } from '../../support/rejection';
 import { resolveIn } from '../../support/resolve';
 
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
@@ -633,14 +634,7 @@ describe('synth-time validation names the construct path, the field and the valu
     ],
   ];
   test.each(cases)('%s', (_label, build, message) => {
-    let error: unknown;
-    try {
-      build();
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConstructValidationError);
-    expect((error as Error).message).toMatch(message);
+    expect(thrownBy(build, ConstructValidationError).message).toMatch(message);
   });
 
   test('the same role under two different conditions is two bindings of one policy', () => {
