@@ -66,6 +66,19 @@ export function isRetried(kind: FailureKind): boolean {
   return kind === 'conflict' || kind === 'transient';
 }
 
+/**
+ * What is retried, each with a budget of its own:
+ * - `change`: a grant's read-modify-write (3 minutes: Terraform waits for it anyway);
+ * - `check`: the fresh read that checks a failed change, and taking back an
+ *   interrupted create (a minute: an interrupted worker must be done soon);
+ * - `read`: plan-time reads, drift checks and Direct-form lookups (20 s: a
+ *   plan or a synth must not hang on a dead endpoint; with one request's own
+ *   timeout a read gives up within about 80 s at worst).
+ */
+export type RetriedOperation = 'change' | 'check' | 'read';
+
+const BUDGET_MS: Record<RetriedOperation, number> = { change: 180_000, check: 60_000, read: 20_000 };
+
 /** Bounded exponential backoff with jitter. */
 export interface RetrySchedule {
   /** Wait before the second attempt. */
@@ -85,21 +98,8 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
   maxDelayMs: 30_000,
   multiplier: 2,
   jitter: 0.5,
-  maxElapsedMs: 180_000,
+  maxElapsedMs: BUDGET_MS.change,
 };
-
-/**
- * What is retried, each with a budget of its own:
- * - `change`: a grant's read-modify-write (3 minutes: Terraform waits for it anyway);
- * - `check`: the fresh read that checks a failed change, and taking back an
- *   interrupted create (a minute: an interrupted worker must be done soon);
- * - `read`: plan-time reads, drift checks and Direct-form lookups (20 s: a
- *   plan or a synth must not hang on a dead endpoint; with one request's own
- *   timeout a read gives up within about 80 s at worst).
- */
-export type RetriedOperation = 'change' | 'check' | 'read';
-
-const BUDGET_MS: Record<RetriedOperation, number> = { change: 180_000, check: 60_000, read: 20_000 };
 
 /** A retry variable that is not a number of milliseconds. */
 export class RetrySettingError extends Error {
