@@ -87,7 +87,7 @@ export class IamPolicyApi {
         'FAILED_PRECONDITION',
         `refusing to write the IAM policy of ${resource} without an etag: such a write replaces whatever policy is there; read it first and write it back with its etag`,
         `POST ${path}`,
-        false,
+        'permanent',
       );
     }
     const api = GoogleIamApis.apiVersion(this.target.service, this.target.apiVersion);
@@ -97,7 +97,7 @@ export class IamPolicyApi {
         'INVALID_ARGUMENT',
         `Google publishes getIamPolicy but no setIamPolicy for ${resource} (${this.target.service} ${this.target.apiVersion}, ${GoogleIamApis.SOURCE}): its policy can be read, not written; nothing was written`,
         `POST ${path}`,
-        false,
+        'permanent',
       );
     }
     if (options.updateAuditConfigs && !(api?.updateMask && api.auditConfigs)) {
@@ -107,7 +107,7 @@ export class IamPolicyApi {
         `cannot replace the audit configs of ${resource}: in Google's published API (${GoogleIamApis.SOURCE}) ${this.target.service} ${this.target.apiVersion}'s ` +
           `setIamPolicy ${api?.updateMask ? 'takes a Policy without auditConfigs' : 'has no updateMask, and without one Google updates only bindings and etag'}; nothing was written`,
         `POST ${path}`,
-        false,
+        'permanent',
       );
     }
     // Where the API's Policy has no auditConfigs, the field would be a 400 (Google never returns any there).
@@ -132,7 +132,7 @@ export class IamPolicyApi {
       `${resource} is not in any IAM-enabled collection Google publishes for ${this.target.service} ${this.target.apiVersion} (${GoogleIamApis.SOURCE}), ` +
         "so how its getIamPolicy is called is unknown; check the name, or set the resource's policyReadMethod; nothing was sent",
       `getIamPolicy ${path}`,
-      false,
+      'permanent',
     );
   }
 

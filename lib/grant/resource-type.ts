@@ -39,9 +39,6 @@ export const TYPED_RESOURCE_TYPES: Readonly<Record<string, IamResourceType>> = O
   ]),
 );
 
-/** The authorization policy type by name, for the runner tests that build its grants by hand. */
-export const AUTHORIZATION_POLICY_TYPE: IamResourceType = TYPED_RESOURCE_TYPES.AuthorizationPolicy;
-
 /** What a typed grant construct named `typeName` hands its base: the resource `name` of `type`, and the name's required form. */
 export function typedGrantTarget(typeName: string, type: IamResourceType, name: string): GrantTarget {
   return { typeName, resource: resourceOfType(type, name), nameFormat: type.nameFormat };

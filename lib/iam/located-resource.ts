@@ -1,5 +1,5 @@
 import { IamValidationError } from './errors';
-import { validateLocation, validateProjectId, validateResourceId, type ResourceNameFormat } from './resource-name';
+import { validateLocation, validateProjectId, validateResourceId } from './resource-name';
 
 /** The policy versions Google accepts: 0 and 1 (no conditions), 3 (conditional bindings). */
 export const POLICY_VERSIONS = [0, 1, 3] as const;
@@ -32,9 +32,4 @@ export function validatePolicyVersion(version: number | undefined, isKnown: IsKn
   if (!(POLICY_VERSIONS as readonly number[]).includes(version)) {
     throw new IamValidationError('optionsRequestedPolicyVersion', version, 'expected 0, 1 or 3 (the policy versions Google accepts)');
   }
-}
-
-/** `projects/{project}/locations/{location}/{collection}/{id}`. */
-export function locatedName(format: ResourceNameFormat, project: string, location: string, id: string): string {
-  return `projects/${project}/locations/${location}/${format.collection}/${id}`;
 }

@@ -141,7 +141,9 @@ export interface GetIamPolicyArgs {
  *
  * Arguments are checked before anything else; API errors throw with Google's
  * status (`NOT_FOUND`, `PERMISSION_DENIED`, …) and message, the lookup's name
- * and its arguments.
+ * and its arguments. Transient failures (429, 500, 502, 503, 504, a lost
+ * connection) are retried for at most 20 s, as at plan time; a host name
+ * that does not resolve, or refuses connections, fails at once.
  */
 export class GoogleLookups {
   private readonly props: GoogleLookupsProps;

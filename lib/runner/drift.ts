@@ -1,16 +1,14 @@
 import { GoogleRestClient } from '../api/client';
 import type { DriftQuery } from '../contract/drift-query';
-import { retrying } from '../api/backoff';
 import { GET_IAM_POLICY_SHAPES } from '../api/iam-apis';
 import { IamPolicyApi } from '../api/iam-policy';
+import { retrying } from '../api/retrying';
+import { retrySchedule } from '../api/retry-policy';
 import { grantDrift } from '../iam/drift';
 import { describeGrant } from '../iam/grant';
 import { parseGrant } from './grant-input';
 import { appliedInstances } from './terraform-state';
 import { splitLabel } from './twins';
-
-/** How long a drift read retries transient errors before it reports them. */
-const READ_RETRY_MS = 20_000;
 
 interface CheckedGrant {
   readonly key: string;
@@ -87,7 +85,7 @@ async function compare(query: DriftQuery, grants: CheckedGrant[], env: NodeJS.Pr
   });
   let policy;
   try {
-    policy = (await retrying(() => api.getIamPolicy(query.name), { maxElapsedMs: READ_RETRY_MS })).value;
+    policy = (await retrying(() => api.getIamPolicy(query.name), retrySchedule('read', env))).value;
   } catch (error) {
     const labels = [...new Set(grants.map((g) => g.label))].join(', ');
     return [

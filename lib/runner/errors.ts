@@ -40,11 +40,6 @@ export const RunnerErrors = {
       'QUERY_NOT_JSON',
     ),
   malformedQuery: (why: string) => new RunnerError(`the query on stdin is malformed: ${why}; ${RESYNTH}`, 'MALFORMED_QUERY'),
-  badMilliseconds: (variable: string, raw: string) =>
-    new RunnerError(
-      `${variable} must be a non-negative number of milliseconds (got ${JSON.stringify(raw)}); unset it for the default`,
-      'BAD_SETTING',
-    ),
   lockTimeout: (seconds: number, lock: string) =>
     new RunnerError(
       `gave up after ${seconds} s waiting for the policy lock ${lock}. Another runner of this user holds it; if no terraform is running on this machine, remove that folder and run terraform again`,

@@ -1,8 +1,9 @@
-import { retrying } from '../api/backoff';
 import { GoogleRestClient } from '../api/client';
 import { credentialIdentity } from '../api/credentials';
 import { GoogleApiError } from '../api/errors';
 import { IamPolicyApi } from '../api/iam-policy';
+import { retrying, type RetryOptions } from '../api/retrying';
+import { retrySchedule } from '../api/retry-policy';
 import { policyShapeProblem } from '../api/policy-shape';
 import { serviceRootUrl } from '../api/services';
 import { describeGrant, grantEdits, grantKey, type Grant, type GrantAction } from '../iam/grant';
@@ -10,7 +11,6 @@ import type { PolicyEdit } from '../iam/policy-edit';
 import type { Policy } from '../iam/types';
 import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from './engine';
 import { RUNNER_ENV } from '../contract/runner-env';
-import { RunnerErrors } from './errors';
 import { parseGrant } from './grant-input';
 import { Interruption } from './interruption';
 import { grantDone, grantVerb } from './grant-words';
@@ -30,14 +30,6 @@ import { editsInEffect } from './undo';
  * grant, see bench/.)
  */
 const BATCH_SETTLE = { settleMs: 30, maxSettleMs: 150 };
-
-/**
- * The retry budget of taking back an interrupted create, and of the read that
- * checks a failure. With the request timeout (60 s) of the call in flight,
- * an interrupted worker is done within about two minutes (plus any wait for
- * another runner holding the policy's lock).
- */
-const UNDO_BUDGET_MS = 60_000;
 
 let googleCalled = false;
 
@@ -85,17 +77,20 @@ export async function runGrant(
   const client = new GoogleRestClient({ env });
   const endpoint = policyEndpoint(new IamPolicyApi(client, grant.resource), grant.resource.name);
   const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, batchKey(grant, rootUrl, env), editsOrUndefined, outcomeOrUndefined);
-  const retry = { maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs), initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs) };
-  // Taking back an interrupted create, and the read that checks a failure, get a budget of their own, at most a minute.
-  const shortRetry = { ...retry, maxElapsedMs: Math.min(retry.maxElapsedMs ?? UNDO_BUDGET_MS, UNDO_BUDGET_MS) };
-  const carryOut = (edits: PolicyEdit[], options: { stopRetrying: () => boolean; maxElapsedMs?: number; initialDelayMs?: number }) =>
-    submit(queue, client, endpoint, markers.run, edits, options, (error, attempt, delayMs) =>
-      log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
-    );
-  const verify = (edits: PolicyEdit[]) => freshReadShows(endpoint, edits, shortRetry);
+  // Taking back an interrupted create, and the read that checks a failure, are `check`s: with the
+  // request timeout (60 s) of the call in flight, an interrupted worker is done within about two minutes.
+  const change = retrySchedule('change', env);
+  const check = retrySchedule('check', env);
+  const carryOut = (edits: PolicyEdit[], options: RetryOptions) =>
+    submit(queue, client, endpoint, markers.run, edits, {
+      ...options,
+      onRetry: (error, attempt, delayMs) =>
+        log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
+    });
+  const verify = (edits: PolicyEdit[]) => freshReadShows(endpoint, edits, check);
 
   const edits = grantEdits(grant, action);
-  const outcome = await carryOut(edits, { ...retry, stopRetrying: () => interruption.interrupted });
+  const outcome = await carryOut(edits, { ...change, stopRetrying: () => interruption.interrupted });
   const attempts = describeAttempts(outcome);
   const succeeded = (changed: boolean, etag: string | undefined) => {
     if (action === 'apply') markAppliedIfPossible(markers, markerKey, log);
@@ -130,7 +125,7 @@ export async function runGrant(
       undo = outcome.undo;
     }
     const done = outcome.ok ? 'was carried out' : 'was carried out although its answer was lost';
-    const takenBack = await carryOut([...undo], { ...shortRetry, stopRetrying: () => false });
+    const takenBack = await carryOut([...undo], check);
     if (takenBack.ok) {
       log(RunnerLines.interruptedTakenBack(what, done, grantDone(grant, 'remove', takenBack.changed)));
       return false;
@@ -178,8 +173,7 @@ async function submit(
   endpoint: IamPolicyEndpoint,
   run: string | undefined,
   edits: PolicyEdit[],
-  options: { maxElapsedMs?: number; initialDelayMs?: number; stopRetrying: () => boolean },
-  onRetry: (error: unknown, attempt: number, delayMs: number) => void,
+  retry: RetryOptions,
 ): Promise<EditOutcome> {
   const lead = async () => {
     googleCalled = true;
@@ -204,11 +198,10 @@ async function submit(
         sentWrites,
         batch.map((item) => ({ id: item.id, edits: item.payload })),
         {
-          ...options,
+          ...retry,
           firstRead: led.read && (() => led.read),
           assumedPolicy: led.assumed,
           onWritten: run === undefined ? undefined : (policy) => queue.leaveNote({ run, policy }),
-          onRetry,
         },
       ).then((outcomes) => new Map(outcomes.map((o) => [o.id, o]))),
     );
@@ -224,7 +217,7 @@ async function submit(
 async function freshReadShows(
   endpoint: IamPolicyEndpoint,
   edits: PolicyEdit[],
-  retry: { maxElapsedMs?: number; initialDelayMs?: number },
+  retry: RetryOptions,
 ): Promise<{ kind: 'inEffect' | 'absent' } | { kind: 'unknown'; readFailure: string }> {
   try {
     const { value } = await retrying(() => endpoint.getIamPolicy(), retry);
@@ -292,12 +285,4 @@ function outcomeOrUndefined(value: unknown): EditOutcome | undefined {
     (o.writeUnanswered === undefined || typeof o.writeUnanswered === 'boolean') &&
     (o.ok ? typeof o.changed === 'boolean' && typeof o.etag === 'string' : typeof o.status === 'string' && typeof o.message === 'string');
   return ok ? (o as EditOutcome) : undefined;
-}
-
-function numberFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw RunnerErrors.badMilliseconds(name, raw);
-  return value;
 }

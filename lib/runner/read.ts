@@ -5,6 +5,8 @@ import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
 import { GET_IAM_POLICY_SHAPES, type GetIamPolicyShape } from '../api/iam-apis';
 import { IamPolicyApi } from '../api/iam-policy';
 import { ImportJobsApi } from '../api/import-jobs';
+import { retrying } from '../api/retrying';
+import { retrySchedule } from '../api/retry-policy';
 import { IamValidationError } from '../iam/errors';
 import { validateLocatedResource, validatePolicyVersion } from '../iam/located-resource';
 import { validateImportJobView } from '../migrationcenter/import-job-view';
@@ -54,10 +56,12 @@ export interface TypedRead {
 /**
  * Reads Google for either form of the lookups: the same credentials, endpoint
  * overrides and client as the grants, so the access token never leaves this
- * process. Values are mapped once, here, so both forms see the same shapes.
+ * process, and the same retries of transient failures, within a read's budget
+ * (retry-policy.ts). Values are mapped once, here, so both forms see the same shapes.
  */
 export async function readTyped(query: ReadQuery, env: NodeJS.ProcessEnv): Promise<TypedRead> {
   const client = new GoogleRestClient({ env });
+  const retry = retrySchedule('read', env);
   const { name, project } = await resourceName(query, env);
   if (query.kind === 'iamPolicy') {
     const version = query.version === undefined || query.version === '' ? 3 : Number(query.version);
@@ -67,13 +71,14 @@ export async function readTyped(query: ReadQuery, env: NodeJS.ProcessEnv): Promi
       apiVersion: required(query.apiVersion, 'apiVersion'),
       getIamPolicyMethod: method(query.getIamPolicyMethod),
     });
-    const raw = await api.getIamPolicy(name, version);
+    const { value: raw } = await retrying(() => api.getIamPolicy(name, version), retry);
     return { name, project, raw, value: iamPolicyFromWire(raw) };
   }
   if (query.kind === 'importJob') {
     const view = query.view || undefined;
     validateImportJobView(view);
-    const raw = await new ImportJobsApi(client).get(name, view);
+    const jobs = new ImportJobsApi(client);
+    const { value: raw } = await retrying(() => jobs.get(name, view), retry);
     return { name, project, raw, value: importJobFromWire(raw) };
   }
   throw RunnerErrors.malformedQuery(`unknown read kind ${JSON.stringify((query as { kind?: unknown }).kind)}`);
