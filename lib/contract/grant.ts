@@ -34,7 +34,8 @@ export function serializeGrant(grant: Grant): string {
 export function parseGrant(json: string): Grant {
   const grant = parseGrantAsWritten(json);
   const use = grant.mode === 'policy' && grant.auditConfigs !== undefined ? 'write-audit-configs' : 'write';
-  reader.check(() => validateIamResource(grant.resource, () => true, 'resource.', 'getIamPolicyMethod', use));
+  // Its advice names the constructs' property, the one a user sets (the method itself was checked by readResource).
+  reader.check(() => validateIamResource(grant.resource, () => true, 'resource.', 'policyReadMethod', use));
   reader.check(() => validateGrantValues(grant));
   return grant;
 }

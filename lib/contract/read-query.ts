@@ -146,8 +146,9 @@ function queryOf(fields: Record<string, string | undefined>, label: string | und
   return reader.check(() => {
     // A located resource's name is built, and checked, by the runner (its project may be the default one): unknown here.
     const known = (value: unknown) => value !== undefined;
-    validateIamResource({ service, apiVersion, name: name as string, getIamPolicyMethod: method }, known, '', 'getIamPolicyMethod');
     if (method !== undefined) validateGetIamPolicyMethod(method);
+    // Its advice names the constructs' property, the one a user sets.
+    validateIamResource({ service, apiVersion, name: name as string, getIamPolicyMethod: method }, known, '', 'policyReadMethod');
     validatePolicyVersion(version);
     return {
       kind,
