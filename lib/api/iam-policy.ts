@@ -2,8 +2,9 @@ import type { AuditConfig, Binding, Policy } from '../iam/types';
 import type { GoogleRestClient } from './client';
 import { GoogleApiError } from './errors';
 import { policyShapeProblem } from './policy-shape';
-import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from './iam-apis';
-import { validateServiceName, type GoogleService } from './services';
+import { GoogleIamApis, type GetIamPolicyShape } from './iam-apis';
+import { validateApiVersion, validateGetIamPolicyMethod, validateResourceName, validateServiceName } from './resource-validation';
+import type { GoogleService } from './services';
 
 /** Which API serves a resource's IAM policy (a grant resource type satisfies this). */
 export interface IamPolicyService {
@@ -32,10 +33,6 @@ export interface SetIamPolicyOptions {
  */
 export const AUDIT_CONFIGS_UPDATE_MASK = 'bindings,etag,auditConfigs';
 
-const API_VERSION = /^v\d+(p\d+)?((alpha|beta)\d*)?$/;
-// A resource name goes into the URL's path: no query, fragment, escapes, or dot segments that would leave it.
-const UNSAFE_RESOURCE = /[?#%\\\s\u0000-\u001f\u007f]|(^|\/)\.{1,2}(\/|$)|^\/|\/$|\/\//;
-
 /**
  * `getIamPolicy` / `setIamPolicy` of one service (`{apiVersion}/{resource}:getIamPolicy`),
  * each request exactly as Google's published schema for the resource's
@@ -50,16 +47,8 @@ export class IamPolicyApi {
     private readonly target: IamPolicyService,
   ) {
     validateServiceName(target.service);
-    if (typeof target.apiVersion !== 'string' || !API_VERSION.test(target.apiVersion)) {
-      throw new Error(
-        `apiVersion: expected a Google API version such as v1, v1beta1 or v2alpha (got ${JSON.stringify(target.apiVersion)})`,
-      );
-    }
-    if (target.getIamPolicyMethod !== undefined && !GET_IAM_POLICY_SHAPES.includes(target.getIamPolicyMethod)) {
-      throw new Error(
-        `getIamPolicyMethod: expected ${GET_IAM_POLICY_SHAPES.join(', ')} (got ${JSON.stringify(target.getIamPolicyMethod)})`,
-      );
-    }
+    validateApiVersion(target.apiVersion);
+    if (target.getIamPolicyMethod !== undefined) validateGetIamPolicyMethod(target.getIamPolicyMethod);
   }
 
   /** Reads the policy; version 3 by default so conditional bindings come back intact. */
@@ -137,9 +126,8 @@ export class IamPolicyApi {
   }
 
   private path(resource: string, verb: string): string {
-    if (typeof resource !== 'string' || resource === '' || UNSAFE_RESOURCE.test(resource)) {
-      throw new Error(`resource: expected a resource name such as projects/p/locations/l/things/t (got ${JSON.stringify(resource)})`);
-    }
+    // The name goes into the URL's path: nothing that would change the request.
+    validateResourceName(resource, 'resource');
     return `${this.target.apiVersion}/${resource}:${verb}`;
   }
 }

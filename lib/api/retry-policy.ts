@@ -1,4 +1,3 @@
-import { RUNNER_ENV } from '../contract/runner-env';
 
 /**
  * The one retry policy of every Google call the library makes (grant writes,
@@ -101,6 +100,12 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
   maxElapsedMs: BUDGET_MS.change,
 };
 
+/** The variables that override the schedule, for the runner and the Direct-form lookups alike. */
+export const RETRY_ENV = {
+  maxMs: 'CDKTF_GOOGLE_IAM_RETRY_MAX_MS',
+  initialMs: 'CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS',
+} as const;
+
 /** A retry variable that is not a number of milliseconds. */
 export class RetrySettingError extends Error {
   constructor(variable: string, raw: string) {
@@ -117,8 +122,8 @@ export class RetrySettingError extends Error {
  * value that is not a non-negative number.
  */
 export function retrySchedule(operation: RetriedOperation, env: NodeJS.ProcessEnv): RetrySchedule {
-  const maxMs = millisecondsFromEnv(env, RUNNER_ENV.retryMaxMs);
-  const initialDelayMs = millisecondsFromEnv(env, RUNNER_ENV.retryInitialMs) ?? DEFAULT_RETRY_SCHEDULE.initialDelayMs;
+  const maxMs = millisecondsFromEnv(env, RETRY_ENV.maxMs);
+  const initialDelayMs = millisecondsFromEnv(env, RETRY_ENV.initialMs) ?? DEFAULT_RETRY_SCHEDULE.initialDelayMs;
   const maxElapsedMs = operation === 'change' ? (maxMs ?? BUDGET_MS.change) : Math.min(maxMs ?? Infinity, BUDGET_MS[operation]);
   return { ...DEFAULT_RETRY_SCHEDULE, initialDelayMs, maxElapsedMs };
 }

@@ -2,7 +2,7 @@ import { createHash } from 'crypto';
 import { TerraformElement, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import type { IamResource } from '../iam/grant';
-import type { DriftQuery } from '../contract/drift-query';
+import { serializeDriftQuery } from '../contract/drift-query';
 import { EXTERNAL_PROVIDER_REQUIREMENT } from '../synth/external-data';
 import { escapeTemplate, stringLiteral } from '../synth/terraform-expression';
 
@@ -106,19 +106,15 @@ export class DriftChecks extends TerraformElement {
     const source = group.failPlan ? `${this.addresses.grants}[k]` : `${this.addresses.grantsLocal}[k]`;
     const grantOf = group.failPlan ? `${source}.triggers_replace, id = ${source}.id` : `${source}.grant`;
     const labelOf = group.failPlan ? `${source}.input` : `${source}.label`;
-    const { service, apiVersion, name: resourceName, getIamPolicyMethod } = group.resource;
     if (group.resourceHoldsTokens && !group.failPlan) return { program: ['node', this.runner(), 'drift'], query: this.stateQuery(group) };
-    const query: DriftQuery = {
-      service,
-      apiVersion,
-      name: resourceName,
-      ...(getIamPolicyMethod ? { getIamPolicyMethod } : {}),
+    const query = serializeDriftQuery({
+      policy: group.resource,
       resource: this.addresses.grants,
       repair: this.addresses.repair,
       stack: TerraformStack.of(this).node.id,
       compare: group.failPlan ? 'all' : 'applied',
       grants: `\${jsonencode([for k in ${keys} : { key = k, label = ${labelOf}, grant = ${grantOf} }])}`,
-    };
+    });
     return {
       program: ['node', this.runner(), 'drift'],
       query,
@@ -140,17 +136,15 @@ export class DriftChecks extends TerraformElement {
    * from the state as the last apply left it (`terraform state pull`), so the
    * first plan compares nothing and later plans check what was applied.
    */
-  private stateQuery(group: DriftGroup): DriftQuery {
-    return {
-      service: '',
-      apiVersion: '',
-      name: '',
+  private stateQuery(group: DriftGroup): Record<string, string> {
+    const query = serializeDriftQuery({
       resource: this.addresses.grants,
       repair: this.addresses.repair,
       stack: TerraformStack.of(this).node.id,
       compare: 'state',
-      grants: escapeTemplate(JSON.stringify(group.keys.map((key) => ({ key })))),
-    };
+      keys: group.keys,
+    });
+    return { ...query, grants: escapeTemplate(query.grants) };
   }
 }
 

@@ -12,6 +12,7 @@ import {
 } from 'cdktf';
 import type { Construct, IConstruct } from 'constructs';
 import { grantKey, type Grant, type IamResource } from '../iam/grant';
+import { grantLabel, serializeGrant } from '../contract/grant';
 import { RUNNER_ENV, TWINS_SEPARATOR } from '../contract/runner-env';
 import { onRunnerUse, runnerAssetPath } from '../synth/runner-asset';
 import { escapeTemplate, holdsTokens, stringLiteral, terraformExpression } from '../synth/terraform-expression';
@@ -267,8 +268,10 @@ export class GoogleIamGrants extends TerraformResource {
           {
             grant: entry.holdsTokens
               ? `\${jsonencode(${terraformExpression(entry.grant, this)})}`
-              : escapeTemplate(JSON.stringify(entry.grant)),
-            label: twins ? `\${join("", [${stringLiteral(entry.labels.join(', '))}, ${twins}])}` : escapeTemplate(entry.labels.join(', ')),
+              : escapeTemplate(serializeGrant(entry.grant)),
+            label: twins
+              ? `\${join("", [${stringLiteral(grantLabel(entry.labels))}, ${twins}])}`
+              : escapeTemplate(grantLabel(entry.labels)),
           },
         ];
       }),
@@ -306,9 +309,9 @@ export class GoogleIamGrants extends TerraformResource {
     const items = [...this.entries()].map(([key, entry]) => {
       const grant = entry.holdsTokens
         ? `jsonencode(${terraformExpression(entry.grant, this)})`
-        : base64Literal(JSON.stringify(entry.grant));
+        : base64Literal(serializeGrant(entry.grant));
       const twins = this.twinsExpression(key, entry);
-      const label = base64Literal(entry.labels.join(', '));
+      const label = base64Literal(grantLabel(entry.labels));
       return `${JSON.stringify(key)} = { grant = ${grant}, label = ${twins ? `join("", [${label}, ${twins}])` : label} }`;
     });
     return `\${{ ${items.join(', ')} }}`;

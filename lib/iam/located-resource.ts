@@ -26,10 +26,13 @@ export function validateLocatedResource(where: LocatedResource, isKnown: IsKnown
   if (isKnown(where.id)) validateResourceId(where.id, where.idField);
 }
 
+/** A policy version Google accepts. */
+export type PolicyVersion = (typeof POLICY_VERSIONS)[number];
+
 /** Checks a requested policy version: 0, 1 or 3; an absent version, or one only Terraform knows, passes. */
-export function validatePolicyVersion(version: number | undefined, isKnown: IsKnown = always): void {
+export function validatePolicyVersion(version: unknown, isKnown: IsKnown = always): asserts version is PolicyVersion | undefined {
   if (version === undefined || !isKnown(version)) return;
-  if (!(POLICY_VERSIONS as readonly number[]).includes(version)) {
+  if (!(POLICY_VERSIONS as readonly unknown[]).includes(version)) {
     throw new IamValidationError('optionsRequestedPolicyVersion', version, 'expected 0, 1 or 3 (the policy versions Google accepts)');
   }
 }

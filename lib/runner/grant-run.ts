@@ -10,8 +10,10 @@ import { describeGrant, grantEdits, grantKey, type Grant, type GrantAction } fro
 import type { PolicyEdit } from '../iam/policy-edit';
 import type { Policy } from '../iam/types';
 import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from './engine';
+import { ContractError } from '../contract/contract-error';
+import { parseAppliedGrant, parseGrant, parseGrantLabel } from '../contract/grant';
 import { RUNNER_ENV } from '../contract/runner-env';
-import { parseGrant } from './grant-input';
+import { RunnerErrors } from './errors';
 import { Interruption } from './interruption';
 import { grantDone, grantVerb } from './grant-words';
 import { PREFIX, RunnerLines } from './lines';
@@ -19,7 +21,7 @@ import { policyEndpoint } from './policy-endpoint';
 import { PolicyQueue } from './policy-queue';
 import { RunMarkers } from './run-markers';
 import { StateDir } from './state-dir';
-import { declaredByTwin, splitLabel } from './twins';
+import { declaredByTwin } from './twins';
 import { editsInEffect } from './undo';
 
 /**
@@ -36,6 +38,20 @@ let googleCalled = false;
 /** Whether this process called Google: loader.ts caches compiled code only from such a run. */
 export function calledGoogle(): boolean {
   return googleCalled;
+}
+
+/**
+ * The grant to apply, every value checked as the constructs check it (synth
+ * cannot check values only Terraform knows); or the grant to revoke, as the
+ * apply left it (lib/contract/grant.ts). Errors name the declaring constructs.
+ */
+function grantOf(action: GrantAction, json: string | undefined, label: string | undefined): Grant {
+  if (!json) throw RunnerErrors.noGrant();
+  try {
+    return action === 'apply' ? parseGrant(json) : parseAppliedGrant(json);
+  } catch (error) {
+    throw error instanceof ContractError ? error.from(label?.trim()) : error;
+  }
 }
 
 /** A failure as the engine reported it (or an error of the runner's own), for the outcome lines. */
@@ -56,8 +72,8 @@ export async function runGrant(
   log: (line: string) => void,
   interruption: Interruption = Interruption.never(),
 ): Promise<boolean> {
-  const grant = parseGrant(env[RUNNER_ENV.grant]);
-  const { label: labelText, twins } = splitLabel(env[RUNNER_ENV.label]);
+  const { label: labelText, twins } = parseGrantLabel(env[RUNNER_ENV.label]);
+  const grant = grantOf(action, env[RUNNER_ENV.grant], labelText);
   const label = labelText?.trim() || grant.mode;
   const what = `${PREFIX} ${label} ${describeGrant(grant)}`;
   const state = StateDir.open(env);

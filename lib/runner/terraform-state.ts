@@ -31,14 +31,16 @@ export function appliedInstances(address: string, env: NodeJS.ProcessEnv): Map<s
   }
   const instances = new Map<string, AppliedInstance>();
   if (pulled.stdout.trim() === '') return instances; // no state yet
-  const state = JSON.parse(pulled.stdout) as { resources?: StateResource[] };
-  for (const resource of state.resources ?? []) {
-    if (resource.mode !== 'managed' || resource.module || resource.type !== type || resource.name !== name) continue;
-    for (const instance of resource.instances ?? []) {
-      if (instance.status === 'tainted' || typeof instance.index_key !== 'string') continue;
-      const grant = instance.attributes?.triggers_replace?.value;
-      const input = instance.attributes?.input?.value;
-      if (typeof grant === 'string') instances.set(instance.index_key, typeof input === 'string' ? { grant, input } : { grant });
+  for (const resource of listAt(JSON.parse(pulled.stdout), 'resources')) {
+    if (field(resource, 'mode') !== 'managed' || field(resource, 'module') !== undefined) continue;
+    if (field(resource, 'type') !== type || field(resource, 'name') !== name) continue;
+    for (const instance of listAt(resource, 'instances')) {
+      const key = field(instance, 'index_key');
+      if (field(instance, 'status') === 'tainted' || typeof key !== 'string') continue;
+      const attributes = field(instance, 'attributes');
+      const grant = field(field(attributes, 'triggers_replace'), 'value');
+      const input = field(field(attributes, 'input'), 'value');
+      if (typeof grant === 'string') instances.set(key, typeof input === 'string' ? { grant, input } : { grant });
     }
   }
   return instances;
@@ -52,14 +54,12 @@ export interface AppliedInstance {
   readonly input?: string;
 }
 
-interface StateResource {
-  readonly mode?: string;
-  readonly module?: string;
-  readonly type?: string;
-  readonly name?: string;
-  readonly instances?: {
-    readonly index_key?: unknown;
-    readonly status?: string;
-    readonly attributes?: { readonly triggers_replace?: { readonly value?: unknown }; readonly input?: { readonly value?: unknown } };
-  }[];
+/** `value[name]` when `value` is an object, else undefined: the state is read without trusting its shape. */
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function listAt(value: unknown, name: string): readonly unknown[] {
+  const list = field(value, name);
+  return Array.isArray(list) ? list : [];
 }

@@ -4,6 +4,8 @@
  * ride out transient failures, and give up once a read's budget is spent
  * (the environment's maximum caps it), with Google's status and message.
  */
+import { parseDriftQuery } from '../../../lib/contract/drift-query';
+import { parseReadQuery } from '../../../lib/contract/read-query';
 import { runDrift } from '../../../lib/runner/drift';
 import { runRead } from '../../../lib/runner/read';
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -28,19 +30,21 @@ afterEach(() => emulator.setFaults(undefined));
 
 const env = (retry: Record<string, string> = {}) => ({ ...emulator.env(), CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS: '20', ...retry });
 const planRead = (retry?: Record<string, string>) =>
-  runRead({ kind: 'iamPolicy', service: 'networksecurity', apiVersion: 'v1', name: AP }, env(retry));
+  runRead(parseReadQuery(JSON.stringify({ kind: 'iamPolicy', service: 'networksecurity', apiVersion: 'v1', name: AP })), env(retry));
 const driftCheck = (retry?: Record<string, string>) =>
   runDrift(
-    {
-      service: 'networksecurity',
-      apiVersion: 'v1',
-      name: AP,
-      grants: JSON.stringify([{ key: 'k', label: 'stack/Grant', grant: JSON.stringify(GRANT) }]),
-      resource: 'terraform_data.google_iam_grants',
-      repair: 'terraform_data.google_iam_grants',
-      stack: 'stack',
-      compare: 'all',
-    },
+    parseDriftQuery(
+      JSON.stringify({
+        service: 'networksecurity',
+        apiVersion: 'v1',
+        name: AP,
+        grants: JSON.stringify([{ key: 'k', label: 'stack/Grant', grant: JSON.stringify(GRANT) }]),
+        resource: 'terraform_data.google_iam_grants',
+        repair: 'terraform_data.google_iam_grants',
+        stack: 'stack',
+        compare: 'all',
+      }),
+    ),
     env(retry),
   );
 
@@ -64,7 +68,7 @@ test('a plan-time read of an endpoint that keeps failing gives up once the budge
 
 test('a permanent refusal is not retried', async () => {
   await expect(
-    runRead({ kind: 'iamPolicy', service: 'networksecurity', apiVersion: 'v1', name: `${AP}-gone` }, env()),
+    runRead(parseReadQuery(JSON.stringify({ kind: 'iamPolicy', service: 'networksecurity', apiVersion: 'v1', name: `${AP}-gone` })), env()),
   ).rejects.toMatchObject({ status: 'NOT_FOUND' });
   expect(emulator.stats().getIamPolicy).toBe(1);
 });
