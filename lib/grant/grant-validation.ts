@@ -1,7 +1,8 @@
 import type { IConstruct } from 'constructs';
-import { checkConditionAllowed, conditionKey, validateCondition } from '../iam/condition';
+import { checkConditionAllowed, validateCondition } from '../iam/condition';
 import { IamValidationError } from '../iam/errors';
 import type { Grant, GrantBinding } from '../iam/grant';
+import { BindingIdentity } from '../iam/identity';
 import { parseGrantPrincipal } from '../iam/principal';
 import { validateRole } from '../iam/role';
 import type { AuditConfig, ConditionInput } from '../iam/types';
@@ -55,7 +56,7 @@ function checkDistinctBindings(bindings: readonly GrantBinding[]): void {
   const first = new Map<string, number>();
   bindings.forEach((binding, i) => {
     if (holdsTokens(binding.role) || holdsTokens(binding.condition)) return;
-    const key = JSON.stringify([binding.role, conditionKey(binding.condition)]);
+    const key = BindingIdentity.ofBinding(binding).key;
     const earlier = first.get(key);
     if (earlier === undefined) {
       first.set(key, i);

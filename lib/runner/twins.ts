@@ -1,4 +1,5 @@
-import { grantKey, type Grant } from '../iam/grant';
+import type { Grant } from '../iam/grant';
+import { grantKey } from '../iam/identity';
 import { TWINS_SEPARATOR } from '../contract/runner-env';
 import { parseGrant } from './grant-input';
 
