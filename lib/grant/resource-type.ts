@@ -1,5 +1,6 @@
 import { IamValidationError } from '../iam/errors';
 import type { IamResource } from '../iam/grant';
+import type { PolicyAddress } from '../iam/identity';
 import type { ResourceNameFormat } from '../iam/resource-name';
 import { isKnown as isKnownAtSynth } from '../synth/known-values';
 import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from '../api/iam-apis';
@@ -57,11 +58,8 @@ export function resourceOfType(type: IamResourceType, name: string): IamResource
   };
 }
 
-/** A generic resource as a grant or lookup declares it: the four fields, `getIamPolicyMethod` as given (not defaulted). */
-export interface IamResourceInput {
-  readonly service: string;
-  readonly apiVersion: string;
-  readonly name: string;
+/** A generic resource as a grant or lookup declares it: `getIamPolicyMethod` as given (not defaulted, not yet checked). */
+export interface IamResourceInput extends PolicyAddress {
   readonly getIamPolicyMethod?: string;
 }
 
