@@ -196,6 +196,7 @@ export class GoogleIamGrants extends TerraformResource {
     for (const [key, a] of entries) {
       for (const [otherKey, b] of this.twins().get(key) ?? []) {
         if (position.get(otherKey)! < position.get(key)!) continue; // each pair once, in declaration order
+        // Named by the pair's grant keys: stable while both grants are declared.
         const name = `google_iam_twins_${shortDigest(JSON.stringify([key, otherKey]), 16)}`;
         const fields = (grant: Grant) => `lower(jsonencode(${terraformExpression(keyFields(grant), this)}))`;
         const message =
@@ -415,7 +416,10 @@ function mayBeEqual(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** Terraform map keys become part of addresses users type (`-target`, `-replace`): keep them readable and quote-free. */
+/**
+ * The `for_each` key of a grant key (persisted: the instance's address). Map keys become part of
+ * addresses users type (`-target`, `-replace`): keep them readable and quote-free.
+ */
 function safeKey(identity: string): string {
   if (/^[A-Za-z0-9/_.:@|+=,~*-]+$/.test(identity) && identity.length <= 400) return identity;
   const readable = identity.replace(/[^A-Za-z0-9/_.:@|+=,~*-]+/g, '_').slice(0, 200);
