@@ -4,7 +4,7 @@ import { comparisonKey } from './principal';
 
 /**
  * Identity: which binding, which policy, which grant. Every comparison,
- * map key and name derived from "the same binding" or "the same policy" is
+ * map key and name that stands for one binding or one policy is
  * computed here, so validation, policy edits, drift, batching, run markers
  * and drift checks cannot disagree about it.
  *
