@@ -1,4 +1,5 @@
 import { IamValidationError } from '../iam/errors';
+import type { PolicyAddress } from '../iam/identity';
 import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from './iam-apis';
 
 /**
@@ -9,10 +10,7 @@ import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from './
  */
 
 /** A generic resource as a grant or lookup declares it: the four fields, `getIamPolicyMethod` as given (not defaulted). */
-export interface IamResourceInput {
-  readonly service: string;
-  readonly apiVersion: string;
-  readonly name: string;
+export interface IamResourceInput extends PolicyAddress {
   readonly getIamPolicyMethod?: string;
 }
 

@@ -1,4 +1,3 @@
-
 /**
  * The one retry policy of every Google call the library makes (grant writes,
  * the reads that check them, drift checks, plan-time reads, Direct-form

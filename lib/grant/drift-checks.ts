@@ -1,7 +1,7 @@
-import { createHash } from 'crypto';
 import { TerraformElement, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import type { IamResource } from '../iam/grant';
+import { PolicyIdentity } from '../iam/identity';
 import { serializeDriftQuery } from '../contract/drift-query';
 import { EXTERNAL_PROVIDER_REQUIREMENT } from '../synth/external-data';
 import { escapeTemplate, stringLiteral } from '../synth/terraform-expression';
@@ -53,7 +53,9 @@ export interface DriftAddresses {
  *
  * The data sources are not nested in the checks: Terraform plans a nested one
  * to be read again during apply, so every plan would show it as a change.
- * Check blocks are written in JSON output only: cdktf's HCL renderer has none.
+ * Drift checks are written in JSON output only: cdktf's HCL renderer has no
+ * check blocks, and a read without its check would cost a call and tell no one.
+ * The element renders nothing in HCL (TerraformElement's `toHclTerraform`).
  */
 export class DriftChecks extends TerraformElement {
   constructor(
@@ -69,7 +71,7 @@ export class DriftChecks extends TerraformElement {
   public toTerraform(): any {
     const groups = this.groups();
     if (groups.length === 0) return {};
-    const names = groups.map(checkName);
+    const names = groups.map((group) => driftCheckName(group.resource, group.failPlan));
     const reads = groups.map((group, i) => [names[i], this.read(group)] as const);
     const warned = names.filter((_, i) => !groups[i].failPlan);
     return {
@@ -93,10 +95,6 @@ export class DriftChecks extends TerraformElement {
           }
         : {}),
     };
-  }
-
-  public toHclTerraform(): any {
-    return {};
   }
 
   private read(group: DriftGroup): unknown {
@@ -148,10 +146,7 @@ export class DriftChecks extends TerraformElement {
   }
 }
 
-function checkName(group: DriftGroup): string {
-  const { service, apiVersion, name } = group.resource;
-  return `google_iam_drift_${createHash('sha256')
-    .update(JSON.stringify([service, apiVersion, name, ...(group.failPlan ? ['fail'] : [])]))
-    .digest('hex')
-    .slice(0, 16)}`;
+/** The name of the drift check (and its data source) of one policy's grants whose drift warns, or fails the plan. */
+export function driftCheckName(resource: IamResource, failPlan: boolean): string {
+  return `google_iam_drift_${PolicyIdentity.of(resource).shortHash(failPlan ? 'fail' : undefined)}`;
 }

@@ -1,7 +1,8 @@
 import { AuditLogType } from './audit-log-type';
-import { checkConditionAllowed, conditionKey, validateCondition } from './condition';
+import { checkConditionAllowed, validateCondition } from './condition';
 import { IamValidationError } from './errors';
 import type { Grant, GrantBinding } from './grant';
+import { BindingIdentity } from './identity';
 import { parseGrantPrincipal } from './principal';
 import { validateRole } from './role';
 import type { AuditConfig, ConditionInput } from './types';
@@ -59,7 +60,7 @@ function checkDistinctBindings(bindings: readonly GrantBinding[], isKnown: IsKno
   const first = new Map<string, number>();
   bindings.forEach((binding, i) => {
     if (!knownThroughout(binding.role, isKnown) || !knownThroughout(binding.condition, isKnown)) return;
-    const key = JSON.stringify([binding.role, conditionKey(binding.condition)]);
+    const key = BindingIdentity.ofBinding(binding).key;
     const earlier = first.get(key);
     if (earlier === undefined) {
       first.set(key, i);

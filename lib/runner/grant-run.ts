@@ -6,7 +6,8 @@ import { retrying, type RetryOptions } from '../api/retrying';
 import { retrySchedule } from '../api/retry-policy';
 import { policyShapeProblem } from '../api/policy-shape';
 import { serviceRootUrl } from '../api/services';
-import { describeGrant, grantEdits, grantKey, type Grant, type GrantAction } from '../iam/grant';
+import { describeGrant, grantEdits, type Grant, type GrantAction } from '../iam/grant';
+import { endpointGrantKey, PolicyIdentity } from '../iam/identity';
 import type { PolicyEdit } from '../iam/policy-edit';
 import type { Policy } from '../iam/types';
 import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from './engine';
@@ -79,7 +80,7 @@ export async function runGrant(
   const state = StateDir.open(env);
   const rootUrl = serviceRootUrl(grant.resource.service, env);
   const markers = new RunMarkers(state, env[RUNNER_ENV.run], Number(env[RUNNER_ENV.terraformPid]) || process.ppid);
-  const markerKey = JSON.stringify([rootUrl, grantKey(grant)]);
+  const markerKey = endpointGrantKey(grant, rootUrl);
 
   if (action === 'remove' && markers.wasApplied(markerKey)) {
     log(RunnerLines.keptReapplied(what));
@@ -92,7 +93,8 @@ export async function runGrant(
 
   const client = new GoogleRestClient({ env });
   const endpoint = policyEndpoint(new IamPolicyApi(client, grant.resource), grant.resource.name);
-  const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, batchKey(grant, rootUrl, env), editsOrUndefined, outcomeOrUndefined);
+  const queueKey = PolicyIdentity.of(grant.resource).queueKey({ rootUrl, credentials: credentialIdentity(env) });
+  const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, queueKey, editsOrUndefined, outcomeOrUndefined);
   // Taking back an interrupted create, and the read that checks a failure, are `check`s: with the
   // request timeout (60 s) of the call in flight, an interrupted worker is done within about two minutes.
   const change = retrySchedule('change', env);
@@ -258,15 +260,6 @@ function describeAttempts(outcome: EditOutcome): string {
 
 function failureText(outcome: Failure): string {
   return `${outcome.status}: ${outcome.message}`;
-}
-
-/**
- * Requests batch together only when they target the same policy at the same
- * endpoint with the same credentials: one stack's runner must never write
- * another stack's grant with its own identity. (The queue hashes this key.)
- */
-function batchKey(grant: Grant, rootUrl: string, env: NodeJS.ProcessEnv): string {
-  return JSON.stringify([rootUrl, grant.resource.apiVersion, grant.resource.name, credentialIdentity(env)]);
 }
 
 const EDIT_KINDS = new Set<string>(['addMember', 'removeMember', 'setBinding', 'removeBinding', 'replaceBindings', 'replaceAuditConfigs']);

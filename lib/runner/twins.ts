@@ -1,4 +1,5 @@
-import { grantKey, type Grant } from '../iam/grant';
+import type { Grant } from '../iam/grant';
+import { grantKey } from '../iam/identity';
 
 /** Whether one of `twins` grants exactly what `grant` grants. */
 export function declaredByTwin(grant: Grant, twins: readonly Grant[]): boolean {
