@@ -2,6 +2,7 @@ import { ContractError } from '../../../lib/contract/contract-error';
 import { grantLabel, parseAppliedGrant, parseGrant, parseGrantLabel, serializeGrant } from '../../../lib/contract/grant';
 import { TWINS_SEPARATOR } from '../../../lib/contract/runner-env';
 import type { Grant } from '../../../lib/iam/grant';
+import { thrownBy } from '../../support/rejection';
 
 const resource = { service: 'networksecurity', apiVersion: 'v1', name: 'projects/p/locations/global/authorizationPolicies/ap' };
 const member: Grant = {
@@ -27,15 +28,8 @@ const policy: Grant = {
   auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:b@example.com'] }] }],
 };
 
-function refusal(parse: () => unknown): ContractError {
-  try {
-    parse();
-  } catch (error) {
-    if (error instanceof ContractError) return error;
-    throw error;
-  }
-  throw new Error('not refused');
-}
+/** The ContractError a parse throws (the test fails if it throws nothing or something else). */
+const refusal = (parse: () => unknown): ContractError => thrownBy(parse, ContractError);
 
 test.each([member, binding, policy, { ...member, condition: undefined }])('every grant mode round-trips: %j', (grant) => {
   const json = serializeGrant(grant);

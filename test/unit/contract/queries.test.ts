@@ -3,19 +3,13 @@ import { parseDriftQuery, serializeDriftQuery } from '../../../lib/contract/drif
 import { serializeGrant } from '../../../lib/contract/grant';
 import { importJobQuery, locatedPolicyQuery, namedPolicyQuery, parseReadQuery, serializeReadQuery } from '../../../lib/contract/read-query';
 import type { Grant, IamResource } from '../../../lib/iam/grant';
+import { thrownBy } from '../../support/rejection';
 
 const AG_TYPE = { service: 'networksecurity', apiVersion: 'v1', nameFormat: { collection: 'addressGroups', label: 'address group' } };
 const SECRET: IamResource = { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/s' };
 
-function refusal(parse: () => unknown): ContractError {
-  try {
-    parse();
-  } catch (error) {
-    if (error instanceof ContractError) return error;
-    throw error;
-  }
-  throw new Error('not refused');
-}
+/** The ContractError a parse throws (the test fails if it throws nothing or something else). */
+const refusal = (parse: () => unknown): ContractError => thrownBy(parse, ContractError);
 
 describe('the read query', () => {
   test.each([

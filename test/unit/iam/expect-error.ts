@@ -1,12 +1,7 @@
 import { IamValidationError } from '../../../lib/iam/errors';
+import { thrownBy } from '../../support/rejection';
 
 /** Returns the IamValidationError a call throws; fails when it throws nothing or something else. */
 export function validationError(call: () => unknown): IamValidationError {
-  try {
-    call();
-  } catch (e) {
-    if (e instanceof IamValidationError) return e;
-    throw e;
-  }
-  throw new Error('expected an IamValidationError, but nothing was thrown');
+  return thrownBy(call, IamValidationError);
 }
