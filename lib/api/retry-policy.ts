@@ -16,7 +16,9 @@
  *   fail at once, naming the host and where its address came from.
  * - `permanent`: an answer that will be the same next time; fail at once.
  */
-export type FailureKind = 'conflict' | 'transient' | 'failFast' | 'permanent';
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+/** Every {@link FailureKind}, for the parsers of messages that carry one. */
+export const FAILURE_KINDS = ['conflict', 'transient', 'failFast', 'permanent'] as const;
 
 /** Connection failures that fail fast, and what each means. */
 export const FAIL_FAST_CONNECTION_ERRORS: Readonly<Record<string, string>> = {

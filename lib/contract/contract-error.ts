@@ -1,13 +1,14 @@
 import { IamValidationError } from '../iam/errors';
 
 /** Which message a {@link ContractError} is about, as its text names it. */
-export type MessageName = 'grant' | 'read query' | 'drift query';
+export type MessageName = 'grant' | 'read query' | 'drift query' | 'lookup answer';
 
 /** Where each message comes from, for the error's text. */
 const SOURCES: Readonly<Record<MessageName, string>> = {
   grant: 'the grant in CDKTF_GOOGLE_IAM_GRANT',
   'read query': 'the query on stdin',
   'drift query': 'the drift query on stdin',
+  'lookup answer': "the lookup runner's answer",
 };
 
 const RESYNTH =

@@ -43,6 +43,12 @@ export class MessageReader {
     return value;
   }
 
+  /** A whole number. */
+  public number(value: unknown, field: string): number {
+    if (!Number.isInteger(value)) throw this.shape(field, value, 'expected a whole number');
+    return value as number;
+  }
+
   /** A string, or undefined when the field is absent. */
   public optionalString(value: unknown, field: string): string | undefined {
     return value === undefined ? undefined : this.string(value, field);

@@ -2,7 +2,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { CredentialsError, GoogleApiError } from '../api/errors';
-import type { LookupAnswer } from '../contract/lookup-answer';
+import { parseLookupAnswer, type LookupAnswer } from '../contract/lookup-answer';
 import { serializeReadQuery, type ReadQueryFields } from '../contract/read-query';
 import { ConstructValidationError } from '../synth/errors';
 import { RUNNER_DIR } from '../synth/runner-asset';
@@ -48,18 +48,19 @@ export class RunnerLookup {
     if (child.error) throw new Error(`${call}: the lookup runner did not complete: ${child.error.message}`);
     let answer: LookupAnswer;
     try {
-      answer = JSON.parse(child.stdout) as LookupAnswer;
-    } catch {
-      const said = child.stderr.trim() || `exit code ${child.status ?? child.signal}`;
+      answer = parseLookupAnswer(child.stdout);
+    } catch (error) {
+      // Nothing on stdout: the runner failed before it could answer, and said why on stderr.
+      const said = child.stderr.trim() || (child.stdout ? (error as Error).message : `exit code ${child.status ?? child.signal}`);
       throw new Error(`${call}: the lookup runner failed: ${said}`);
     }
     if ('value' in answer) return answer.value;
     const error = answer.error;
     switch (error.kind) {
       case 'google':
-        throw new GoogleApiError(error.httpStatus, error.status, error.apiMessage, call);
+        throw new GoogleApiError(error.httpStatus, error.status, error.apiMessage, call, error.failureKind);
       case 'credentials':
-        throw new CredentialsError(`${error.apiMessage} [${call}]`, { httpStatus: error.httpStatus });
+        throw new CredentialsError(`${error.apiMessage} [${call}]`, { httpStatus: error.httpStatus, failureKind: error.failureKind });
       case 'argument':
         throw new ConstructValidationError(lookup, error.field, error.value, error.reason);
       default:

@@ -15,6 +15,7 @@
  * directory into cdktf.out, so no node_modules are needed.
  */
 import { parseDriftQuery } from '../contract/drift-query';
+import { serializeLookupAnswer } from '../contract/lookup-answer';
 import { parseReadQuery } from '../contract/read-query';
 import { runDrift } from './drift';
 import { RunnerErrors } from './errors';
@@ -78,7 +79,7 @@ function readStdin(): Promise<string> {
 async function lookupForSynth(env: NodeJS.ProcessEnv): Promise<boolean> {
   const query = await readStdin();
   googleCalled = true;
-  process.stdout.write(JSON.stringify(await runLookup(query, env)));
+  process.stdout.write(serializeLookupAnswer(await runLookup(query, env)));
   return true;
 }
 

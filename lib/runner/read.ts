@@ -1,14 +1,12 @@
 import { GoogleRestClient } from '../api/client';
 import { defaultProject, PROJECT_VARIABLES } from '../api/credentials';
-import { CredentialsError, GoogleApiError } from '../api/errors';
 import { IamPolicyApi } from '../api/iam-policy';
 import { importJobFromWire } from '../api/import-job-result-wire';
 import { ImportJobsApi } from '../api/import-jobs';
 import { retrying } from '../api/retrying';
 import { retrySchedule } from '../api/retry-policy';
 import { iamPolicyFromWire } from '../api/policy-result-wire';
-import { ContractError } from '../contract/contract-error';
-import type { LookupAnswer } from '../contract/lookup-answer';
+import { lookupAnswerOfError, type LookupAnswer } from '../contract/lookup-answer';
 import { parseReadQuery, type ReadQuery, type ReadTarget } from '../contract/read-query';
 import { IamValidationError } from '../iam/errors';
 import { validateProjectId } from '../iam/resource-name';
@@ -71,16 +69,7 @@ export async function runLookup(json: string, env: NodeJS.ProcessEnv): Promise<L
     const { value, project } = await readTyped(parseReadQuery(json), env);
     return { value, project };
   } catch (error) {
-    if (error instanceof CredentialsError) {
-      return { error: { kind: 'credentials', httpStatus: error.httpStatus, apiMessage: error.apiMessage } };
-    }
-    if (error instanceof GoogleApiError) {
-      return { error: { kind: 'google', httpStatus: error.httpStatus, status: error.status, apiMessage: error.apiMessage } };
-    }
-    if (error instanceof IamValidationError || (error instanceof ContractError && error.kind === 'value')) {
-      return { error: { kind: 'argument', field: error.field, value: error.value, reason: error.reason } };
-    }
-    return { error: { kind: 'other', message: (error as Error).message } };
+    return lookupAnswerOfError(error);
   }
 }
 
