@@ -8,6 +8,8 @@ export interface DriftQuery {
   readonly grants: string;
   /** The Terraform address of the grants resource. */
   readonly resource: string;
+  /** The Terraform address of the resource that applies them: a grant whose instance there is missing or tainted has an apply pending. */
+  readonly applied: string;
   /** The Terraform address whose replacement re-applies every grant of the stack: the repair. */
   readonly repair: string;
   /** The stack's name, for the cdktf form of the repair. */
