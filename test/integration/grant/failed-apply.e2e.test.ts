@@ -52,18 +52,20 @@ function resources(): { mj: string; ap: string } {
 const denied = () => grantEnv(emulator, { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN });
 
 /** The binding under test, and a member grant that keeps the stack's grants resource when the binding is deleted. */
-const stack =
-  (mj: string, ap: string, members: string[] | undefined) =>
-  (s: TerraformStack) => {
-    if (members) new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members });
-    new AuthorizationPolicyIamMember(s, 'Other', { name: ap, role: VIEWER, member: 'user:other@example.com' });
-  };
+const stack = (mj: string, ap: string, members: string[] | undefined) => (s: TerraformStack) => {
+  if (members) new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members });
+  new AuthorizationPolicyIamMember(s, 'Other', { name: ap, role: VIEWER, member: 'user:other@example.com' });
+};
 
 /** The objects of the grant under test (its key holds the migration job's name), without their keys. */
 async function objectsOf(ws: TerraformWorkspace, mj: string): Promise<Array<Omit<StateObject, 'address'> & { resource: string }>> {
   return (await ws.objects())
     .filter((o) => o.address.includes(mj))
-    .map(({ address, deposed, tainted }) => ({ resource: address.slice(0, address.indexOf('[') + 1), ...(deposed ? { deposed: 'deposed' } : {}), tainted }))
+    .map(({ address, deposed, tainted }) => ({
+      resource: address.slice(0, address.indexOf('[') + 1),
+      ...(deposed ? { deposed: 'deposed' } : {}),
+      tainted,
+    }))
     .sort((a, b) => (a.resource === b.resource ? (a.deposed ?? '').length - (b.deposed ?? '').length : a.resource < b.resource ? -1 : 1));
 }
 

@@ -163,7 +163,9 @@ describe("the stack's grants resource", () => {
     expect(member.member).toBe('user:alice@example.com');
     expect(binding.id).toBe(`${MJ}/roles/datamigration.viewer`);
     expect(binding.project).toBe('p-123456');
-    expect(resolveIn(stack, binding.fqn)).toBe(`terraform_data.google_iam_grants_applied["datamigration:${MJ}|roles/datamigration.viewer"]`);
+    expect(resolveIn(stack, binding.fqn)).toBe(
+      `terraform_data.google_iam_grants_applied["datamigration:${MJ}|roles/datamigration.viewer"]`,
+    );
 
     new TerraformOutput(stack, 'after', { value: 'granted', dependsOn: [binding] });
     expect(grantsResource(stack).json.output.after.depends_on).toEqual([
