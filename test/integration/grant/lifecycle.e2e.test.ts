@@ -429,10 +429,14 @@ describe('Terraform commands', () => {
     expect(bob).toBeDefined();
     emulator.clearWrites();
 
-    // The grant's application, and the grant's instance it depends on.
-    await expectApplied(ws, env, /2 added, 0 changed, 0 destroyed/, [`-target=${bob}`]);
+    // The grant's application, and what it depends on: the grants resource, whose new instances are recorded
+    // (bob's and the binding's); only bob's is applied. The binding is applied by the next full apply.
+    await expectApplied(ws, env, /3 added, 0 changed, 0 destroyed/, [`-target=${bob}`]);
     expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com', 'user:bob@example.com']);
     expect(emulator.writes(mj)).toEqual([]);
+
+    await expectApplied(ws, env, /1 added, 0 changed, 0 destroyed/);
+    expect(membersOf(emulator, mj, DMS_VIEWER)).toEqual(['user:a@example.com']);
   });
 
   test('apply -replace and taint re-grant without a gap, also after the grant was removed outside Terraform', async () => {
