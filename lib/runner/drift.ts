@@ -32,9 +32,10 @@ interface Finding {
  * a policy that cannot be read is reported the same way, never a runner error.
  *
  * With `compare: 'applied'`, a difference counts only for grants that the
- * Terraform state holds as configured and applied (the others have a change
- * or a failed apply pending, which their apply checks). The state is read only when something differs,
- * so a plan without drift costs one read of the policy and nothing more.
+ * Terraform state holds as configured and applied (the others have a change,
+ * or an apply that failed, pending, which their apply checks). The state is
+ * read only when something differs, so a plan without drift costs one read
+ * of the policy and nothing more.
  */
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   // A failing check labels grants with the instance's input, which may carry its twins after the label.
