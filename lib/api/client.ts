@@ -1,7 +1,8 @@
 import { loadCredentials, type Credentials } from './credentials';
-import { GoogleApiError, isUnreachable } from './errors';
+import { GoogleApiError } from './errors';
 import type { AuthResponse } from './google-auth';
 import { sanitize } from './redact';
+import { connectionErrorCode, isFailFastConnectionError } from './retry-policy';
 import { endpointOverrideVariable, serviceRootUrl, type GoogleService } from './services';
 
 /** The largest answer read; a bigger one fails (an IAM policy is at most a few hundred KiB). */
@@ -94,13 +95,14 @@ export class GoogleRestClient {
       text = await readCapped(response, this.maxResponseBytes);
     } catch (error) {
       if (error instanceof GoogleApiError)
-        throw new GoogleApiError(error.httpStatus, error.status, error.apiMessage, context, error.retryable);
+        throw new GoogleApiError(error.httpStatus, error.status, error.apiMessage, context, error.failureKind);
       // google-auth-library throws GaxiosError for a token it could not refresh mid-request.
       const failed = (error as { response?: { status?: number; data?: unknown } }).response;
       if (failed?.status)
         throw GoogleApiError.fromResponse(failed.status, isStream(failed.data) ? undefined : failed.data, context, secrets);
-      const code = networkCode(error);
-      if (isUnreachable(code)) throw GoogleApiError.unreachable(code, new URL(url).host, this.endpointSource(request.service), context);
+      const code = connectionErrorCode(error);
+      if (isFailFastConnectionError(code))
+        throw GoogleApiError.unreachable(code, new URL(url).host, this.endpointSource(request.service), context);
       throw GoogleApiError.network(error, context, secrets);
     }
     if (response.status >= 300 && response.status < 400) {
@@ -180,13 +182,6 @@ function notGoogleJson(response: AuthResponse, text: string, context: string, se
       'A proxy, captive portal or wrong endpoint override may be in the way; nothing was done with the answer',
     context,
   );
-}
-
-/** The system error code of a failed connection (gaxios wraps it in `cause`). */
-function networkCode(error: unknown): string | undefined {
-  const e = error as { code?: unknown; cause?: { code?: unknown; cause?: { code?: unknown } } } | undefined;
-  const code = e?.cause?.code ?? e?.cause?.cause?.code ?? e?.code;
-  return typeof code === 'string' ? code : undefined;
 }
 
 function isStream(data: unknown): boolean {

@@ -9,9 +9,10 @@ import {
   type Impersonation,
   type ResolvedSource,
 } from './credential-source';
-import { CredentialsError, isUnreachable } from './errors';
+import { CredentialsError } from './errors';
 import { googleAuthModule, type AuthClient, type AuthHeaders } from './google-auth';
 import { sanitize } from './redact';
+import { classifyTokenFailure, connectionErrorCode } from './retry-policy';
 import { serviceRootUrl } from './services';
 
 export { CREDENTIALS_VARIABLES } from './credential-source';
@@ -82,11 +83,6 @@ export async function loadCredentials(accessToken: string | undefined, env: Node
     const reason = error instanceof CredentialConfigError ? error.message : sanitize((error as Error)?.message ?? String(error));
     throw new CredentialsError(withSources(reason, tried));
   }
-}
-
-/** An authenticated HTTP client for the credentials `loadCredentials` picks. */
-export async function authClient(accessToken: string | undefined, env: NodeJS.ProcessEnv): Promise<AuthClient> {
-  return (await loadCredentials(accessToken, env)).client;
 }
 
 /**
@@ -254,18 +250,14 @@ async function metadataServerAvailable(env: NodeJS.ProcessEnv): Promise<boolean>
   }
 }
 
-/** A failure to get a token: the token endpoint's refusal is final, no answer or a 429/5xx is worth a retry. */
+/** A failure to get a token: the token endpoint's refusal is final; no answer, throttling or server trouble may be retried. */
 function tokenError(error: unknown, description: string, tried: string, secrets: readonly string[]): CredentialsError {
   const status = (error as { response?: { status?: unknown } })?.response?.status;
   const httpStatus = typeof status === 'number' ? status : 0;
-  const cause = (error as { code?: unknown; cause?: { code?: unknown } })?.cause?.code ?? (error as { code?: unknown })?.code;
-  // A token endpoint whose name does not resolve, or where nothing listens, will not answer on a retry either.
-  const unreachable = isUnreachable(typeof cause === 'string' ? cause : undefined);
-  const retryable = !unreachable && (httpStatus === 0 || httpStatus === 429 || httpStatus >= 500);
   const reason = sanitize((error as Error)?.message ?? String(error), secrets);
   return new CredentialsError(
     withSources(`could not get an access token with ${description}${httpStatus ? ` (HTTP ${httpStatus})` : ''}: ${reason}`, tried),
-    { httpStatus, retryable },
+    { httpStatus, failureKind: classifyTokenFailure(httpStatus, connectionErrorCode(error)) },
   );
 }
 

@@ -1,19 +1,5 @@
 import { sanitize } from './redact';
-
-/** Connection failures that retrying will not fix soon, and what they mean. */
-const UNREACHABLE: Record<string, string> = {
-  ENOTFOUND: 'the host name does not resolve',
-  EAI_AGAIN: 'the host name could not be resolved',
-  ECONNREFUSED: 'nothing accepts connections there',
-};
-
-/** Whether a connection failure's code is one of those. */
-export function isUnreachable(code: string | undefined): code is string {
-  return code !== undefined && code in UNREACHABLE;
-}
-
-/** HTTP statuses worth another attempt: throttling and server-side trouble. */
-const TRANSIENT_HTTP = new Set([429, 500, 502, 503, 504]);
+import { classifyFailure, connectionErrorCode, FAIL_FAST_CONNECTION_ERRORS, isRetried, type FailureKind } from './retry-policy';
 
 /** Google's canonical status names for HTTP codes, for error bodies that lack one. */
 const STATUS_BY_HTTP: Record<number, string> = {
@@ -61,27 +47,28 @@ export class GoogleApiError extends Error {
     return new GoogleApiError(httpStatus, status, sanitize(message, secrets), context);
   }
 
-  /** No HTTP response at all: reset, refused, timed out. Always worth a retry. */
+  /** No HTTP response at all: reset, timed out (transient), or no connection (see `unreachable`). */
   public static network(cause: unknown, context?: string, secrets: readonly (string | undefined)[] = []): GoogleApiError {
-    const code = (cause as { code?: string; cause?: { code?: string } })?.cause?.code ?? (cause as { code?: string })?.code;
+    const code = connectionErrorCode(cause);
     const text = sanitize((cause as Error)?.message ?? String(cause), secrets);
-    return new GoogleApiError(0, 'UNAVAILABLE', code ? `${text} (${sanitize(String(code))})` : text, context);
+    return new GoogleApiError(0, 'UNAVAILABLE', code ? `${text} (${sanitize(code)})` : text, context, classifyFailure(0, undefined, code));
   }
 
   /**
    * No connection could be made, for a reason that retrying will not fix
-   * soon: the host name does not resolve, or nothing listens there. Failing
-   * at once names the host and where its address came from (a typo in an
-   * endpoint override would otherwise be retried for minutes).
+   * soon (retry-policy.ts: `failFast`): the host name does not resolve, or
+   * nothing listens there. Failing at once names the host and where its
+   * address came from (a typo in an endpoint override would otherwise be
+   * retried for minutes).
    */
   public static unreachable(code: string, host: string, setBy: string, context?: string): GoogleApiError {
-    const why = UNREACHABLE[code] ?? 'the connection failed';
+    const why = FAIL_FAST_CONNECTION_ERRORS[code] ?? 'the connection failed';
     return new GoogleApiError(
       0,
       'UNAVAILABLE',
       `cannot connect to ${sanitize(host)}: ${why} (${code}); the address comes from ${setBy}. Check it; nothing was sent`,
       context,
-      false,
+      'failFast',
     );
   }
 
@@ -101,7 +88,7 @@ export class GoogleApiError extends Error {
       'UNKNOWN',
       `the endpoint answered HTTP ${httpStatus}, a redirect to ${sanitize(where, [], 300)}; IAM calls never follow redirects (the token would go with them), and nothing was sent there. A proxy or a wrong endpoint override may be in the way`,
       context,
-      false,
+      'permanent',
     );
   }
 
@@ -111,7 +98,7 @@ export class GoogleApiError extends Error {
    * nothing in it can be trusted, and the same endpoint will answer the same.
    */
   public static malformed(httpStatus: number, what: string, context?: string): GoogleApiError {
-    return new GoogleApiError(httpStatus, 'UNKNOWN', what, context, false);
+    return new GoogleApiError(httpStatus, 'UNKNOWN', what, context, 'permanent');
   }
 
   /** The HTTP status; 0 when no response arrived. */
@@ -120,41 +107,43 @@ export class GoogleApiError extends Error {
   public readonly status: string;
   /** Google's message (redacted, capped), without the status and context. */
   public readonly apiMessage: string;
-  private readonly retryableOverride?: boolean;
+  /** What the failure calls for (retry-policy.ts): a conflict, transient, fail fast, or permanent. */
+  public readonly failureKind: FailureKind;
 
-  /** `retryable` overrides what the status would say, e.g. for errors raised before any request. */
-  constructor(httpStatus: number, status: string, apiMessage: string, context?: string, retryable?: boolean) {
+  /** `failureKind` overrides what the HTTP code and status would say, e.g. for errors raised before any request. */
+  constructor(httpStatus: number, status: string, apiMessage: string, context?: string, failureKind?: FailureKind) {
     const where = httpStatus === 0 ? 'no response' : `HTTP ${httpStatus}`;
     super(`${status} (${where}): ${apiMessage}${context ? ` [${sanitize(context)}]` : ''}`);
     this.name = 'GoogleApiError';
     this.httpStatus = httpStatus;
     this.status = status;
     this.apiMessage = apiMessage;
-    this.retryableOverride = retryable;
+    this.failureKind = failureKind ?? classifyFailure(httpStatus, status);
   }
 
   /** An etag mismatch: redo the whole read-modify-write. */
   public get conflict(): boolean {
-    return this.httpStatus === 409 || this.httpStatus === 412 || this.status === 'ABORTED';
+    return this.failureKind === 'conflict';
   }
 
   /** Conflicts, throttling, server errors and lost connections are retried; the rest fail at once. */
   public get retryable(): boolean {
-    return this.retryableOverride ?? (this.conflict || this.httpStatus === 0 || TRANSIENT_HTTP.has(this.httpStatus));
+    return isRetried(this.failureKind);
   }
 }
 
 /**
  * Credentials missing or unusable, or no access token to be had. The message
  * says which sources were tried, in order, and never holds a secret. Only a
- * token endpoint that did not answer, or answered 429/5xx, is worth a retry.
+ * token endpoint that did not answer, or answered as a transient failure
+ * (retry-policy.ts: `classifyTokenFailure`), is worth a retry.
  *
  * @jsii ignore extends the built-in Error (through GoogleApiError)
  */
 export class CredentialsError extends GoogleApiError {
-  constructor(message: string, options: { readonly httpStatus?: number; readonly retryable?: boolean } = {}) {
+  constructor(message: string, options: { readonly httpStatus?: number; readonly failureKind?: FailureKind } = {}) {
     const httpStatus = options.httpStatus ?? 0;
-    super(httpStatus, 'UNAUTHENTICATED', message, undefined, options.retryable ?? false);
+    super(httpStatus, 'UNAUTHENTICATED', message, undefined, options.failureKind ?? 'permanent');
     this.name = 'CredentialsError';
     this.message = `UNAUTHENTICATED (credentials): ${message}`;
   }

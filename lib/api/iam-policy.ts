@@ -2,8 +2,9 @@ import type { AuditConfig, Binding, Policy } from '../iam/types';
 import type { GoogleRestClient } from './client';
 import { GoogleApiError } from './errors';
 import { policyShapeProblem } from './policy-shape';
-import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from './iam-apis';
-import { validateServiceName, type GoogleService } from './services';
+import { GoogleIamApis, type GetIamPolicyShape } from './iam-apis';
+import { validateApiVersion, validateGetIamPolicyMethod, validateResourceName, validateServiceName } from './resource-validation';
+import type { GoogleService } from './services';
 
 /** Which API serves a resource's IAM policy (a grant resource type satisfies this). */
 export interface IamPolicyService {
@@ -32,10 +33,6 @@ export interface SetIamPolicyOptions {
  */
 export const AUDIT_CONFIGS_UPDATE_MASK = 'bindings,etag,auditConfigs';
 
-const API_VERSION = /^v\d+(p\d+)?((alpha|beta)\d*)?$/;
-// A resource name goes into the URL's path: no query, fragment, escapes, or dot segments that would leave it.
-const UNSAFE_RESOURCE = /[?#%\\\s\u0000-\u001f\u007f]|(^|\/)\.{1,2}(\/|$)|^\/|\/$|\/\//;
-
 /**
  * `getIamPolicy` / `setIamPolicy` of one service (`{apiVersion}/{resource}:getIamPolicy`),
  * each request exactly as Google's published schema for the resource's
@@ -50,16 +47,8 @@ export class IamPolicyApi {
     private readonly target: IamPolicyService,
   ) {
     validateServiceName(target.service);
-    if (typeof target.apiVersion !== 'string' || !API_VERSION.test(target.apiVersion)) {
-      throw new Error(
-        `apiVersion: expected a Google API version such as v1, v1beta1 or v2alpha (got ${JSON.stringify(target.apiVersion)})`,
-      );
-    }
-    if (target.getIamPolicyMethod !== undefined && !GET_IAM_POLICY_SHAPES.includes(target.getIamPolicyMethod)) {
-      throw new Error(
-        `getIamPolicyMethod: expected ${GET_IAM_POLICY_SHAPES.join(', ')} (got ${JSON.stringify(target.getIamPolicyMethod)})`,
-      );
-    }
+    validateApiVersion(target.apiVersion);
+    if (target.getIamPolicyMethod !== undefined) validateGetIamPolicyMethod(target.getIamPolicyMethod);
   }
 
   /** Reads the policy; version 3 by default so conditional bindings come back intact. */
@@ -87,7 +76,7 @@ export class IamPolicyApi {
         'FAILED_PRECONDITION',
         `refusing to write the IAM policy of ${resource} without an etag: such a write replaces whatever policy is there; read it first and write it back with its etag`,
         `POST ${path}`,
-        false,
+        'permanent',
       );
     }
     const api = GoogleIamApis.apiVersion(this.target.service, this.target.apiVersion);
@@ -97,7 +86,7 @@ export class IamPolicyApi {
         'INVALID_ARGUMENT',
         `Google publishes getIamPolicy but no setIamPolicy for ${resource} (${this.target.service} ${this.target.apiVersion}, ${GoogleIamApis.SOURCE}): its policy can be read, not written; nothing was written`,
         `POST ${path}`,
-        false,
+        'permanent',
       );
     }
     if (options.updateAuditConfigs && !(api?.updateMask && api.auditConfigs)) {
@@ -107,7 +96,7 @@ export class IamPolicyApi {
         `cannot replace the audit configs of ${resource}: in Google's published API (${GoogleIamApis.SOURCE}) ${this.target.service} ${this.target.apiVersion}'s ` +
           `setIamPolicy ${api?.updateMask ? 'takes a Policy without auditConfigs' : 'has no updateMask, and without one Google updates only bindings and etag'}; nothing was written`,
         `POST ${path}`,
-        false,
+        'permanent',
       );
     }
     // Where the API's Policy has no auditConfigs, the field would be a 400 (Google never returns any there).
@@ -132,14 +121,13 @@ export class IamPolicyApi {
       `${resource} is not in any IAM-enabled collection Google publishes for ${this.target.service} ${this.target.apiVersion} (${GoogleIamApis.SOURCE}), ` +
         "so how its getIamPolicy is called is unknown; check the name, or set the resource's policyReadMethod; nothing was sent",
       `getIamPolicy ${path}`,
-      false,
+      'permanent',
     );
   }
 
   private path(resource: string, verb: string): string {
-    if (typeof resource !== 'string' || resource === '' || UNSAFE_RESOURCE.test(resource)) {
-      throw new Error(`resource: expected a resource name such as projects/p/locations/l/things/t (got ${JSON.stringify(resource)})`);
-    }
+    // The name goes into the URL's path: nothing that would change the request.
+    validateResourceName(resource, 'resource');
     return `${this.target.apiVersion}/${resource}:${verb}`;
   }
 }

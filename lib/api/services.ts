@@ -1,25 +1,22 @@
+import { validateServiceName } from './resource-validation';
+
 /**
  * A Google API by its host name's first label, e.g. `networksecurity` for
  * `networksecurity.googleapis.com`: lowercase letters and digits.
  */
 export type GoogleService = string;
 
-const SERVICE_NAME = /^[a-z][a-z0-9]{0,62}$/;
 const LOOPBACK_HOSTS = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
-/** Throws unless `service` is a plain service name (it becomes a host name and a variable name). */
-export function validateServiceName(service: string): string {
-  if (typeof service !== 'string' || !SERVICE_NAME.test(service)) {
-    throw new Error(
-      `service: expected a Google API name of lowercase letters and digits, e.g. "networksecurity" (got ${JSON.stringify(service)})`,
-    );
-  }
+/** The service, checked: it becomes a host name and a variable name. */
+function serviceName(service: GoogleService): string {
+  validateServiceName(service);
   return service;
 }
 
 /** gcloud's endpoint override variable for a service, e.g. `CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY`. */
 export function endpointOverrideVariable(service: GoogleService): string {
-  return `CLOUDSDK_API_ENDPOINT_OVERRIDES_${validateServiceName(service).toUpperCase()}`;
+  return `CLOUDSDK_API_ENDPOINT_OVERRIDES_${serviceName(service).toUpperCase()}`;
 }
 
 /**

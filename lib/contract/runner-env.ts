@@ -1,3 +1,5 @@
+import { RETRY_ENV } from '../api/retry-policy';
+
 /** Environment variables the runner reads (besides Google's credentials and endpoint overrides). */
 export const RUNNER_ENV = {
   /** The grant as JSON (the grants resource's `triggers_replace`). */
@@ -10,8 +12,8 @@ export const RUNNER_ENV = {
   stateDir: 'CDKTF_GOOGLE_IAM_STATE_DIR',
   /** Set by the supervisor for its worker (supervisor.ts): Terraform's process id, part of the run's identity. */
   terraformPid: 'CDKTF_GOOGLE_IAM_TERRAFORM_PID',
-  retryMaxMs: 'CDKTF_GOOGLE_IAM_RETRY_MAX_MS',
-  retryInitialMs: 'CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS',
+  retryMaxMs: RETRY_ENV.maxMs,
+  retryInitialMs: RETRY_ENV.initialMs,
 } as const;
 
 /**

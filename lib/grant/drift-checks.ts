@@ -1,8 +1,8 @@
-import { createHash } from 'crypto';
 import { TerraformElement, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import type { IamResource } from '../iam/grant';
-import type { DriftQuery } from '../contract/drift-query';
+import { PolicyIdentity } from '../iam/identity';
+import { serializeDriftQuery } from '../contract/drift-query';
 import { EXTERNAL_PROVIDER_REQUIREMENT } from '../synth/external-data';
 import { escapeTemplate, stringLiteral } from '../synth/terraform-expression';
 
@@ -55,7 +55,9 @@ export interface DriftAddresses {
  *
  * The data sources are not nested in the checks: Terraform plans a nested one
  * to be read again during apply, so every plan would show it as a change.
- * Check blocks are written in JSON output only: cdktf's HCL renderer has none.
+ * Drift checks are written in JSON output only: cdktf's HCL renderer has no
+ * check blocks, and a read without its check would cost a call and tell no one.
+ * The element renders nothing in HCL (TerraformElement's `toHclTerraform`).
  */
 export class DriftChecks extends TerraformElement {
   constructor(
@@ -71,7 +73,7 @@ export class DriftChecks extends TerraformElement {
   public toTerraform(): any {
     const groups = this.groups();
     if (groups.length === 0) return {};
-    const names = groups.map(checkName);
+    const names = groups.map((group) => driftCheckName(group.resource, group.failPlan));
     const reads = groups.map((group, i) => [names[i], this.read(group)] as const);
     const warned = names.filter((_, i) => !groups[i].failPlan);
     return {
@@ -97,10 +99,6 @@ export class DriftChecks extends TerraformElement {
     };
   }
 
-  public toHclTerraform(): any {
-    return {};
-  }
-
   private read(group: DriftGroup): unknown {
     const keys = `[${group.keys.map(stringLiteral).join(', ')}]`;
     // A warning's read takes the grants from the local value the instances are made of: a reference to the
@@ -109,20 +107,16 @@ export class DriftChecks extends TerraformElement {
     // The id of the grant's application: a pending apply makes it unknown, and the read waits for that apply.
     const grantOf = group.failPlan ? `${source}.triggers_replace, id = ${this.addresses.applied}[k].id` : `${source}.grant`;
     const labelOf = group.failPlan ? `${source}.input` : `${source}.label`;
-    const { service, apiVersion, name: resourceName, getIamPolicyMethod } = group.resource;
     if (group.resourceHoldsTokens && !group.failPlan) return { program: ['node', this.runner(), 'drift'], query: this.stateQuery(group) };
-    const query: DriftQuery = {
-      service,
-      apiVersion,
-      name: resourceName,
-      ...(getIamPolicyMethod ? { getIamPolicyMethod } : {}),
+    const query = serializeDriftQuery({
+      policy: group.resource,
       resource: this.addresses.grants,
       applied: this.addresses.applied,
       repair: this.addresses.repair,
       stack: TerraformStack.of(this).node.id,
       compare: group.failPlan ? 'all' : 'applied',
       grants: `\${jsonencode([for k in ${keys} : { key = k, label = ${labelOf}, grant = ${grantOf} }])}`,
-    };
+    });
     return {
       program: ['node', this.runner(), 'drift'],
       query,
@@ -144,25 +138,20 @@ export class DriftChecks extends TerraformElement {
    * from the state as the last apply left it (`terraform state pull`), so the
    * first plan compares nothing and later plans check what was applied.
    */
-  private stateQuery(group: DriftGroup): DriftQuery {
-    return {
-      service: '',
-      apiVersion: '',
-      name: '',
+  private stateQuery(group: DriftGroup): Record<string, string> {
+    const query = serializeDriftQuery({
       resource: this.addresses.grants,
       applied: this.addresses.applied,
       repair: this.addresses.repair,
       stack: TerraformStack.of(this).node.id,
       compare: 'state',
-      grants: escapeTemplate(JSON.stringify(group.keys.map((key) => ({ key })))),
-    };
+      keys: group.keys,
+    });
+    return { ...query, grants: escapeTemplate(query.grants) };
   }
 }
 
-function checkName(group: DriftGroup): string {
-  const { service, apiVersion, name } = group.resource;
-  return `google_iam_drift_${createHash('sha256')
-    .update(JSON.stringify([service, apiVersion, name, ...(group.failPlan ? ['fail'] : [])]))
-    .digest('hex')
-    .slice(0, 16)}`;
+/** The name of the drift check (and its data source) of one policy's grants whose drift warns, or fails the plan. */
+export function driftCheckName(resource: IamResource, failPlan: boolean): string {
+  return `google_iam_drift_${PolicyIdentity.of(resource).shortHash(failPlan ? 'fail' : undefined)}`;
 }

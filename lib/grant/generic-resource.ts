@@ -2,7 +2,8 @@ import { GoogleIamApis } from '../api/iam-apis';
 import type { IamResource } from '../iam/grant';
 import { isKnown as isKnownAtSynth } from '../synth/known-values';
 import type { GetIamPolicyMethod, GoogleIamResource } from './google-iam-resource';
-import { genericResource, validateIamResource, type IamResourceUse } from './resource-type';
+import { validateIamResource, type IamResourceUse } from '../api/resource-validation';
+import { genericResource } from './resource-type';
 
 /**
  * The resource a generic construct or lookup names, as the grant model and

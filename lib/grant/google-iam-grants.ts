@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import {
   Annotations,
   DefaultTokenResolver,
@@ -11,11 +10,14 @@ import {
   type TerraformResourceLifecycle,
 } from 'cdktf';
 import type { Construct, IConstruct } from 'constructs';
-import { grantKey, type Grant, type IamResource } from '../iam/grant';
+import type { Grant, IamResource } from '../iam/grant';
+import { shortDigest } from '../iam/digest';
+import { grantKey, PolicyIdentity } from '../iam/identity';
+import { grantLabel, serializeGrant } from '../contract/grant';
 import { RUNNER_ENV, TWINS_SEPARATOR } from '../contract/runner-env';
 import { onRunnerUse, runnerAssetPath } from '../synth/runner-asset';
 import { escapeTemplate, holdsTokens, stringLiteral, terraformExpression } from '../synth/terraform-expression';
-import { DriftChecks, type DriftGroup } from './drift-checks';
+import { DriftChecks, driftCheckName, type DriftGroup } from './drift-checks';
 import { APPLIED_RESOURCE_NAME, GrantsApplied, withForEach } from './grants-applied';
 import { GrantsRepair, REPAIR_RESOURCE_NAME } from './grants-repair';
 
@@ -206,10 +208,8 @@ export class GoogleIamGrants extends TerraformResource {
     for (const [key, a] of entries) {
       for (const [otherKey, b] of this.twins().get(key) ?? []) {
         if (position.get(otherKey)! < position.get(key)!) continue; // each pair once, in declaration order
-        const name = `google_iam_twins_${createHash('sha256')
-          .update(JSON.stringify([key, otherKey]))
-          .digest('hex')
-          .slice(0, 16)}`;
+        // Named by the pair's grant keys: stable while both grants are declared.
+        const name = `google_iam_twins_${shortDigest(JSON.stringify([key, otherKey]), 16)}`;
         const fields = (grant: Grant) => `lower(jsonencode(${terraformExpression(keyFields(grant), this)}))`;
         const message =
           `${a.labels.join(', ')} and ${b.labels.join(', ')} grant the same thing: deleting one keeps the grant while the other declares it ` +
@@ -271,8 +271,10 @@ export class GoogleIamGrants extends TerraformResource {
           {
             grant: entry.holdsTokens
               ? `\${jsonencode(${terraformExpression(entry.grant, this)})}`
-              : escapeTemplate(JSON.stringify(entry.grant)),
-            label: twins ? `\${join("", [${stringLiteral(entry.labels.join(', '))}, ${twins}])}` : escapeTemplate(entry.labels.join(', ')),
+              : escapeTemplate(serializeGrant(entry.grant)),
+            label: twins
+              ? `\${join("", [${stringLiteral(grantLabel(entry.labels))}, ${twins}])}`
+              : escapeTemplate(grantLabel(entry.labels)),
           },
         ];
       }),
@@ -310,9 +312,9 @@ export class GoogleIamGrants extends TerraformResource {
     const items = [...this.entries()].map(([key, entry]) => {
       const grant = entry.holdsTokens
         ? `jsonencode(${terraformExpression(entry.grant, this)})`
-        : base64Literal(JSON.stringify(entry.grant));
+        : base64Literal(serializeGrant(entry.grant));
       const twins = this.twinsExpression(key, entry);
-      const label = base64Literal(entry.labels.join(', '));
+      const label = base64Literal(grantLabel(entry.labels));
       return `${JSON.stringify(key)} = { grant = ${grant}, label = ${twins ? `join("", [${label}, ${twins}])` : label} }`;
     });
     return `\${{ ${items.join(', ')} }}`;
@@ -370,7 +372,8 @@ export class GoogleIamGrants extends TerraformResource {
   /**
    * The checked grants, by the policy they are on (its fields as Terraform
    * templates) and by whether their drift fails the plan: a policy with grants
-   * of both kinds is read twice.
+   * of both kinds is read twice. A group is its check's name, so no two share
+   * one; the first grant of a group says how the policy is read.
    */
   private driftGroups(): DriftGroup[] {
     if (!this.detectDrift) return [];
@@ -379,7 +382,7 @@ export class GoogleIamGrants extends TerraformResource {
       if (!entry.detectDrift) continue;
       const resource = resolvedText(escapeTemplates(entry.grant.resource), this);
       const failPlan = this.failPlanOnDrift || entry.failPlanOnDrift;
-      const id = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod, failPlan]);
+      const id = driftCheckName(resource, failPlan);
       const group = groups.get(id) ?? { resource, resourceHoldsTokens: holdsTokens(entry.grant.resource), keys: [], failPlan };
       group.keys.push(key);
       groups.set(id, group);
@@ -401,9 +404,9 @@ function mayGrantTheSame(a: Grant, b: Grant): boolean {
   return a.mode === b.mode && mayBeEqual(keyFields(a), keyFields(b));
 }
 
+/** What a grant's key is made of, as values that may be tokens (persisted: the twin checks compare them in Terraform). */
 function keyFields(grant: Grant): unknown {
-  const { resource } = grant;
-  const where = [resource.service, resource.apiVersion, resource.name];
+  const where = PolicyIdentity.of(grant.resource).fields;
   if (grant.mode === 'member') return [where, grant.role, grant.member, grant.condition ?? null];
   if (grant.mode === 'binding') return [where, grant.role, grant.condition ?? null];
   return [where];
@@ -420,11 +423,14 @@ function mayBeEqual(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-/** Terraform map keys become part of addresses users type (`-target`, `-replace`): keep them readable and quote-free. */
+/**
+ * The `for_each` key of a grant key (persisted: the instance's address). Map keys become part of
+ * addresses users type (`-target`, `-replace`): keep them readable and quote-free.
+ */
 function safeKey(identity: string): string {
   if (/^[A-Za-z0-9/_.:@|+=,~*-]+$/.test(identity) && identity.length <= 400) return identity;
   const readable = identity.replace(/[^A-Za-z0-9/_.:@|+=,~*-]+/g, '_').slice(0, 200);
-  return `${readable}#${createHash('sha256').update(identity).digest('hex').slice(0, 12)}`;
+  return `${readable}#${shortDigest(identity, 12)}`;
 }
 
 /** Every string of a resource reference escaped for templates (tokens left as they are). */

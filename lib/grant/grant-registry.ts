@@ -1,7 +1,7 @@
 import { Annotations, TerraformStack } from 'cdktf';
 import type { IConstruct } from 'constructs';
-import { conditionKey } from '../iam/condition';
-import { grantKey, grantMembers, policyKey, type Grant } from '../iam/grant';
+import { grantMembers, type Grant } from '../iam/grant';
+import { BindingIdentity, grantKey, PolicyIdentity, type BindingLike } from '../iam/identity';
 import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
 import { parsePrincipal } from '../iam/principal';
 import { validationMessage } from '../synth/errors';
@@ -62,10 +62,11 @@ export class GrantRegistry {
     const { grant } = entry;
     if (!this.firstByKey.has(grantKey(grant))) this.firstByKey.set(grantKey(grant), entry);
     if (grant.mode === 'policy') {
-      if (!this.policyOwners.has(policyKey(grant.resource))) this.policyOwners.set(policyKey(grant.resource), entry);
-      for (const binding of grant.bindings) this.claim(bindingIdentity(grant, binding.role, binding.condition), entry);
+      const policy = PolicyIdentity.of(grant.resource).key;
+      if (!this.policyOwners.has(policy)) this.policyOwners.set(policy, entry);
+      for (const binding of grant.bindings) this.claim(ownedBinding(grant, binding), entry);
     } else if (grant.mode === 'binding') {
-      this.claim(bindingIdentity(grant, grant.role, grant.condition), entry);
+      this.claim(ownedBinding(grant, grant), entry);
     }
     entry.construct.node.addValidation({ validate: () => this.validate(entry) });
   }
@@ -81,7 +82,7 @@ export class GrantRegistry {
 
   private conflicts(entry: RegisteredGrant): string[] {
     const { grant, construct } = entry;
-    const policy = this.policyOwners.get(policyKey(grant.resource));
+    const policy = this.policyOwners.get(PolicyIdentity.of(grant.resource).key);
     if (grant.mode === 'policy') {
       return policy && policy !== entry
         ? [
@@ -104,7 +105,7 @@ export class GrantRegistry {
         ),
       ];
     }
-    const owner = this.owners.get(bindingIdentity(grant, grant.role, grant.condition));
+    const owner = this.owners.get(ownedBinding(grant, grant));
     if (!owner || owner === entry) return [];
     if (grant.mode === 'binding') {
       return [
@@ -139,7 +140,7 @@ export class GrantRegistry {
 
   /** Reported once per policy, on the grant that crosses the limit. */
   private limits(entry: RegisteredGrant): string[] {
-    const tally = this.tallyOf(policyKey(entry.grant.resource));
+    const tally = this.tallyOf(PolicyIdentity.of(entry.grant.resource).key);
     const field = entry.grant.mode === 'member' ? 'member' : entry.grant.mode === 'binding' ? 'members' : 'bindings';
     const errors: string[] = [];
     if (tally.principalsCrossedBy === entry) {
@@ -175,21 +176,23 @@ export class GrantRegistry {
         const key = grantKey(entry.grant);
         if (counted.has(key)) continue;
         counted.add(key);
-        const tally = this.tallies.get(policyKey(entry.grant.resource)) ?? { principals: 0, groups: 0 };
+        const policy = PolicyIdentity.of(entry.grant.resource).key;
+        const tally = this.tallies.get(policy) ?? { principals: 0, groups: 0 };
         const members = grantMembers(entry.grant);
         tally.principals += members.length;
         tally.groups += members.filter(countsAsGroup).length;
         if (tally.principals > MAX_PRINCIPALS) tally.principalsCrossedBy ??= entry;
         if (tally.groups > MAX_GROUP_PRINCIPALS) tally.groupsCrossedBy ??= entry;
-        this.tallies.set(policyKey(entry.grant.resource), tally);
+        this.tallies.set(policy, tally);
       }
     }
     return this.tallies.get(policy) ?? { principals: 0, groups: 0 };
   }
 }
 
-function bindingIdentity(grant: Grant, role: string, condition: Parameters<typeof conditionKey>[0]): string {
-  return JSON.stringify([policyKey(grant.resource), role, conditionKey(condition)]);
+/** The key of `binding` (one of `grant`'s, or the grant itself) on the grant's policy: one owner each. */
+function ownedBinding(grant: Grant, binding: BindingLike): string {
+  return PolicyIdentity.of(grant.resource).bindingKey(BindingIdentity.ofBinding(binding));
 }
 
 function countsAsGroup(member: string): boolean {

@@ -1,13 +1,14 @@
 import { Fn, Token, type ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
 import { grantId, type Grant, type IamResource } from '../iam/grant';
+import { validateGrantValues } from '../iam/grant-validation';
 import { parseResourceName, type ResourceNameFormat } from '../iam/resource-name';
 import type { ConditionInput } from '../iam/types';
+import { namedPolicyQuery } from '../contract/read-query';
 import { checkAt } from '../synth/errors';
 import { RunnerRead } from '../synth/runner-read';
 import { GoogleIamGrants } from './google-iam-grants';
 import { GrantRegistry } from './grant-registry';
-import { validateGrant } from './grant-validation';
 import type { IamCondition } from './iam-condition';
 import type { IamGrantOptions } from './iam-grant-options';
 import { isKnown } from '../synth/known-values';
@@ -62,7 +63,7 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     this.name = target.resource.name;
     this.project = projectOf(this.name);
     if (isKnown(this.name) && target.nameFormat) checkAt(this, () => parseResourceName(this.name, target.nameFormat!, 'name'));
-    validateGrant(this, grant);
+    checkAt(this, () => validateGrantValues(grant, isKnown));
     this.id = grantId(grant);
     const label = `${target.typeName} ${this.node.path}`;
     this.fqn = GoogleIamGrants.of(this)._addGrant(grant, label, {
@@ -80,9 +81,8 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
    * reads the policy once the grant exists; no credential reaches the plan or the state.
    */
   public get etag(): string {
-    const { service, apiVersion, getIamPolicyMethod } = this.target.resource;
     this.etagRead ??= new RunnerRead(this, 'PolicyEtag', {
-      query: { kind: 'iamPolicy', service, apiVersion, getIamPolicyMethod, name: this.name, version: '3' },
+      query: namedPolicyQuery(this.target.resource, '3'),
       dependsOn: [this],
     });
     return this.etagRead.field('etag');

@@ -14,13 +14,6 @@ const LOGICAL_OPERATORS: ReadonlySet<string> = new Set(['&&', '||']);
 /** Principals that may never be bound under a condition. */
 const UNCONDITIONAL_PRINCIPALS: ReadonlySet<string> = new Set(['allUsers', 'allAuthenticatedUsers']);
 
-/** The parts of a condition that make up a binding's identity. */
-export interface ConditionIdentity {
-  readonly expression: string;
-  readonly title?: string;
-  readonly description?: string;
-}
-
 /**
  * Validates a condition as a user writes it: `expression` and
  * `title` required, `description` optional, lengths within Google's limits,
@@ -75,17 +68,6 @@ export function countLogicalOperators(expression: string, field = 'expression'):
     );
   }
   return countInNode(parsed.ast);
-}
-
-/**
- * A stable identity for matching bindings: role + condition is the key of a
- * binding, and a condition is its title, description and expression (a
- * missing title or description equals an empty one). No condition has its
- * own key that no condition can produce.
- */
-export function conditionKey(condition?: ConditionIdentity): string {
-  if (condition === undefined) return 'unconditional';
-  return `conditional:${JSON.stringify([condition.title ?? '', condition.description ?? '', condition.expression])}`;
 }
 
 /**

@@ -1,5 +1,5 @@
-import { conditionKey } from './condition';
 import type { Grant } from './grant';
+import { BindingIdentity } from './identity';
 import { comparisonKey } from './principal';
 import type { Binding, ConditionInput, Expr, Policy } from './types';
 
@@ -24,9 +24,9 @@ export function grantDrift(grant: Grant, policy: Policy): string[] {
     case 'binding':
       return bindingDrift(bindings, grant.role, grant.members, grant.condition, '');
     case 'policy': {
-      const declared = new Set(grant.bindings.map((b) => bindingKey(b.role, b.condition)));
+      const declared = new Set(grant.bindings.map((b) => BindingIdentity.ofBinding(b).key));
       const undeclared = bindings
-        .filter((b) => !declared.has(bindingKey(b.role, b.condition)) && (b.members ?? []).length > 0)
+        .filter((b) => !declared.has(BindingIdentity.ofBinding(b).key) && (b.members ?? []).length > 0)
         .map((b) => `binding ${describeBinding(b.role, b.condition)} is not declared (members: ${(b.members ?? []).join(', ')})`);
       const changed = grant.bindings.flatMap((b) =>
         bindingDrift(bindings, b.role, b.members, b.condition, `binding ${describeBinding(b.role, b.condition)}: `),
@@ -56,17 +56,13 @@ function bindingDrift(
 
 /** The members of every binding with this role and condition (Google may return two), by comparison key. */
 function membersOf(bindings: readonly Binding[], role: string, condition: ConditionInput | Expr | undefined): Map<string, string> {
-  const key = bindingKey(role, condition);
+  const identity = BindingIdentity.of(role, condition);
   const members = new Map<string, string>();
   for (const binding of bindings) {
-    if (bindingKey(binding.role, binding.condition) !== key) continue;
+    if (!identity.matches(binding)) continue;
     for (const member of binding.members ?? []) members.set(comparisonKey(member), member);
   }
   return members;
-}
-
-function bindingKey(role: string, condition: ConditionInput | Expr | undefined): string {
-  return `${role}\n${conditionKey(condition)}`;
 }
 
 function describeBinding(role: string, condition: ConditionInput | Expr | undefined): string {

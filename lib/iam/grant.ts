@@ -1,6 +1,4 @@
-import { createHash } from 'crypto';
-import { conditionKey } from './condition';
-import { comparisonKey } from './principal';
+import type { PolicyAddress } from './identity';
 import type { PolicyEdit } from './policy-edit';
 import type { AuditConfig, ConditionInput } from './types';
 
@@ -9,13 +7,7 @@ import type { AuditConfig, ConditionInput } from './types';
  * `:getIamPolicy` and `:setIamPolicy` methods, e.g.
  * `{ service: 'networksecurity', apiVersion: 'v1', name: 'projects/p/locations/global/authorizationPolicies/ap' }`.
  */
-export interface IamResource {
-  /** The API's host name without `.googleapis.com`, e.g. `secretmanager`. */
-  readonly service: string;
-  /** e.g. `v1`, `v1beta1`. */
-  readonly apiVersion: string;
-  /** The resource's full name, the path segment before `:getIamPolicy`. */
-  readonly name: string;
+export interface IamResource extends PolicyAddress {
   /**
    * How the API's getIamPolicy is called: `GET` with the version in the query, `POST` with it in the body,
    * or `POST_QUERY` (POST, version in the query, no body); when absent, what Google publishes for the name's collection.
@@ -87,31 +79,6 @@ export function grantEdits(grant: Grant, action: GrantAction): PolicyEdit[] {
   }
 }
 
-/** The policy a grant edits: one per service and resource name. */
-export function policyKey(resource: IamResource): string {
-  return `${resource.service}:${resource.name}`;
-}
-
-/**
- * What a grant is, independent of where it is declared: the policy, the role,
- * the condition and (for a member grant) the principal, with emails compared
- * case-insensitively as Google does. Two grants with the same key hold the
- * same thing; a binding's key leaves its members out, so changing them keeps
- * the key. Only safe characters are used (it becomes a Terraform map key):
- * a condition is written as its title, cleaned, plus a digest of its three fields.
- */
-export function grantKey(grant: Grant): string {
-  const policy = policyKey(grant.resource);
-  switch (grant.mode) {
-    case 'member':
-      return `${policy}|${grant.role}|${comparisonKey(grant.member)}${conditionSuffix(grant.condition)}`;
-    case 'binding':
-      return `${policy}|${grant.role}${conditionSuffix(grant.condition)}`;
-    case 'policy':
-      return `${policy}|policy`;
-  }
-}
-
 /**
  * Terraform-style id, as terraform-provider-google builds it:
  * member `{resource}/{role}/{member}`, binding `{resource}/{role}`, policy `{resource}`,
@@ -142,11 +109,4 @@ export function grantMembers(grant: Grant): readonly string[] {
     case 'policy':
       return grant.bindings.flatMap((b) => b.members);
   }
-}
-
-function conditionSuffix(condition: ConditionInput | undefined): string {
-  if (condition === undefined) return '';
-  const title = (condition.title ?? '').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40);
-  const digest = createHash('sha256').update(conditionKey(condition)).digest('hex').slice(0, 12);
-  return `|if:${title}:${digest}`;
 }

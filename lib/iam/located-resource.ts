@@ -1,5 +1,5 @@
 import { IamValidationError } from './errors';
-import { validateLocation, validateProjectId, validateResourceId, type ResourceNameFormat } from './resource-name';
+import { validateLocation, validateProjectId, validateResourceId } from './resource-name';
 
 /** The policy versions Google accepts: 0 and 1 (no conditions), 3 (conditional bindings). */
 export const POLICY_VERSIONS = [0, 1, 3] as const;
@@ -26,15 +26,13 @@ export function validateLocatedResource(where: LocatedResource, isKnown: IsKnown
   if (isKnown(where.id)) validateResourceId(where.id, where.idField);
 }
 
+/** A policy version Google accepts. */
+export type PolicyVersion = (typeof POLICY_VERSIONS)[number];
+
 /** Checks a requested policy version: 0, 1 or 3; an absent version, or one only Terraform knows, passes. */
-export function validatePolicyVersion(version: number | undefined, isKnown: IsKnown = always): void {
+export function validatePolicyVersion(version: unknown, isKnown: IsKnown = always): asserts version is PolicyVersion | undefined {
   if (version === undefined || !isKnown(version)) return;
-  if (!(POLICY_VERSIONS as readonly number[]).includes(version)) {
+  if (!(POLICY_VERSIONS as readonly unknown[]).includes(version)) {
     throw new IamValidationError('optionsRequestedPolicyVersion', version, 'expected 0, 1 or 3 (the policy versions Google accepts)');
   }
-}
-
-/** `projects/{project}/locations/{location}/{collection}/{id}`. */
-export function locatedName(format: ResourceNameFormat, project: string, location: string, id: string): string {
-  return `projects/${project}/locations/${location}/${format.collection}/${id}`;
 }

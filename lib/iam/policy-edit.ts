@@ -1,4 +1,4 @@
-import { conditionKey } from './condition';
+import { BindingIdentity } from './identity';
 import { checkPolicyLimits } from './limits';
 import { parseGrantPrincipal, samePrincipal } from './principal';
 import { validateRole } from './role';
@@ -54,8 +54,8 @@ export function applyEdit(policy: Policy, edit: PolicyEdit): Policy {
       return { ...policy, auditConfigs: edit.auditConfigs.map((config) => ({ ...config })) };
     default:
   }
-  const key = bindingKey(edit.role, edit.condition);
-  const matches = (binding: Binding): boolean => bindingKey(binding.role, binding.condition) === key;
+  const identity = BindingIdentity.of(edit.role, edit.condition);
+  const matches = (binding: Binding): boolean => identity.matches(binding);
   validateRole(edit.role, 'role');
 
   switch (edit.kind) {
@@ -100,14 +100,14 @@ export function applyEdits(policy: Policy, edits: readonly PolicyEdit[]): Policy
 
 /** The first binding with this role and condition. */
 export function findBinding(policy: Policy, role: string, condition?: EditCondition): Binding | undefined {
-  const key = bindingKey(role, condition);
-  return (policy.bindings ?? []).find((b) => bindingKey(b.role, b.condition) === key);
+  const identity = BindingIdentity.of(role, condition);
+  return (policy.bindings ?? []).find((b) => identity.matches(b));
 }
 
 /** True when a binding with this role and condition holds the member. */
 export function hasMember(policy: Policy, role: string, member: string, condition?: EditCondition): boolean {
-  const key = bindingKey(role, condition);
-  return (policy.bindings ?? []).some((b) => bindingKey(b.role, b.condition) === key && includesMember(b, member));
+  const identity = BindingIdentity.of(role, condition);
+  return (policy.bindings ?? []).some((b) => identity.matches(b) && includesMember(b, member));
 }
 
 /**
@@ -137,8 +137,8 @@ function setBinding(
   condition: EditCondition | undefined,
   field = 'members',
 ): Binding[] {
-  const key = bindingKey(role, condition);
-  const matches = (binding: Binding): boolean => bindingKey(binding.role, binding.condition) === key;
+  const identity = BindingIdentity.of(role, condition);
+  const matches = (binding: Binding): boolean => identity.matches(binding);
   const distinct = distinctMembers(members, field);
   const first = bindings.findIndex(matches);
   const kept = bindings.filter((b, i) => !matches(b) || i === first);
@@ -156,10 +156,10 @@ function replaceBindings(bindings: readonly Binding[], declared: readonly EditBi
   const declaredKeys = new Set(
     declared.map((b, i) => {
       validateRole(b.role, `bindings[${i}].role`);
-      return bindingKey(b.role, b.condition);
+      return BindingIdentity.ofBinding(b).key;
     }),
   );
-  let result: Binding[] = bindings.filter((b) => declaredKeys.has(bindingKey(b.role, b.condition)));
+  let result: Binding[] = bindings.filter((b) => declaredKeys.has(BindingIdentity.ofBinding(b).key));
   declared.forEach((b, i) => {
     result = setBinding(result, b.role, b.members, b.condition, `bindings[${i}].members`);
   });
@@ -168,10 +168,6 @@ function replaceBindings(bindings: readonly Binding[], declared: readonly EditBi
 
 function newBinding(role: string, members: readonly string[], condition?: EditCondition): Binding {
   return condition === undefined ? { role, members } : { role, members, condition: { ...condition } };
-}
-
-function bindingKey(role: string, condition?: EditCondition): string {
-  return `${role}\n${conditionKey(condition)}`;
 }
 
 function includesMember(binding: Binding, member: string): boolean {

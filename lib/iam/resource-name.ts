@@ -8,9 +8,7 @@ export interface ResourceNameFormat {
   readonly label: string;
 }
 
-export const AUTHORIZATION_POLICY: ResourceNameFormat = { collection: 'authorizationPolicies', label: 'authorization policy' };
-export const MIGRATION_JOB: ResourceNameFormat = { collection: 'migrationJobs', label: 'migration job' };
-export const ADDRESS_GROUP: ResourceNameFormat = { collection: 'addressGroups', label: 'address group' };
+/** A Migration Center import job's name (the IAM resource types' name formats are rows of lib/grant/typed-resource-types.ts). */
 export const IMPORT_JOB: ResourceNameFormat = { collection: 'importJobs', label: 'import job' };
 
 /** A located resource name, split into its parts. */

@@ -6,7 +6,7 @@ import type { IamResourceType } from '../grant/resource-type';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
 import { RunnerRead } from '../synth/runner-read';
-import { locatedPolicyQuery, namedPolicyQuery } from '../synth/read-query';
+import { locatedPolicyQuery, namedPolicyQuery } from '../contract/read-query';
 
 /** Which resource's policy an Output-form lookup reads. @internal */
 export type PolicyReadTarget =

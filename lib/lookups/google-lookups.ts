@@ -5,11 +5,11 @@ import type { GoogleIamResource } from '../grant/google-iam-resource';
 import { TYPED_RESOURCE_TYPES, type IamResourceType } from '../grant/resource-type';
 import { validateLocatedResource, validatePolicyVersion } from '../iam/located-resource';
 import { validateProjectId } from '../iam/resource-name';
-import type { ImportJob } from '../migrationcenter/import-job';
-import { validateImportJobView } from '../migrationcenter/import-job-view';
+import type { ImportJob } from '../api/import-job-result';
+import { validateImportJobView } from '../api/import-job-view';
 import { checkAt } from '../synth/errors';
 import { LookupContext } from './lookup-context';
-import { importJobQuery, locatedPolicyQuery, namedPolicyQuery, type RunnerQuery } from '../synth/read-query';
+import { importJobQuery, locatedPolicyQuery, namedPolicyQuery, type ReadQueryFields } from '../contract/read-query';
 import { RunnerLookup } from './runner-lookup';
 
 /** Properties of {@link GoogleLookups}. */
@@ -141,7 +141,9 @@ export interface GetIamPolicyArgs {
  *
  * Arguments are checked before anything else; API errors throw with Google's
  * status (`NOT_FOUND`, `PERMISSION_DENIED`, …) and message, the lookup's name
- * and its arguments.
+ * and its arguments. Transient failures (429, 500, 502, 503, 504, a lost
+ * connection) are retried for at most 20 s, as at plan time; a host name
+ * that does not resolve, or refuses connections, fails at once.
  */
 export class GoogleLookups {
   private readonly props: GoogleLookupsProps;
@@ -235,7 +237,7 @@ export class GoogleLookups {
   }
 
   /** The context file's entry if there is one; else the read, kept in the context file once it succeeded. */
-  private read(lookup: string, args: Record<string, string | number | undefined>, query: RunnerQuery): object {
+  private read(lookup: string, args: Record<string, string | number | undefined>, query: ReadQueryFields): object {
     const context = LookupContext.open(this.props.contextFile);
     const key = LookupContext.key(lookup, args);
     const kept = context.get(key);

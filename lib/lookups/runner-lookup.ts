@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { CredentialsError, GoogleApiError } from '../api/errors';
 import type { LookupAnswer } from '../contract/lookup-answer';
-import type { RunnerQuery } from '../synth/read-query';
+import { serializeReadQuery, type ReadQueryFields } from '../contract/read-query';
 import { ConstructValidationError } from '../synth/errors';
 import { RUNNER_DIR } from '../synth/runner-asset';
 
@@ -30,14 +30,14 @@ export class RunnerLookup {
    * {@link GoogleApiError} (status, HTTP code and message), refused arguments as
    * a validation error; each names `lookup` and its arguments.
    */
-  public static read(lookup: string, args: object, query: RunnerQuery, accessToken?: string): object {
+  public static read(lookup: string, args: object, query: ReadQueryFields, accessToken?: string): object {
     const entry = path.join(RUNNER_DIR, 'runner.js');
     if (!fs.existsSync(entry)) {
       throw new Error(`${lookup}: the runner ${entry} is missing; build the package first (npm run build)`);
     }
     const env = accessToken === undefined ? process.env : { ...process.env, GOOGLE_OAUTH_ACCESS_TOKEN: accessToken };
     const child = spawnSync(process.execPath, [entry, 'lookup'], {
-      input: JSON.stringify(query),
+      input: JSON.stringify(serializeReadQuery(query)),
       env,
       encoding: 'utf8',
       timeout: LOOKUP_TIMEOUT_MS,

@@ -3,9 +3,9 @@ import { Construct } from 'constructs';
 import { validateLocatedResource } from '../iam/located-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { importJobQuery } from '../synth/read-query';
+import { importJobQuery } from '../contract/read-query';
 import { RunnerRead } from '../synth/runner-read';
-import { validateImportJobView } from './import-job-view';
+import { validateImportJobView } from '../api/import-job-view';
 
 /** Properties of a {@link DataImportJob}: the arguments of `getImportJob`. */
 export interface DataImportJobProps {

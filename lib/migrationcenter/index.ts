@@ -1,3 +1,4 @@
-export * from './import-job';
+// The import job's structs and enums live in lib/api, beside the client that reads them (the runner decodes them too).
+export * from '../api/import-job-result';
 export * from './data-import-job';
-export * from './import-job-enums';
+export * from '../api/import-job-enums';

@@ -1,22 +1,12 @@
 import { GoogleRestClient } from '../api/client';
-import type { DriftQuery } from '../contract/drift-query';
-import { retrying } from '../api/backoff';
-import { GET_IAM_POLICY_SHAPES } from '../api/iam-apis';
 import { IamPolicyApi } from '../api/iam-policy';
+import { retrying } from '../api/retrying';
+import { retrySchedule } from '../api/retry-policy';
+import type { CheckedGrant, DriftQuery } from '../contract/drift-query';
+import { parseAppliedGrant, parseGrantLabel } from '../contract/grant';
 import { grantDrift } from '../iam/drift';
-import { describeGrant } from '../iam/grant';
-import { parseGrant } from './grant-input';
+import { describeGrant, type IamResource } from '../iam/grant';
 import { appliedInstances } from './terraform-state';
-import { splitLabel } from './twins';
-
-/** How long a drift read retries transient errors before it reports them. */
-const READ_RETRY_MS = 20_000;
-
-interface CheckedGrant {
-  readonly key: string;
-  readonly label: string;
-  readonly grant: string;
-}
 
 /** One difference, and the grants it concerns. */
 interface Finding {
@@ -40,8 +30,8 @@ interface Finding {
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   // A failing check labels grants with the instance's input, which may carry its twins after the label.
   if (query.compare === 'state') return runDriftFromState(query, env);
-  const grants = (JSON.parse(query.grants) as CheckedGrant[]).map((g) => ({ ...g, label: splitLabel(g.label).label ?? g.label }));
-  const findings = await compare(query, grants, env);
+  const grants = query.grants.map((g) => ({ ...g, label: parseGrantLabel(g.label).label ?? g.label }));
+  const findings = await compare(query.policy, grants, env);
   if (findings.length === 0 || query.compare === 'all') return report(query, grants.length, findings);
   let applied: Set<string>;
   try {
@@ -62,53 +52,49 @@ export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promi
  * `compare: 'state'`: the grants (and so the policy's name) as the last apply
  * left them in the state; none applied yet means nothing to compare.
  */
-async function runDriftFromState(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
-  const keys = (JSON.parse(query.grants) as Array<{ key: string }>).map((g) => g.key);
+async function runDriftFromState(
+  query: Extract<DriftQuery, { compare: 'state' }>,
+  env: NodeJS.ProcessEnv,
+): Promise<Record<string, string>> {
   let inState;
   try {
     inState = appliedInstances(query.resource, env, query.applied);
   } catch (error) {
     return report(query, 0, [{ text: `could not read the applied grants: ${(error as Error).message}`, keys: [] }]);
   }
-  const grants = keys.flatMap((key) => {
+  const grants = query.keys.flatMap((key): CheckedGrant[] => {
     const applied = inState.get(key);
-    return applied ? [{ key, grant: applied.grant, label: splitLabel(applied.input).label ?? key }] : [];
+    if (!applied) return [];
+    return [{ key, json: applied.grant, grant: parseAppliedGrant(applied.grant), label: parseGrantLabel(applied.input).label ?? key }];
   });
   if (grants.length === 0) return report(query, 0, []);
-  const { service, apiVersion, name, getIamPolicyMethod } = parseGrant(grants[0].grant).resource;
-  return report(query, grants.length, await compare({ ...query, service, apiVersion, name, getIamPolicyMethod }, grants, env));
+  return report(query, grants.length, await compare(grants[0].grant.resource, grants, env));
 }
 
-async function compare(query: DriftQuery, grants: CheckedGrant[], env: NodeJS.ProcessEnv): Promise<Finding[]> {
-  const method = GET_IAM_POLICY_SHAPES.find((shape) => shape === query.getIamPolicyMethod);
-  const api = new IamPolicyApi(new GoogleRestClient({ env }), {
-    service: query.service,
-    apiVersion: query.apiVersion,
-    getIamPolicyMethod: method,
-  });
-  let policy;
+async function compare(policy: IamResource, grants: readonly CheckedGrant[], env: NodeJS.ProcessEnv): Promise<Finding[]> {
+  const api = new IamPolicyApi(new GoogleRestClient({ env }), policy);
+  let read;
   try {
-    policy = (await retrying(() => api.getIamPolicy(query.name), { maxElapsedMs: READ_RETRY_MS })).value;
+    read = (await retrying(() => api.getIamPolicy(policy.name), retrySchedule('read', env))).value;
   } catch (error) {
     const labels = [...new Set(grants.map((g) => g.label))].join(', ');
     return [
       {
-        text: `the IAM policy of ${query.name} could not be read to check ${labels}: ${(error as Error).message}`,
+        text: `the IAM policy of ${policy.name} could not be read to check ${labels}: ${(error as Error).message}`,
         keys: grants.map((g) => g.key),
       },
     ];
   }
-  return grants.flatMap(({ key, label, grant: json }) => {
-    const grant = parseGrant(json);
-    const found = grantDrift(grant, policy);
+  return grants.flatMap(({ key, label, grant }) => {
+    const found = grantDrift(grant, read);
     return found.length === 0 ? [] : [{ text: `${label}: ${describeGrant(grant)}: ${found.join('; ')}.`, keys: [key] }];
   });
 }
 
 /** The keys of the grants whose configured value the Terraform state holds, applied. */
-function appliedKeys(grants: CheckedGrant[], query: DriftQuery, env: NodeJS.ProcessEnv): Set<string> {
+function appliedKeys(grants: readonly CheckedGrant[], query: DriftQuery, env: NodeJS.ProcessEnv): Set<string> {
   const inState = appliedInstances(query.resource, env, query.applied);
-  return new Set(grants.filter(({ key, grant }) => inState.get(key)?.grant === grant).map((g) => g.key));
+  return new Set(grants.filter(({ key, json }) => inState.get(key)?.grant === json).map((g) => g.key));
 }
 
 /**

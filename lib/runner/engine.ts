@@ -1,4 +1,4 @@
-import { retrying, type RetryOptions } from '../api/backoff';
+import { retrying, type RetryOptions } from '../api/retrying';
 import { GoogleApiError } from '../api/errors';
 import type { SetIamPolicyOptions } from '../api/iam-policy';
 import { IamValidationError } from '../iam/errors';
@@ -50,10 +50,8 @@ export type EditOutcome =
       readonly undo?: readonly PolicyEdit[];
     };
 
-/** Retry timing, hooks and an already started first read. */
+/** Retry schedule and hooks (retrying.ts), and an already started first read. */
 export interface EngineOptions extends RetryOptions {
-  readonly onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
-  readonly sleep?: (ms: number) => Promise<void>;
   /**
    * The read of the first attempt, when the caller has already started it
    * (the queue's lock holder reads the policy before it takes the batch, so
@@ -78,8 +76,6 @@ export interface EngineOptions extends RetryOptions {
    * @default - nobody
    */
   readonly onWritten?: (policy: Policy) => void;
-  /** Asked before each retry: true ends the retries (e.g. the apply was interrupted). @default - never */
-  readonly stopRetrying?: () => boolean;
 }
 
 /** The cycle cannot rest on the assumed policy; thrown inside one attempt only. */
@@ -114,8 +110,6 @@ export async function applyEditBatch(
   const batchSize = requests.length;
   let attempts = 0;
   const unanswered: Unanswered = {};
-  const isRetryable = options.isRetryable ?? ((error: unknown) => error instanceof GoogleApiError && error.retryable);
-  const retry = { ...options, isRetryable: (error: unknown) => !options.stopRetrying?.() && isRetryable(error) };
   try {
     const { value, attempts: used } = await retrying((n) => {
       attempts = n;
@@ -128,7 +122,7 @@ export async function applyEditBatch(
       }
       const read = n === 1 && options.firstRead ? options.firstRead() : api.getIamPolicy();
       return readModifyWrite(api, requests, read, options, false, unanswered);
-    }, retry);
+    }, options);
     return requests.map((r) => {
       const rejection = value.rejected.get(r.id);
       return rejection
@@ -207,7 +201,7 @@ async function readModifyWrite(
     unanswered.undo = undefined;
   } catch (error) {
     unanswered.undo = answerLost(error) ? undo : undefined;
-    if (assumed && error instanceof GoogleApiError && error.status === 'ABORTED') throw READ_AFRESH;
+    if (assumed && error instanceof GoogleApiError && error.conflict) throw READ_AFRESH;
     throw error;
   }
   try {

@@ -15,9 +15,6 @@ export class RunnerError extends Error {
   }
 }
 
-const RESYNTH =
-  'synthesize the stack again (cdktf synth) with the same version of cdktf-google-iam that the runner comes from, then run terraform again';
-
 /** The runner's errors, one builder each. */
 export const RunnerErrors = {
   noGrant: () =>
@@ -26,24 +23,10 @@ export const RunnerErrors = {
         'the provisioners of terraform_data.google_iam_grants and google_iam_grants_applied: run terraform apply (or cdktf deploy) instead',
       'NO_GRANT',
     ),
-  grantNotJson: (reason: string) =>
-    new RunnerError(`the grant in ${RUNNER_ENV.grant} is not JSON (${reason}); ${RESYNTH}`, 'GRANT_NOT_JSON'),
-  malformedGrant: (why: string) => new RunnerError(`the grant in ${RUNNER_ENV.grant} is malformed: ${why}; ${RESYNTH}`, 'MALFORMED_GRANT'),
   usage: (command: string | undefined) =>
     new RunnerError(
       `usage: runner.js apply|remove|read|drift|lookup (got ${JSON.stringify(command)}); the runner is started by Terraform, from the configuration cdktf synthesizes`,
       'USAGE',
-    ),
-  queryNotJson: (reason: string) =>
-    new RunnerError(
-      `the query on stdin is not JSON (${reason}); the runner reads what Terraform's external data source writes: ${RESYNTH}`,
-      'QUERY_NOT_JSON',
-    ),
-  malformedQuery: (why: string) => new RunnerError(`the query on stdin is malformed: ${why}; ${RESYNTH}`, 'MALFORMED_QUERY'),
-  badMilliseconds: (variable: string, raw: string) =>
-    new RunnerError(
-      `${variable} must be a non-negative number of milliseconds (got ${JSON.stringify(raw)}); unset it for the default`,
-      'BAD_SETTING',
     ),
   lockTimeout: (seconds: number, lock: string) =>
     new RunnerError(

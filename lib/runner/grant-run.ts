@@ -1,17 +1,20 @@
-import { retrying } from '../api/backoff';
 import { GoogleRestClient } from '../api/client';
 import { credentialIdentity } from '../api/credentials';
 import { GoogleApiError } from '../api/errors';
 import { IamPolicyApi } from '../api/iam-policy';
+import { retrying, type RetryOptions } from '../api/retrying';
+import { retrySchedule } from '../api/retry-policy';
 import { policyShapeProblem } from '../api/policy-shape';
 import { serviceRootUrl } from '../api/services';
-import { describeGrant, grantEdits, grantKey, type Grant, type GrantAction } from '../iam/grant';
+import { describeGrant, grantEdits, type Grant, type GrantAction } from '../iam/grant';
+import { endpointGrantKey, PolicyIdentity } from '../iam/identity';
 import type { PolicyEdit } from '../iam/policy-edit';
 import type { Policy } from '../iam/types';
 import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from './engine';
+import { ContractError } from '../contract/contract-error';
+import { parseAppliedGrant, parseGrant, parseGrantLabel } from '../contract/grant';
 import { RUNNER_ENV } from '../contract/runner-env';
 import { RunnerErrors } from './errors';
-import { parseGrant } from './grant-input';
 import { Interruption } from './interruption';
 import { grantDone, grantVerb } from './grant-words';
 import { PREFIX, RunnerLines } from './lines';
@@ -19,7 +22,7 @@ import { policyEndpoint } from './policy-endpoint';
 import { PolicyQueue } from './policy-queue';
 import { RunMarkers } from './run-markers';
 import { StateDir } from './state-dir';
-import { declaredByTwin, splitLabel } from './twins';
+import { declaredByTwin } from './twins';
 import { editsInEffect } from './undo';
 
 /**
@@ -31,19 +34,25 @@ import { editsInEffect } from './undo';
  */
 const BATCH_SETTLE = { settleMs: 30, maxSettleMs: 150 };
 
-/**
- * The retry budget of taking back an interrupted create, and of the read that
- * checks a failure. With the request timeout (60 s) of the call in flight,
- * an interrupted worker is done within about two minutes (plus any wait for
- * another runner holding the policy's lock).
- */
-const UNDO_BUDGET_MS = 60_000;
-
 let googleCalled = false;
 
 /** Whether this process called Google: loader.ts caches compiled code only from such a run. */
 export function calledGoogle(): boolean {
   return googleCalled;
+}
+
+/**
+ * The grant to apply, every value checked as the constructs check it (synth
+ * cannot check values only Terraform knows); or the grant to revoke, as the
+ * apply left it (lib/contract/grant.ts). Errors name the declaring constructs.
+ */
+function grantOf(action: GrantAction, json: string | undefined, label: string | undefined): Grant {
+  if (!json) throw RunnerErrors.noGrant();
+  try {
+    return action === 'apply' ? parseGrant(json) : parseAppliedGrant(json);
+  } catch (error) {
+    throw error instanceof ContractError ? error.from(label?.trim()) : error;
+  }
 }
 
 /** A failure as the engine reported it (or an error of the runner's own), for the outcome lines. */
@@ -64,14 +73,14 @@ export async function runGrant(
   log: (line: string) => void,
   interruption: Interruption = Interruption.never(),
 ): Promise<boolean> {
-  const grant = parseGrant(env[RUNNER_ENV.grant]);
-  const { label: labelText, twins } = splitLabel(env[RUNNER_ENV.label]);
+  const { label: labelText, twins } = parseGrantLabel(env[RUNNER_ENV.label]);
+  const grant = grantOf(action, env[RUNNER_ENV.grant], labelText);
   const label = labelText?.trim() || grant.mode;
   const what = `${PREFIX} ${label} ${describeGrant(grant)}`;
   const state = StateDir.open(env);
   const rootUrl = serviceRootUrl(grant.resource.service, env);
   const markers = new RunMarkers(state, env[RUNNER_ENV.run], Number(env[RUNNER_ENV.terraformPid]) || process.ppid);
-  const markerKey = JSON.stringify([rootUrl, grantKey(grant)]);
+  const markerKey = endpointGrantKey(grant, rootUrl);
 
   if (action === 'remove' && markers.wasApplied(markerKey)) {
     log(RunnerLines.keptReapplied(what));
@@ -84,18 +93,22 @@ export async function runGrant(
 
   const client = new GoogleRestClient({ env });
   const endpoint = policyEndpoint(new IamPolicyApi(client, grant.resource), grant.resource.name);
-  const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, batchKey(grant, rootUrl, env), editsOrUndefined, outcomeOrUndefined);
-  const retry = { maxElapsedMs: numberFromEnv(env, RUNNER_ENV.retryMaxMs), initialDelayMs: numberFromEnv(env, RUNNER_ENV.retryInitialMs) };
-  // Taking back an interrupted create, and the read that checks a failure, get a budget of their own, at most a minute.
-  const shortRetry = { ...retry, maxElapsedMs: Math.min(retry.maxElapsedMs ?? UNDO_BUDGET_MS, UNDO_BUDGET_MS) };
-  const carryOut = (edits: PolicyEdit[], options: { stopRetrying: () => boolean; maxElapsedMs?: number; initialDelayMs?: number }) =>
-    submit(queue, client, endpoint, markers.run, edits, options, (error, attempt, delayMs) =>
-      log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
-    );
-  const verify = (edits: PolicyEdit[]) => freshReadShows(endpoint, edits, shortRetry);
+  const queueKey = PolicyIdentity.of(grant.resource).queueKey({ rootUrl, credentials: credentialIdentity(env) });
+  const queue = new PolicyQueue<PolicyEdit[], EditOutcome>(state, queueKey, editsOrUndefined, outcomeOrUndefined);
+  // Taking back an interrupted create, and the read that checks a failure, are `check`s: with the
+  // request timeout (60 s) of the call in flight, an interrupted worker is done within about two minutes.
+  const change = retrySchedule('change', env);
+  const check = retrySchedule('check', env);
+  const carryOut = (edits: PolicyEdit[], options: RetryOptions) =>
+    submit(queue, client, endpoint, markers.run, edits, {
+      ...options,
+      onRetry: (error, attempt, delayMs) =>
+        log(`${what}: attempt ${attempt} failed (${(error as Error).message}); retrying in ${(delayMs / 1000).toFixed(1)} s`),
+    });
+  const verify = (edits: PolicyEdit[]) => freshReadShows(endpoint, edits, check);
 
   const edits = grantEdits(grant, action);
-  const outcome = await carryOut(edits, { ...retry, stopRetrying: () => interruption.interrupted });
+  const outcome = await carryOut(edits, { ...change, stopRetrying: () => interruption.interrupted });
   const attempts = describeAttempts(outcome);
   const succeeded = (changed: boolean, etag: string | undefined) => {
     if (action === 'apply') markAppliedIfPossible(markers, markerKey, log);
@@ -130,7 +143,7 @@ export async function runGrant(
       undo = outcome.undo;
     }
     const done = outcome.ok ? 'was carried out' : 'was carried out although its answer was lost';
-    const takenBack = await carryOut([...undo], { ...shortRetry, stopRetrying: () => false });
+    const takenBack = await carryOut([...undo], check);
     if (takenBack.ok) {
       log(RunnerLines.interruptedTakenBack(what, done, grantDone(grant, 'remove', takenBack.changed)));
       return false;
@@ -178,8 +191,7 @@ async function submit(
   endpoint: IamPolicyEndpoint,
   run: string | undefined,
   edits: PolicyEdit[],
-  options: { maxElapsedMs?: number; initialDelayMs?: number; stopRetrying: () => boolean },
-  onRetry: (error: unknown, attempt: number, delayMs: number) => void,
+  retry: RetryOptions,
 ): Promise<EditOutcome> {
   const lead = async () => {
     googleCalled = true;
@@ -204,11 +216,10 @@ async function submit(
         sentWrites,
         batch.map((item) => ({ id: item.id, edits: item.payload })),
         {
-          ...options,
+          ...retry,
           firstRead: led.read && (() => led.read),
           assumedPolicy: led.assumed,
           onWritten: run === undefined ? undefined : (policy) => queue.leaveNote({ run, policy }),
-          onRetry,
         },
       ).then((outcomes) => new Map(outcomes.map((o) => [o.id, o]))),
     );
@@ -224,7 +235,7 @@ async function submit(
 async function freshReadShows(
   endpoint: IamPolicyEndpoint,
   edits: PolicyEdit[],
-  retry: { maxElapsedMs?: number; initialDelayMs?: number },
+  retry: RetryOptions,
 ): Promise<{ kind: 'inEffect' | 'absent' } | { kind: 'unknown'; readFailure: string }> {
   try {
     const { value } = await retrying(() => endpoint.getIamPolicy(), retry);
@@ -249,15 +260,6 @@ function describeAttempts(outcome: EditOutcome): string {
 
 function failureText(outcome: Failure): string {
   return `${outcome.status}: ${outcome.message}`;
-}
-
-/**
- * Requests batch together only when they target the same policy at the same
- * endpoint with the same credentials: one stack's runner must never write
- * another stack's grant with its own identity. (The queue hashes this key.)
- */
-function batchKey(grant: Grant, rootUrl: string, env: NodeJS.ProcessEnv): string {
-  return JSON.stringify([rootUrl, grant.resource.apiVersion, grant.resource.name, credentialIdentity(env)]);
 }
 
 const EDIT_KINDS = new Set<string>(['addMember', 'removeMember', 'setBinding', 'removeBinding', 'replaceBindings', 'replaceAuditConfigs']);
@@ -292,12 +294,4 @@ function outcomeOrUndefined(value: unknown): EditOutcome | undefined {
     (o.writeUnanswered === undefined || typeof o.writeUnanswered === 'boolean') &&
     (o.ok ? typeof o.changed === 'boolean' && typeof o.etag === 'string' : typeof o.status === 'string' && typeof o.message === 'string');
   return ok ? (o as EditOutcome) : undefined;
-}
-
-function numberFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw RunnerErrors.badMilliseconds(name, raw);
-  return value;
 }

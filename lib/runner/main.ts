@@ -14,13 +14,14 @@
  * which dist/runner/runner.js (loader.ts) loads; TerraformAsset copies the
  * directory into cdktf.out, so no node_modules are needed.
  */
-import type { DriftQuery } from '../contract/drift-query';
+import { parseDriftQuery } from '../contract/drift-query';
+import { parseReadQuery } from '../contract/read-query';
 import { runDrift } from './drift';
 import { RunnerErrors } from './errors';
 import { calledGoogle as grantCalledGoogle, runGrant } from './grant-run';
 import { Interruption } from './interruption';
 import { PREFIX } from './lines';
-import { parseReadQuery, runLookup, runRead } from './read';
+import { runLookup, runRead } from './read';
 import { WorkerReports } from './reports';
 import { StateDir } from './state-dir';
 import { WORKER_COMMAND } from './supervisor';
@@ -75,7 +76,7 @@ function readStdin(): Promise<string> {
 
 /** `lookup`: a Direct-form read for the synthesizing process; the answer (the value or the error) is the only thing on stdout. */
 async function lookupForSynth(env: NodeJS.ProcessEnv): Promise<boolean> {
-  const query = parseReadQuery(await readStdin());
+  const query = await readStdin();
   googleCalled = true;
   process.stdout.write(JSON.stringify(await runLookup(query, env)));
   return true;
@@ -83,7 +84,7 @@ async function lookupForSynth(env: NodeJS.ProcessEnv): Promise<boolean> {
 
 /** `drift`: the drift check of one policy; the report is the only thing on stdout. */
 async function driftForTerraform(env: NodeJS.ProcessEnv): Promise<boolean> {
-  const query = parseReadQuery(await readStdin()) as unknown as DriftQuery;
+  const query = parseDriftQuery(await readStdin());
   googleCalled = true;
   process.stdout.write(JSON.stringify(await runDrift(query, env)));
   return true;

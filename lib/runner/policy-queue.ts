@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'crypto';
+import { randomBytes } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { shortDigest } from '../iam/digest';
 import { RunnerErrors } from './errors';
 import { identityOrUndefined, liveness, thisProcess, type ProcessIdentity } from './process-identity';
 import type { StateDir } from './state-dir';
@@ -104,12 +105,12 @@ export class PolicyQueue<P, R> {
 
   constructor(
     private readonly state: StateDir,
-    policyKey: string,
+    queueKey: string,
     private readonly validatePayload: Validator<P>,
     private readonly validateResult: Validator<R>,
     options: PolicyQueueOptions = {},
   ) {
-    this.name = createHash('sha256').update(policyKey).digest('hex').slice(0, 32);
+    this.name = shortDigest(queueKey, 32);
     this.policyDir = state.dir('queues', this.name);
     this.queueDir = state.dir('queues', this.name, 'queue');
     this.resultsDir = state.dir('queues', this.name, 'results');

@@ -1,6 +1,6 @@
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import { shortDigest } from '../iam/digest';
 import type { StateDir } from './state-dir';
 
 const KEEP_MS = 24 * 60 * 60_000;
@@ -33,18 +33,15 @@ export class RunMarkers {
     terraformPid: number = process.ppid,
   ) {
     if (!planTimestamp) return;
-    this.run = createHash('sha256')
-      .update(JSON.stringify([planTimestamp, terraformPid, process.cwd()]))
-      .digest('hex')
-      .slice(0, 32);
+    this.run = shortDigest(JSON.stringify([planTimestamp, terraformPid, process.cwd()]), 32);
     this.dir = path.join(state.dir('runs'), this.run);
   }
 
-  public markApplied(grantKey: string): void {
+  public markApplied(markerKey: string): void {
     if (!this.dir) return;
     this.removeOldRuns();
     this.state.dir('runs', path.basename(this.dir));
-    this.state.createFile(this.file(grantKey), '');
+    this.state.createFile(this.file(markerKey), '');
   }
 
   /**
@@ -53,23 +50,23 @@ export class RunMarkers {
    * false for a later one (its twin is being removed in this run too), which
    * revokes it. Without a run id, always true: never revoke what another may declare.
    */
-  public claimTwinKeep(grantKey: string): boolean {
+  public claimTwinKeep(markerKey: string): boolean {
     if (!this.dir) return true;
     this.state.dir('runs', path.basename(this.dir));
-    return this.state.createFile(`${this.file(grantKey)}-twin`, '');
+    return this.state.createFile(`${this.file(markerKey)}-twin`, '');
   }
 
-  public wasApplied(grantKey: string): boolean {
+  public wasApplied(markerKey: string): boolean {
     if (!this.dir) return false;
     try {
-      return this.state.readFile(this.file(grantKey)) !== undefined;
+      return this.state.readFile(this.file(markerKey)) !== undefined;
     } catch {
       return false;
     }
   }
 
-  private file(grantKey: string): string {
-    return path.join(this.dir!, createHash('sha256').update(grantKey).digest('hex').slice(0, 32));
+  private file(markerKey: string): string {
+    return path.join(this.dir!, shortDigest(markerKey, 32));
   }
 
   private removeOldRuns(): void {

@@ -32,25 +32,16 @@ export function appliedInstances(address: string, env: NodeJS.ProcessEnv, applie
   }
   const instances = new Map<string, AppliedInstance>();
   if (pulled.stdout.trim() === '') return instances; // no state yet
-  const state = JSON.parse(pulled.stdout) as { resources?: StateResource[] };
+  const state: unknown = JSON.parse(pulled.stdout);
   const standing = appliedBy === undefined ? undefined : new Set(standingInstances(state, appliedBy).map(([key]) => key));
   for (const [key, instance] of standingInstances(state, address)) {
     if (standing && !standing.has(key)) continue;
-    const grant = instance.attributes?.triggers_replace?.value;
-    const input = instance.attributes?.input?.value;
+    const attributes = field(instance, 'attributes');
+    const grant = field(field(attributes, 'triggers_replace'), 'value');
+    const input = field(field(attributes, 'input'), 'value');
     if (typeof grant === 'string') instances.set(key, typeof input === 'string' ? { grant, input } : { grant });
   }
   return instances;
-}
-
-/** The untainted instances of the root module's managed resource at `address`, by key. */
-function standingInstances(state: { resources?: StateResource[] }, address: string): Array<[string, StateInstance]> {
-  const [type, name] = address.split('.');
-  return (state.resources ?? [])
-    .filter((r) => r.mode === 'managed' && !r.module && r.type === type && r.name === name)
-    .flatMap((r) => r.instances ?? [])
-    .filter((i): i is StateInstance & { index_key: string } => i.status !== 'tainted' && typeof i.index_key === 'string')
-    .map((i) => [i.index_key, i]);
 }
 
 /** One instance as the last apply left it. */
@@ -61,16 +52,27 @@ export interface AppliedInstance {
   readonly input?: string;
 }
 
-interface StateResource {
-  readonly mode?: string;
-  readonly module?: string;
-  readonly type?: string;
-  readonly name?: string;
-  readonly instances?: StateInstance[];
+/** The untainted instances of the root module's managed resource at `address`, by key. */
+function standingInstances(state: unknown, address: string): Array<[string, unknown]> {
+  const [type, name] = address.split('.');
+  const instances: Array<[string, unknown]> = [];
+  for (const resource of listAt(state, 'resources')) {
+    if (field(resource, 'mode') !== 'managed' || field(resource, 'module') !== undefined) continue;
+    if (field(resource, 'type') !== type || field(resource, 'name') !== name) continue;
+    for (const instance of listAt(resource, 'instances')) {
+      const key = field(instance, 'index_key');
+      if (field(instance, 'status') !== 'tainted' && typeof key === 'string') instances.push([key, instance]);
+    }
+  }
+  return instances;
 }
 
-interface StateInstance {
-  readonly index_key?: unknown;
-  readonly status?: string;
-  readonly attributes?: { readonly triggers_replace?: { readonly value?: unknown }; readonly input?: { readonly value?: unknown } };
+/** `value[name]` when `value` is an object, else undefined: the state is read without trusting its shape. */
+function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+function listAt(value: unknown, name: string): readonly unknown[] {
+  const list = field(value, name);
+  return Array.isArray(list) ? list : [];
 }

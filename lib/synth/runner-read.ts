@@ -1,13 +1,14 @@
 import { Fn, Token, type IResolvable, type ITerraformDependable } from 'cdktf';
 import { Construct } from 'constructs';
+import { serializeReadQuery, type ReadQueryFields } from '../contract/read-query';
 import { ExternalData } from './external-data';
 import { runnerAssetPath } from './runner-asset';
 import { escapeTemplate } from './terraform-expression';
 
 /** Properties of a {@link RunnerRead}. */
 export interface RunnerReadProps {
-  /** The read, as lib/runner/read.ts takes it (see read-query.ts); values may be tokens. */
-  readonly query: { readonly [key: string]: string | undefined };
+  /** The read (lib/contract/read-query.ts); values may be tokens. */
+  readonly query: ReadQueryFields;
   /** Read only after these exist. @default - no dependencies */
   readonly dependsOn?: ITerraformDependable[];
 }
@@ -27,9 +28,7 @@ export class RunnerRead extends Construct {
   constructor(scope: Construct, id: string, props: RunnerReadProps) {
     super(scope, id);
     const query = Object.fromEntries(
-      Object.entries({ ...props.query, label: scope.node.path })
-        .filter((entry): entry is [string, string] => entry[1] !== undefined)
-        .map(([key, value]) => [key, escapeTemplate(value)]),
+      Object.entries(serializeReadQuery(props.query, scope.node.path)).map(([key, value]) => [key, escapeTemplate(value)]),
     );
     this.data = new ExternalData(this, 'Read', { program: ['node', runnerAssetPath(this), 'read'], query, dependsOn: props.dependsOn });
   }

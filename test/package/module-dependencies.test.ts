@@ -130,11 +130,7 @@ test('what the runner loads, followed file by file, reaches neither the framewor
  * until it is, and fails for any new violation).
  */
 const KNOWN_VIOLATIONS = {
-  // Issue 25: the runner's import-job read takes its view check and wire decoding from the construct folder.
-  runnerImportsOnlyIamAndApi: [
-    'runner/read.ts -> ../migrationcenter/import-job-view',
-    'runner/read.ts -> ../migrationcenter/import-job-wire',
-  ],
+  runnerImportsOnlyIamAndApi: [] as string[],
   synthNeverImportsRunner: [] as string[],
 };
 
@@ -152,6 +148,52 @@ test('code that runs in cdktf synth never imports lib/runner', () => {
     (i) => SYNTH.includes(folderOf(i.file) ?? '') && path.isAbsolute(i.target) && folderOf(i.target) === 'runner',
   );
   expect(intoRunner.map(show)).toEqual(KNOWN_VIOLATIONS.synthNeverImportsRunner);
+});
+
+/**
+ * What synth hands the runner (the grant and its label in the environment, the
+ * read and drift queries on stdin) is parsed only by lib/contract's parsers:
+ * lib/runner parses no JSON of its own except its own files (queues, locks)
+ * and Terraform's state, casts no parsed value into shape (but the queue's
+ * partial records, checked field by field), and reads the grant's variables
+ * only to hand them to a parser.
+ */
+test("lib/runner reads synth's messages only through lib/contract's parsers", () => {
+  const runnerFiles = sources(path.join(LIB, 'runner')).map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
+  const parsesJson = runnerFiles.filter(({ text }) => text.includes('JSON.parse(')).map(({ file }) => path.relative(LIB, file));
+  // policy-queue.ts: the queue's requests and the lock's owner, written by runners; terraform-state.ts: `terraform state pull`.
+  expect(parsesJson.sort()).toEqual(['runner/policy-queue.ts', 'runner/terraform-state.ts']);
+  const casts = runnerFiles.flatMap(({ file, text }) =>
+    [...text.matchAll(/JSON\.parse\([^;]*?\)\s+as\s+(?!unknown\b)\w+|as unknown as/g)].map((m) => `${path.relative(LIB, file)}: ${m[0]}`),
+  );
+  // The queue's own files, each field checked after the parse (readEnvelope, lockIsStale).
+  expect(casts).toEqual([
+    "runner/policy-queue.ts: JSON.parse(text.toString('utf8')) as Partial",
+    "runner/policy-queue.ts: JSON.parse(text.toString('utf8')) as Partial",
+  ]);
+  const envReads = runnerFiles.flatMap(({ file, text }) =>
+    [...text.matchAll(/^.*env\[RUNNER_ENV\.(grant|label)\].*$/gm)].map((m) => `${path.relative(LIB, file)}: ${m[0].trim()}`),
+  );
+  expect(envReads).toEqual([
+    'runner/grant-run.ts: const { label: labelText, twins } = parseGrantLabel(env[RUNNER_ENV.label]);',
+    'runner/grant-run.ts: const grant = grantOf(action, env[RUNNER_ENV.grant], labelText);',
+  ]);
+  const stdin = runnerFiles
+    .filter(({ text }) => text.includes('readStdin()'))
+    .map(({ file, text }) => ({
+      file: path.relative(LIB, file),
+      reads: [...text.matchAll(/^.*await readStdin\(\).*$/gm)].map((m) => m[0].trim()),
+    }));
+  expect(stdin).toEqual([
+    {
+      file: 'runner/main.ts',
+      reads: [
+        'const query = parseReadQuery(await readStdin());',
+        'const query = await readStdin();',
+        'const query = parseDriftQuery(await readStdin());',
+      ],
+    },
+  ]);
 });
 
 test('lib/iam needs no build output: its one require of dist/, the vendored CEL parser, falls back to the package', () => {

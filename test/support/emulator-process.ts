@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'child_process';
 import * as path from 'path';
-import type { EmulatorStats } from '../../lib/testing';
+import type { EmulatorStats, FaultOptions } from '../../lib/testing';
 import type { Policy } from '../../lib/iam/types';
 
 const CLI = path.join(__dirname, '..', '..', 'lib', 'testing', 'emulator', 'cli.js');
@@ -46,6 +46,11 @@ export class EmulatorProcess {
 
   public policy(name: string): Promise<Policy> {
     return this.admin('GET', `policies/${name}`);
+  }
+
+  /** Injects faults from now on (see FaultOptions); undefined stops them. */
+  public setFaults(faults: FaultOptions | undefined): Promise<void> {
+    return this.admin('POST', 'faults', { faults });
   }
 
   public stats(): Promise<EmulatorStats> {

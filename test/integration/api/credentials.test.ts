@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { GoogleRestClient } from '../../../lib/api/client';
-import { authClient, credentialIdentity, defaultProject, loadCredentials } from '../../../lib/api/credentials';
+import { credentialIdentity, defaultProject, loadCredentials } from '../../../lib/api/credentials';
 import { CredentialsError } from '../../../lib/api/errors';
 import { IamPolicyApi } from '../../../lib/api/iam-policy';
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -23,6 +23,9 @@ import {
   writeJson,
 } from './credential-fixtures';
 import { rejectionOf } from '../../support/rejection';
+
+/** The authenticated client `loadCredentials` builds for `env`. */
+const clientOf = async (env: NodeJS.ProcessEnv) => (await loadCredentials(undefined, env)).client;
 
 const AP = 'projects/p/locations/global/authorizationPolicies/creds';
 const DEPLOYER = 'deployer@key-project.iam.gserviceaccount.com';
@@ -381,11 +384,11 @@ describe('the default project and the client object', () => {
     ).toBeUndefined();
   });
 
-  test('authClient: an access token needs no key file; a key file signs as its service account', async () => {
+  test('the client: an access token needs no key file; a key file signs as its service account', async () => {
     const key = writeJson(dir, 'client-key.json', serviceAccountKey(emulator, DEPLOYER));
-    const signer = (await authClient(undefined, { GOOGLE_APPLICATION_CREDENTIALS: key })) as unknown as { email?: string };
+    const signer = (await clientOf({ GOOGLE_APPLICATION_CREDENTIALS: key })) as unknown as { email?: string };
     expect(signer.email).toBe(DEPLOYER);
-    const client = (await authClient(undefined, { GOOGLE_APPLICATION_CREDENTIALS: key, GOOGLE_OAUTH_ACCESS_TOKEN: 'tok' })) as unknown as {
+    const client = (await clientOf({ GOOGLE_APPLICATION_CREDENTIALS: key, GOOGLE_OAUTH_ACCESS_TOKEN: 'tok' })) as unknown as {
       email?: string;
       credentials: { access_token?: string };
     };
@@ -400,13 +403,13 @@ describe('the default project and the client object', () => {
       source_credentials: externalAccount(emulator, dir, { source: 'file' }),
     });
     const { CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: _override, ...withoutOverride } = base;
-    const plain = (await authClient(undefined, { ...withoutOverride, GOOGLE_APPLICATION_CREDENTIALS: file })) as unknown as {
+    const plain = (await clientOf({ ...withoutOverride, GOOGLE_APPLICATION_CREDENTIALS: file })) as unknown as {
       endpoint: string;
       getTargetPrincipal(): string;
     };
     expect(plain.endpoint).toBe('https://iamcredentials.googleapis.com');
     expect(plain.getTargetPrincipal()).toBe(TARGET);
-    const overridden = (await authClient(undefined, { ...base, GOOGLE_APPLICATION_CREDENTIALS: file })) as unknown as { endpoint: string };
+    const overridden = (await clientOf({ ...base, GOOGLE_APPLICATION_CREDENTIALS: file })) as unknown as { endpoint: string };
     expect(overridden.endpoint).toBe(emulator.endpoint('iamcredentials').replace(/\/$/, ''));
   });
 });

@@ -376,6 +376,6 @@ describe('finding 5: any Google service', () => {
     'projects/p%2F..',
     'projects/p q',
   ])('resource name %j is refused before any request', async (resource) => {
-    await expect(api.getIamPolicy(resource)).rejects.toThrow(/resource: expected a resource name/);
+    await expect(api.getIamPolicy(resource)).rejects.toThrow(/^resource: .*expected the resource.s full name/);
   });
 });

@@ -317,20 +317,70 @@ describe('errors name the lookup and its arguments', () => {
     );
   });
 
-  test('a runner that cannot reach Google reports UNAVAILABLE, named the same way', () => {
+  test('a runner that cannot reach Google reports UNAVAILABLE at once (a refused connection is not retried), named the same way', () => {
     const saved = process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER;
     process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER = 'http://127.0.0.1:9/';
-    process.env.CDKTF_GOOGLE_IAM_RETRY_MAX_MS = '0';
+    const started = Date.now();
     try {
       const error = thrown(() => lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1' }));
       expect(error).toMatchObject({ status: 'UNAVAILABLE', httpStatus: 0 });
+      expect(error.message).toMatch(/cannot connect to 127\.0\.0\.1:9: nothing accepts connections there \(ECONNREFUSED\)/);
       expect(error.message).toContain(
         'GoogleLookups.getImportJob({"importJobId":"inventory","location":"us-central1","project":"lookup-project"})',
       );
+      expect(Date.now() - started).toBeLessThan(10_000); // no retries: the first wait alone would be a second
     } finally {
       process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER = saved;
-      delete process.env.CDKTF_GOOGLE_IAM_RETRY_MAX_MS;
     }
+  });
+});
+
+describe("transient failures are retried within a read's budget", () => {
+  /** Runs `body` with these retry settings in the environment the lookup's runner inherits. */
+  const withRetrySettings = <T>(settings: Record<string, string>, body: () => T): T => {
+    const saved = { ...process.env };
+    Object.assign(process.env, settings);
+    try {
+      return body();
+    } finally {
+      process.env = saved;
+    }
+  };
+
+  afterEach(() => emulator.setFaults(undefined));
+
+  test('a lookup answered 503 twice, then the policy, returns the policy', async () => {
+    // Seed 9 at rate 0.5 fails the first two getIamPolicy calls and serves the next ones (the stats below check it).
+    await emulator.setFaults({ rate: 0.5, seed: 9, kinds: ['503'], methods: ['getIamPolicy'] });
+    const before = await emulator.stats();
+    const policy = withRetrySettings({ CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS: '50' }, () =>
+      lookups().getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global' }),
+    );
+    const after = await emulator.stats();
+    expect(policy.bindings.map((b) => b.role)).toEqual([
+      'roles/networksecurity.addressGroupUser',
+      'roles/networksecurity.addressGroupViewer',
+    ]);
+    expect({ faults: after.faultsInjected - before.faultsInjected, reads: after.getIamPolicy - before.getIamPolicy }).toEqual({
+      faults: 2,
+      reads: 3,
+    });
+  });
+
+  test("an endpoint that keeps answering 503 fails the lookup once the budget is spent, with Google's status and message", async () => {
+    await emulator.setFaults({ rate: 1, kinds: ['503'], methods: ['getImportJob'] });
+    const before = await emulator.stats();
+    const started = Date.now();
+    const error = withRetrySettings({ CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS: '50', CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '400' }, () =>
+      thrown(() => lookups().getImportJob({ importJobId: 'inventory', location: 'us-central1' })),
+    );
+    const reads = (await emulator.stats()).getImportJob - before.getImportJob;
+    expect(error).toMatchObject({ status: 'UNAVAILABLE', httpStatus: 503 });
+    expect(error.message).toMatch(
+      /^UNAVAILABLE \(HTTP 503\): The service is currently unavailable \(injected fault\)\. \[GoogleLookups\.getImportJob\(/,
+    );
+    expect(reads).toBeGreaterThan(1); // retried ...
+    expect(Date.now() - started).toBeLessThan(15_000); // ... within the 400 ms budget (plus the runner's start-up)
   });
 });
 

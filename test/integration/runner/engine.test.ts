@@ -5,7 +5,7 @@
 import { GoogleRestClient } from '../../../lib/api/client';
 import { GoogleApiError } from '../../../lib/api/errors';
 import { IamPolicyApi } from '../../../lib/api/iam-policy';
-import { AUTHORIZATION_POLICY_TYPE } from '../../../lib/grant/resource-type';
+import { TYPED_RESOURCE_TYPES } from '../../../lib/grant/resource-type';
 import { applyEditBatch, type EditRequest, type IamPolicyEndpoint } from '../../../lib/runner/engine';
 import { policyEndpoint } from '../../../lib/runner/policy-endpoint';
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -17,7 +17,7 @@ let counter = 0;
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
-  api = new IamPolicyApi(new GoogleRestClient({ env: emulator.env() }), AUTHORIZATION_POLICY_TYPE);
+  api = new IamPolicyApi(new GoogleRestClient({ env: emulator.env() }), TYPED_RESOURCE_TYPES.AuthorizationPolicy);
 });
 afterAll(() => emulator.close());
 

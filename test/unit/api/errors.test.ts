@@ -1,4 +1,4 @@
-import { GoogleApiError } from '../../../lib/api/errors';
+import { CredentialsError, GoogleApiError } from '../../../lib/api/errors';
 
 test.each([
   [400, 'INVALID_ARGUMENT', false],
@@ -30,4 +30,25 @@ test('a lost connection is UNAVAILABLE and retryable', () => {
   const error = GoogleApiError.network(Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNRESET' } }));
   expect(error).toMatchObject({ httpStatus: 0, status: 'UNAVAILABLE', retryable: true });
   expect(error.message).toBe('UNAVAILABLE (no response): fetch failed (ECONNRESET)');
+});
+
+test.each<[string, GoogleApiError, string]>([
+  ['an answer', GoogleApiError.fromResponse(409, { error: { status: 'ABORTED', message: 'etag' } }), 'conflict'],
+  ['a lost connection', GoogleApiError.network({ message: 'socket hang up', code: 'ECONNRESET' }), 'transient'],
+  ['a lost connection with a fail-fast code', GoogleApiError.network({ message: 'refused', cause: { code: 'ECONNREFUSED' } }), 'failFast'],
+  ['no connection', GoogleApiError.unreachable('ENOTFOUND', 'x.invalid', 'X'), 'failFast'],
+  ['a redirect', GoogleApiError.redirected(302, null), 'permanent'],
+  ['a malformed answer', GoogleApiError.malformed(200, 'an empty body'), 'permanent'],
+  ['unusable credentials', new CredentialsError('no credentials'), 'permanent'],
+  ['a token endpoint that did not answer', new CredentialsError('no token', { failureKind: 'transient' }), 'transient'],
+  ['an error rebuilt from its parts (a Direct-form lookup)', new GoogleApiError(503, 'UNAVAILABLE', 'later', 'call'), 'transient'],
+  [
+    'a refusal before any request, kind given',
+    new GoogleApiError(0, 'FAILED_PRECONDITION', 'no etag', undefined, 'permanent'),
+    'permanent',
+  ],
+])('%s is classified by the retry policy', (_label, error, kind) => {
+  expect(error.failureKind).toBe(kind);
+  expect(error.retryable).toBe(kind === 'conflict' || kind === 'transient');
+  expect(error.conflict).toBe(kind === 'conflict');
 });

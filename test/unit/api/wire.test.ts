@@ -5,7 +5,7 @@ import {
   inlinePayloadFromWire,
   objectStoragePayloadFromWire,
   validationReportFromWire,
-} from '../../../lib/migrationcenter/import-job-wire';
+} from '../../../lib/api/import-job-result-wire';
 import { iamPolicyFromWire } from '../../../lib/api/policy-result-wire';
 
 test("Google's empty policy reads as an empty policy", () => {

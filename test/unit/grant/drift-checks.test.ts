@@ -1,5 +1,5 @@
 import { Testing, TerraformStack } from 'cdktf';
-import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding } from '../../../lib';
+import { AuthorizationPolicyIamMember, GetIamPolicyMethod, GoogleIamGrants, GoogleIamMember, MigrationJobIamBinding } from '../../../lib';
 
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const MJ = 'projects/p-123456/locations/us-central1/migrationJobs/mj';
@@ -67,5 +67,30 @@ describe('drift checks', () => {
     const hcl = Testing.synthHcl(stack);
     expect(hcl).toContain('resource "terraform_data" "google_iam_repair"');
     expect(hcl).toContain('replace_triggered_by = [terraform_data.google_iam_repair]');
+  });
+
+  test('one check per policy: grants that spell its read method differently share it, read as the first says', () => {
+    const secret = { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/s' };
+    const json = synth((stack) => {
+      new GoogleIamMember(stack, 'Published', { resource: secret, role: 'roles/viewer', member: 'user:a@example.com' });
+      new GoogleIamMember(stack, 'Forced', {
+        resource: { ...secret, policyReadMethod: GetIamPolicyMethod.POST },
+        role: 'roles/viewer',
+        member: 'user:b@example.com',
+      });
+    });
+    const reads = Object.values<any>(json.data.external);
+    expect(reads).toHaveLength(1);
+    expect(reads[0].query.getIamPolicyMethod).toBeUndefined();
+    for (const who of ['a', 'b']) expect(reads[0].query.grants).toContain(`|roles/viewer|user:${who}@example.com`);
+  });
+
+  test('HCL output has no drift checks (its renderer has no check blocks): no read, no external provider; JSON output has them', () => {
+    const stack = new TerraformStack(Testing.app(), 'hcl');
+    twoPolicies({ failPlanOnDrift: true })(stack);
+    const hcl = Testing.synthHcl(stack);
+    expect(hcl).toContain('resource "terraform_data" "google_iam_grants"');
+    expect(hcl).not.toMatch(/google_iam_drift_|data "external"|hashicorp\/external|check "/);
+    expect(Object.keys(synth(twoPolicies({ failPlanOnDrift: true })).data.external)).toHaveLength(2);
   });
 });

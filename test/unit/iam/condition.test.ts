@@ -1,6 +1,5 @@
 import {
   checkConditionAllowed,
-  conditionKey,
   countLogicalOperators,
   MAX_DESCRIPTION_LENGTH,
   MAX_TITLE_LENGTH,
@@ -143,30 +142,6 @@ describe('countLogicalOperators counts the parsed AST', () => {
     const error = validationError(() => countLogicalOperators('a &&', 'expr'));
     expect(error.field).toBe('expr');
     expect(error.reason).toMatch(/^not valid CEL: Unexpected token: EOF at line 1, column 5:/);
-  });
-});
-
-describe('conditionKey', () => {
-  const base = { expression: TIME, title: 't', description: 'd' };
-  test.each<[string, Parameters<typeof conditionKey>[0], Parameters<typeof conditionKey>[0], boolean]>([
-    ['same fields', base, { ...base }, true],
-    ['extra Expr fields ignored', base, { ...base, location: 'file.tf:3' } as typeof base, true],
-    ['missing description equals empty', { expression: TIME, title: 't' }, { expression: TIME, title: 't', description: '' }, true],
-    ['missing title equals empty', { expression: TIME }, { expression: TIME, title: '' }, true],
-    ['no condition vs no condition', undefined, undefined, true],
-    ['different title', base, { ...base, title: 'u' }, false],
-    ['different description', base, { ...base, description: 'e' }, false],
-    ['different expression', base, { ...base, expression: 'true' }, false],
-    ['title is case-sensitive', base, { ...base, title: 'T' }, false],
-    ['no condition vs empty condition', undefined, { expression: '', title: '' }, false],
-    [
-      'fields do not bleed into each other',
-      { expression: 'c', title: 'a', description: 'b' },
-      { expression: 'b\u0000c', title: 'a' },
-      false,
-    ],
-  ])('%s', (_name, a, b, same) => {
-    expect(conditionKey(a) === conditionKey(b)).toBe(same);
   });
 });
 

@@ -1,4 +1,4 @@
-import { describeGrant, grantEdits, grantId, grantKey, grantMembers, policyKey, type Grant } from '../../../lib/iam/grant';
+import { describeGrant, grantEdits, grantId, grantMembers, type Grant } from '../../../lib/iam/grant';
 
 const resource = { service: 'networksecurity', apiVersion: 'v1', name: 'projects/p/locations/global/authorizationPolicies/ap' };
 const member: Grant = { mode: 'member', resource, role: 'roles/viewer', member: 'user:a@example.com' };
@@ -52,33 +52,6 @@ test.each([
   [{ ...binding, condition: { title: 't', expression: 'x' } }, 'projects/p/locations/global/authorizationPolicies/ap/roles/viewer/t//x'],
 ])("grantId(%j) is the Terraform provider's id", (grant, id) => {
   expect(grantId(grant as Grant)).toBe(id);
-});
-
-describe('grantKey: what a grant is, independent of where it is declared', () => {
-  test('member, binding and policy keys', () => {
-    expect(grantKey(member)).toBe('networksecurity:projects/p/locations/global/authorizationPolicies/ap|roles/viewer|user:a@example.com');
-    expect(grantKey(binding)).toBe('networksecurity:projects/p/locations/global/authorizationPolicies/ap|roles/viewer');
-    expect(grantKey(policy)).toBe('networksecurity:projects/p/locations/global/authorizationPolicies/ap|policy');
-  });
-
-  test("emails compare case-insensitively, as Google does; a binding's members are not part of its key", () => {
-    expect(grantKey({ ...member, member: 'user:A@Example.COM' } as Grant)).toBe(grantKey(member));
-    expect(grantKey({ ...binding, members: ['user:z@example.com'] } as Grant)).toBe(grantKey(binding));
-  });
-
-  test('a condition is part of the key: its title (cleaned) and a digest of all three fields', () => {
-    const key = grantKey({ ...member, condition } as Grant);
-    expect(key).toMatch(/\|user:a@example\.com\|if:title:[0-9a-f]{12}$/);
-    expect(grantKey({ ...member, condition: { ...condition, description: 'other' } } as Grant)).not.toBe(key);
-    expect(grantKey({ ...member, condition: { title: 'a "quoted" ${title}', expression: 'true' } } as Grant)).toMatch(
-      /\|if:a_quoted_title_:[0-9a-f]{12}$/,
-    );
-  });
-
-  test('the same grant on another service or resource is another grant', () => {
-    expect(grantKey({ ...member, resource: { ...resource, service: 'datamigration' } } as Grant)).not.toBe(grantKey(member));
-    expect(policyKey({ ...resource, apiVersion: 'v1beta1' })).toBe(policyKey(resource));
-  });
 });
 
 test('describeGrant and grantMembers, for progress lines', () => {

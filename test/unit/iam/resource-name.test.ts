@@ -1,8 +1,6 @@
+import { TYPED_RESOURCE_TYPES } from '../../../lib/grant/resource-type';
 import {
-  ADDRESS_GROUP,
-  AUTHORIZATION_POLICY,
   IMPORT_JOB,
-  MIGRATION_JOB,
   parseResourceName,
   validateLocation,
   validateProjectId,
@@ -10,6 +8,10 @@ import {
   type ResourceNameFormat,
 } from '../../../lib/iam/resource-name';
 import { validationError } from './expect-error';
+
+const AUTHORIZATION_POLICY = TYPED_RESOURCE_TYPES.AuthorizationPolicy.nameFormat;
+const MIGRATION_JOB = TYPED_RESOURCE_TYPES.MigrationJob.nameFormat;
+const ADDRESS_GROUP = TYPED_RESOURCE_TYPES.AddressGroup.nameFormat;
 
 describe('parseResourceName extracts project, location and id', () => {
   test.each<[ResourceNameFormat, string, string, string, string]>([

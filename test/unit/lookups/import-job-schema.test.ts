@@ -6,7 +6,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ImportErrorSeverity, ImportJobFormat, ImportJobState, ImportJobView } from '../../../lib';
-import { importJobFromWire } from '../../../lib/migrationcenter/import-job-wire';
+import { importJobFromWire } from '../../../lib/api/import-job-result-wire';
 import { FULL_JOB, FULL_JOB_WIRE } from '../../support/import-job-sample';
 
 const dts = fs.readFileSync(

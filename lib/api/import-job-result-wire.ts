@@ -1,4 +1,4 @@
-import { wireBoolean, wireList, wireNumber, wireObject, wireString, wireStringMap } from '../api/wire';
+import { wireBoolean, wireList, wireNumber, wireObject, wireString, wireStringMap } from './wire';
 import type {
   ExecutionReport,
   FileValidationReport,
@@ -12,7 +12,7 @@ import type {
   ObjectStoragePayloadInfo,
   PayloadFile,
   ValidationReport,
-} from './import-job';
+} from './import-job-result';
 
 /**
  * Migration Center ImportJob JSON → {@link ImportJob}: `gcsPayload` becomes

@@ -1,61 +1,66 @@
-import type { IConstruct } from 'constructs';
-import { checkConditionAllowed, conditionKey, validateCondition } from '../iam/condition';
-import { IamValidationError } from '../iam/errors';
-import type { Grant, GrantBinding } from '../iam/grant';
-import { parseGrantPrincipal } from '../iam/principal';
-import { validateRole } from '../iam/role';
-import type { AuditConfig, ConditionInput } from '../iam/types';
-import { checkAt } from '../synth/errors';
-import { holdsTokens } from '../synth/terraform-expression';
 import { AuditLogType } from './audit-log-type';
-import { isKnown } from '../synth/known-values';
+import { checkConditionAllowed, validateCondition } from './condition';
+import { IamValidationError } from './errors';
+import type { Grant, GrantBinding } from './grant';
+import { BindingIdentity } from './identity';
+import { parseGrantPrincipal } from './principal';
+import { validateRole } from './role';
+import type { AuditConfig, ConditionInput } from './types';
+
+/** Whether a value is known; the constructs pass "not a Terraform token", the runner "always". */
+export type IsKnown = (value: unknown) => boolean;
+const always: IsKnown = () => true;
 
 /** The log types an audit config may name; `LOG_TYPE_UNSPECIFIED` is Google's "should never be this". */
 export const AUDIT_LOG_TYPES: readonly string[] = Object.values(AuditLogType);
 
 /**
- * Checks what is known at synth of a grant's roles, principals and
- * conditions; values that are Terraform tokens are left for Google to check
- * at apply time. Errors name the construct path and the props field.
+ * Checks a grant's roles, principals, conditions and audit configs, the same
+ * way on both sides: the constructs check what is known at synth (values
+ * that are Terraform tokens are left out), the runner checks every value of
+ * the grant it is handed (lib/contract), Terraform's values resolved. Errors
+ * name the field.
  */
-export function validateGrant(scope: IConstruct, grant: Grant): void {
+export function validateGrantValues(grant: Grant, isKnown: IsKnown = always): void {
   switch (grant.mode) {
     case 'member':
-      validateBinding(scope, grant.role, [grant.member], grant.condition, { prefix: '', members: 'member', member: () => 'member' });
+      validateBinding(grant.role, [grant.member], grant.condition, { prefix: '', members: 'member', member: () => 'member' }, isKnown);
       return;
     case 'binding':
-      validateBinding(scope, grant.role, grant.members, grant.condition, {
-        prefix: '',
-        members: 'members',
-        member: (i) => `members[${i}]`,
-      });
+      validateBinding(
+        grant.role,
+        grant.members,
+        grant.condition,
+        { prefix: '', members: 'members', member: (i) => `members[${i}]` },
+        isKnown,
+      );
       return;
     case 'policy':
       if (!isKnown(grant.bindings)) return;
       if (!Array.isArray(grant.bindings))
-        checkAt(scope, () => {
-          throw new IamValidationError('bindings', grant.bindings, 'expected a list of { role, members, condition? }');
-        });
+        throw new IamValidationError('bindings', grant.bindings, 'expected a list of { role, members, condition? }');
       grant.bindings.forEach((binding, i) => {
         const prefix = `bindings[${i}].`;
-        validateBinding(scope, binding.role, binding.members, binding.condition, {
-          prefix,
-          members: `${prefix}members`,
-          member: (j) => `${prefix}members[${j}]`,
-        });
+        validateBinding(
+          binding.role,
+          binding.members,
+          binding.condition,
+          { prefix, members: `${prefix}members`, member: (j) => `${prefix}members[${j}]` },
+          isKnown,
+        );
       });
-      checkAt(scope, () => checkDistinctBindings(grant.bindings));
-      if (grant.auditConfigs !== undefined && isKnown(grant.auditConfigs)) checkAt(scope, () => validateAuditConfigs(grant.auditConfigs!));
+      checkDistinctBindings(grant.bindings, isKnown);
+      if (grant.auditConfigs !== undefined && isKnown(grant.auditConfigs)) validateAuditConfigs(grant.auditConfigs, isKnown);
       return;
   }
 }
 
 /** A policy declares each binding (role + condition) once: two would be one binding on Google, with one member list. */
-function checkDistinctBindings(bindings: readonly GrantBinding[]): void {
+function checkDistinctBindings(bindings: readonly GrantBinding[], isKnown: IsKnown): void {
   const first = new Map<string, number>();
   bindings.forEach((binding, i) => {
-    if (holdsTokens(binding.role) || holdsTokens(binding.condition)) return;
-    const key = JSON.stringify([binding.role, conditionKey(binding.condition)]);
+    if (!knownThroughout(binding.role, isKnown) || !knownThroughout(binding.condition, isKnown)) return;
+    const key = BindingIdentity.ofBinding(binding).key;
     const earlier = first.get(key);
     if (earlier === undefined) {
       first.set(key, i);
@@ -71,7 +76,7 @@ function checkDistinctBindings(bindings: readonly GrantBinding[]): void {
 }
 
 /** Audit configs: a service once each, its log types among ADMIN_READ, DATA_WRITE and DATA_READ, once each, exemptions valid principals. */
-function validateAuditConfigs(configs: readonly AuditConfig[]): void {
+function validateAuditConfigs(configs: readonly AuditConfig[], isKnown: IsKnown): void {
   if (!Array.isArray(configs as unknown))
     throw new IamValidationError('auditConfigs', configs, 'expected a list of { service, auditLogConfigs }');
   const services = new Map<string, number>();
@@ -139,25 +144,28 @@ interface Fields {
 }
 
 function validateBinding(
-  scope: IConstruct,
   role: string,
   members: readonly string[],
   condition: ConditionInput | undefined,
   fields: Fields,
+  isKnown: IsKnown,
 ): void {
-  if (isKnown(role)) checkAt(scope, () => validateRole(role, `${fields.prefix}role`));
+  if (isKnown(role)) validateRole(role, `${fields.prefix}role`);
   if (isKnown(members)) {
-    if (members.length === 0)
-      checkAt(scope, () => {
-        throw new IamValidationError(fields.members, members, 'must list at least one principal');
-      });
+    if (members.length === 0) throw new IamValidationError(fields.members, members, 'must list at least one principal');
     members.forEach((member, i) => {
-      if (isKnown(member)) checkAt(scope, () => parseGrantPrincipal(member, fields.member(i)));
+      if (isKnown(member)) parseGrantPrincipal(member, fields.member(i));
     });
   }
   if (!condition) return;
-  checkAt(scope, () => validateCondition(condition, `${fields.prefix}condition`, isKnown));
-  if (isKnown(role) && isKnown(members) && members.every(isKnown)) {
-    checkAt(scope, () => checkConditionAllowed(role, members, `${fields.prefix}condition`));
-  }
+  validateCondition(condition, `${fields.prefix}condition`, isKnown);
+  if (isKnown(role) && isKnown(members) && members.every(isKnown)) checkConditionAllowed(role, members, `${fields.prefix}condition`);
+}
+
+/** Whether `value` and everything in it is known. */
+function knownThroughout(value: unknown, isKnown: IsKnown): boolean {
+  if (!isKnown(value)) return false;
+  if (Array.isArray(value)) return value.every((item) => knownThroughout(item, isKnown));
+  if (typeof value === 'object' && value !== null) return Object.values(value).every((item) => knownThroughout(item, isKnown));
+  return true;
 }

@@ -1,0 +1,57 @@
+import { GoogleApiError } from './errors';
+import { DEFAULT_RETRY_SCHEDULE, isRetried, retryDelayMs, withinBudget, type RetrySchedule } from './retry-policy';
+
+/** How `retrying` runs: the schedule (see retry-policy.ts; unset fields take its defaults), hooks, and a clock for tests. */
+export interface RetryOptions extends Partial<RetrySchedule> {
+  /** Told of each failed attempt that will be retried, before the wait. */
+  readonly onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
+  /** Asked before each retry: true ends the retries (e.g. the apply was interrupted). @default - never */
+  readonly stopRetrying?: () => boolean;
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly random?: () => number;
+  readonly now?: () => number;
+}
+
+/** What `retrying` resolves with: the value and how many attempts it took. */
+export interface Retried<T> {
+  readonly value: T;
+  readonly attempts: number;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Whether the policy retries this error: only Google's conflicts and transient failures (anything else is a bug or a refusal). */
+export function isRetriedError(error: unknown): boolean {
+  return error instanceof GoogleApiError && isRetried(error.failureKind);
+}
+
+/**
+ * Calls `attempt(1)`, `attempt(2)`, … until one succeeds, fails in a way the
+ * policy does not retry, or the budget is spent; then rejects with the last
+ * error as it was.
+ */
+export async function retrying<T>(attempt: (n: number) => Promise<T>, options: RetryOptions = {}): Promise<Retried<T>> {
+  const schedule: RetrySchedule = {
+    initialDelayMs: options.initialDelayMs ?? DEFAULT_RETRY_SCHEDULE.initialDelayMs,
+    maxDelayMs: options.maxDelayMs ?? DEFAULT_RETRY_SCHEDULE.maxDelayMs,
+    multiplier: options.multiplier ?? DEFAULT_RETRY_SCHEDULE.multiplier,
+    jitter: options.jitter ?? DEFAULT_RETRY_SCHEDULE.jitter,
+    maxElapsedMs: options.maxElapsedMs ?? DEFAULT_RETRY_SCHEDULE.maxElapsedMs,
+  };
+  const sleep = options.sleep ?? defaultSleep;
+  const random = options.random ?? Math.random;
+  const now = options.now ?? Date.now;
+
+  const start = now();
+  for (let n = 1; ; n++) {
+    try {
+      return { value: await attempt(n), attempts: n };
+    } catch (error) {
+      if (!isRetriedError(error) || options.stopRetrying?.()) throw error;
+      const delayMs = retryDelayMs(schedule, n, random());
+      if (!withinBudget(schedule, now() - start, delayMs)) throw error;
+      options.onRetry?.(error, n, delayMs);
+      await sleep(delayMs);
+    }
+  }
+}

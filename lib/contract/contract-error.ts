@@ -1,0 +1,70 @@
+import { IamValidationError } from '../iam/errors';
+
+/** Which message a {@link ContractError} is about, as its text names it. */
+export type MessageName = 'grant' | 'read query' | 'drift query';
+
+/** Where each message comes from, for the error's text. */
+const SOURCES: Readonly<Record<MessageName, string>> = {
+  grant: 'the grant in CDKTF_GOOGLE_IAM_GRANT',
+  'read query': 'the query on stdin',
+  'drift query': 'the drift query on stdin',
+};
+
+const RESYNTH =
+  'synthesize the stack again (cdktf synth) with the same version of cdktf-google-iam that the runner comes from, then run terraform again';
+
+/**
+ * A message from synth that the runner refuses, naming the field and the
+ * value. Two causes, told apart because the remedy differs:
+ * - `shape`: the message is not what synth writes (not JSON, a field missing
+ *   or of the wrong type): a runner from another version, or a hand-made
+ *   call; the remedy is to synthesize again.
+ * - `value`: a value fails the check the constructs run at synth. Synth
+ *   checks only values it knows, so this is a value Terraform resolved
+ *   (a variable, another resource's attribute): the message is the
+ *   construct's, and the remedy is to fix that value.
+ */
+export class ContractError extends Error {
+  constructor(
+    public readonly messageName: MessageName,
+    public readonly kind: 'shape' | 'value',
+    /** The field, as a path in the message: `resource.name`, `bindings[1].members[0]`; `''` for the whole message. */
+    public readonly field: string,
+    public readonly value: unknown,
+    /** Why it is refused, and what is expected instead. */
+    public readonly reason: string,
+    /** Who sent the message, when the runner knows: the constructs of a grant, the construct of a read. */
+    public readonly sender?: string,
+  ) {
+    super(`${sender ? `${sender}: ` : ''}${ContractError.text(messageName, kind, field, value, reason)}`);
+    this.name = 'ContractError';
+  }
+
+  /** A shape error: the message is not what synth writes. */
+  public static shape(messageName: MessageName, field: string, value: unknown, reason: string): ContractError {
+    return new ContractError(messageName, 'shape', field, value, reason);
+  }
+
+  /** The same error, naming who sent the message. */
+  public from(sender: string | undefined): ContractError {
+    return sender ? new ContractError(this.messageName, this.kind, this.field, this.value, this.reason, sender) : this;
+  }
+
+  /** Runs `check`, a validator the constructs share; its IamValidationError becomes a value error of the message. */
+  public static checking<T>(messageName: MessageName, check: () => T): T {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof IamValidationError)) throw error;
+      throw new ContractError(messageName, 'value', error.field, error.value, error.reason);
+    }
+  }
+
+  private static text(messageName: MessageName, kind: 'shape' | 'value', field: string, value: unknown, reason: string): string {
+    const source = SOURCES[messageName];
+    const what = `${field ? `${field}: ` : ''}${reason} (got ${IamValidationError.show(value)})`;
+    return kind === 'shape'
+      ? `${source} is malformed: ${what}; ${RESYNTH}`
+      : `${source} holds a value the constructs would refuse (one Terraform resolved, which synth cannot check): ${what}`;
+  }
+}

@@ -1,0 +1,169 @@
+import { shortDigest } from './digest';
+import type { Grant } from './grant';
+import { comparisonKey } from './principal';
+
+/**
+ * Identity: which binding, which policy, which grant. Every comparison,
+ * map key and name that stands for one binding or one policy is
+ * computed here, so validation, policy edits, drift, batching, run markers
+ * and drift checks cannot disagree about it.
+ *
+ * Some encodings are persisted (Terraform `for_each` keys and block names, file
+ * names in the runner's state folder): they are marked so below, and must stay
+ * byte-identical across releases, or an upgrade would replace (revoke and
+ * re-grant) every user's grants, or lose a run in progress. test/unit/iam/identity.test.ts pins them.
+ */
+
+/** The fields of a condition that identify a binding (`google.type.Expr` without `location`). */
+export interface ConditionIdentity {
+  readonly expression: string;
+  readonly title?: string;
+  readonly description?: string;
+}
+
+/** A binding as declared or as read from Google: its role and optional condition. */
+export interface BindingLike {
+  readonly role: string;
+  readonly condition?: ConditionIdentity;
+}
+
+/**
+ * Which binding of a policy. Google keys a binding by its role and its
+ * condition's title, description and expression: a missing title or
+ * description equals an empty one, `location` and other fields do not count,
+ * and titles compare case-sensitively. No condition is an identity of its own,
+ * which no condition (not even an empty one) shares.
+ */
+export class BindingIdentity {
+  public static of(role: string, condition?: ConditionIdentity): BindingIdentity {
+    return new BindingIdentity(role, condition);
+  }
+
+  public static ofBinding(binding: BindingLike): BindingIdentity {
+    return new BindingIdentity(binding.role, binding.condition);
+  }
+
+  /** For maps and sets: equal exactly when Google treats the two bindings as one. Not persisted. */
+  public readonly key: string;
+
+  private constructor(
+    public readonly role: string,
+    public readonly condition: ConditionIdentity | undefined,
+  ) {
+    this.key = `${role}\n${conditionKey(condition)}`;
+  }
+
+  /** Whether `binding` (declared, or read from Google) is this binding. */
+  public matches(binding: BindingLike): boolean {
+    return BindingIdentity.ofBinding(binding).key === this.key;
+  }
+
+  /**
+   * The condition as it ends a grant key (persisted): `|if:<title>:<digest>`,
+   * the title cleaned to safe characters (for people reading addresses), and
+   * 12 hex digits over the whole condition (for uniqueness); empty without one.
+   */
+  public get conditionTag(): string {
+    if (this.condition === undefined) return '';
+    const title = (this.condition.title ?? '').replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 40);
+    return `|if:${title}:${shortDigest(conditionKey(this.condition), 12)}`;
+  }
+}
+
+/** Where an IAM policy is served: the API, the version spoken and the resource's full name. */
+export interface PolicyAddress {
+  /** The API's host name without `.googleapis.com`, e.g. `secretmanager`. */
+  readonly service: string;
+  /** e.g. `v1`, `v1beta1`. */
+  readonly apiVersion: string;
+  /** The resource's full name, the path segment before `:getIamPolicy`. */
+  readonly name: string;
+}
+
+/** How one runner process reaches a policy: the API's root URL (endpoint overrides applied) and a digest of its credentials. */
+export interface PolicyAccess {
+  readonly rootUrl: string;
+  readonly credentials: string;
+}
+
+/**
+ * Which IAM policy. A policy is its service and resource name: two API
+ * versions of one service serve the same policy, so ownership and principal
+ * limits count across them. The API version is part of the names a policy
+ * gives to what reads or writes it, since those read and write through one version.
+ */
+export class PolicyIdentity {
+  public static of(address: PolicyAddress): PolicyIdentity {
+    return new PolicyIdentity(address.service, address.apiVersion, address.name);
+  }
+
+  private constructor(
+    public readonly service: string,
+    public readonly apiVersion: string,
+    public readonly name: string,
+  ) {}
+
+  /** `{service}:{name}`: for maps, and (persisted) the head of every grant key. */
+  public get key(): string {
+    return `${this.service}:${this.name}`;
+  }
+
+  /** Service, API version and name, in that order (persisted: the synthesized twin checks compare them). */
+  public get fields(): readonly [string, string, string] {
+    return [this.service, this.apiVersion, this.name];
+  }
+
+  /** For maps: one binding of this policy. Not persisted. */
+  public bindingKey(binding: BindingIdentity): string {
+    return JSON.stringify([this.key, binding.key]);
+  }
+
+  /**
+   * 16 hex digits over service, API version, name and `variant` if given
+   * (persisted: a drift check is `google_iam_drift_<this>`, its variant `fail`
+   * when it fails the plan).
+   */
+  public shortHash(variant?: string): string {
+    return shortDigest(JSON.stringify([...this.fields, ...(variant === undefined ? [] : [variant])]), 16);
+  }
+
+  /**
+   * The key of the policy's lock and queue in the runner's state folder
+   * (persisted: the folder is named by its digest). Runners share a lock and
+   * a batch only when they reach the policy at the same endpoint with the
+   * same credentials: one stack's runner must never write another stack's
+   * grant with its own identity. The root URL stands for the service.
+   */
+  public queueKey(access: PolicyAccess): string {
+    return JSON.stringify([access.rootUrl, this.apiVersion, this.name, access.credentials]);
+  }
+}
+
+/**
+ * What a grant is, independent of where it is declared (persisted: the
+ * grants resource's `for_each` keys are made of it): the policy, the role, the
+ * condition and, for a member grant, the principal, with emails compared
+ * case-insensitively as Google does. Two grants with the same key hold the
+ * same thing; a binding's key leaves its members out, so changing them keeps
+ * the key; a policy grant is one per policy.
+ */
+export function grantKey(grant: Grant): string {
+  const policy = PolicyIdentity.of(grant.resource).key;
+  if (grant.mode === 'policy') return `${policy}|policy`;
+  const binding = BindingIdentity.of(grant.role, grant.condition);
+  const member = grant.mode === 'member' ? `|${comparisonKey(grant.member)}` : '';
+  return `${policy}|${binding.role}${member}${binding.conditionTag}`;
+}
+
+/**
+ * A grant at one endpoint (persisted: run markers are named by its digest):
+ * the same grant against an emulator and against Google are two.
+ */
+export function endpointGrantKey(grant: Grant, rootUrl: string): string {
+  return JSON.stringify([rootUrl, grantKey(grant)]);
+}
+
+function conditionKey(condition: ConditionIdentity | undefined): string {
+  if (condition === undefined) return 'unconditional';
+  return `conditional:${JSON.stringify([condition.title ?? '', condition.description ?? '', condition.expression])}`;
+}
