@@ -28,11 +28,11 @@ export interface GrantsForEach {
  * the new object, and the next apply replaces that one create-before-destroy
  * too: every failed apply left one more deposed object (`9 destroyed` on the
  * next good apply). Here a failed apply taints only this instance, which has
- * no destroy provisioner and no create_before_destroy (nothing it depends on
- * is create-before-destroy's to force it: Terraform forces it only on what a
- * create-before-destroy resource depends on), so the next apply simply
- * destroys and re-creates it: at most the one object the replacement
- * deposed stays until the grant applies. The grant's instance is never
+ * no destroy provisioner and no create_before_destroy (Terraform forces it
+ * onto what a create-before-destroy resource depends on, not onto what
+ * depends on one, as this does), so the next apply simply destroys and
+ * re-creates it: at most the one object the replacement deposed stays until
+ * the grant applies (checked with terraform 1.11). The grant's instance is never
  * tainted by a failure: deleting the grant, or `terraform destroy`, runs its
  * revoke even after a failed apply.
  */
