@@ -9,6 +9,8 @@ export type DriftCompare = 'applied' | 'all' | 'state';
 interface DriftQueryBase {
   /** The Terraform address of the grants resource. */
   readonly resource: string;
+  /** The Terraform address of the resource that applies them: a grant whose instance there is missing or tainted has an apply pending. */
+  readonly applied: string;
   /** The Terraform address whose replacement re-applies every grant of the stack: the repair. */
   readonly repair: string;
   /** The stack's name, for the cdktf form of the repair. */
@@ -49,10 +51,10 @@ export type DriftQueryFields =
 
 /** The `external` query of a drift check: the policy's fields (empty for `state`), where to report, and the grants. */
 export function serializeDriftQuery(fields: DriftQueryFields): Record<string, string> {
-  const { resource, repair, stack, compare } = fields;
+  const { resource, applied, repair, stack, compare } = fields;
   if (compare === 'state') {
     const grants = JSON.stringify(fields.keys.map((key) => ({ key })));
-    return { service: '', apiVersion: '', name: '', resource, repair, stack, compare, grants };
+    return { service: '', apiVersion: '', name: '', resource, applied, repair, stack, compare, grants };
   }
   const { service, apiVersion, name, getIamPolicyMethod } = fields.policy;
   return {
@@ -61,6 +63,7 @@ export function serializeDriftQuery(fields: DriftQueryFields): Record<string, st
     name,
     ...(getIamPolicyMethod ? { getIamPolicyMethod } : {}),
     resource,
+    applied,
     repair,
     stack,
     compare,
@@ -79,6 +82,7 @@ export function parseDriftQuery(json: string): DriftQuery {
   const query = reader.object(reader.json(json), 'the query');
   const base = {
     resource: reader.text(query.resource, 'resource'),
+    applied: reader.text(query.applied, 'applied'),
     repair: reader.text(query.repair, 'repair'),
     stack: reader.text(query.stack, 'stack'),
   };

@@ -24,6 +24,8 @@ export interface DriftAddresses {
   readonly grants: string;
   /** The local value its instances are made from (`{ "<key>": { grant, label } }`), `local.google_iam_grants`. */
   readonly grantsLocal: string;
+  /** The resource whose instances apply the grants, `terraform_data.google_iam_grants_applied`. */
+  readonly applied: string;
   /** The resource whose replacement re-applies every grant, `terraform_data.google_iam_repair`. */
   readonly repair: string;
 }
@@ -102,12 +104,14 @@ export class DriftChecks extends TerraformElement {
     // A warning's read takes the grants from the local value the instances are made of: a reference to the
     // resource itself would make Terraform defer the read while any instance has a change pending.
     const source = group.failPlan ? `${this.addresses.grants}[k]` : `${this.addresses.grantsLocal}[k]`;
-    const grantOf = group.failPlan ? `${source}.triggers_replace, id = ${source}.id` : `${source}.grant`;
+    // The id of the grant's application: a pending apply makes it unknown, and the read waits for that apply.
+    const grantOf = group.failPlan ? `${source}.triggers_replace, id = ${this.addresses.applied}[k].id` : `${source}.grant`;
     const labelOf = group.failPlan ? `${source}.input` : `${source}.label`;
     if (group.resourceHoldsTokens && !group.failPlan) return { program: ['node', this.runner(), 'drift'], query: this.stateQuery(group) };
     const query = serializeDriftQuery({
       policy: group.resource,
       resource: this.addresses.grants,
+      applied: this.addresses.applied,
       repair: this.addresses.repair,
       stack: TerraformStack.of(this).node.id,
       compare: group.failPlan ? 'all' : 'applied',
@@ -137,6 +141,7 @@ export class DriftChecks extends TerraformElement {
   private stateQuery(group: DriftGroup): Record<string, string> {
     const query = serializeDriftQuery({
       resource: this.addresses.grants,
+      applied: this.addresses.applied,
       repair: this.addresses.repair,
       stack: TerraformStack.of(this).node.id,
       compare: 'state',

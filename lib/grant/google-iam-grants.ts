@@ -18,11 +18,15 @@ import { RUNNER_ENV, TWINS_SEPARATOR } from '../contract/runner-env';
 import { onRunnerUse, runnerAssetPath } from '../synth/runner-asset';
 import { escapeTemplate, holdsTokens, stringLiteral, terraformExpression } from '../synth/terraform-expression';
 import { DriftChecks, driftCheckName, type DriftGroup } from './drift-checks';
+import { APPLIED_RESOURCE_NAME, GrantsApplied, withForEach } from './grants-applied';
 import { GrantsRepair, REPAIR_RESOURCE_NAME } from './grants-repair';
 
 /** The Terraform name of every stack's grants resource: `terraform_data.google_iam_grants`. */
 export const GRANTS_RESOURCE_NAME = 'google_iam_grants';
 const CONSTRUCT_ID = 'GoogleIamGrants';
+/** Both grant resources iterate over the map of grants kept in a local value. */
+const FOR_EACH_JSON = `\${local.${GRANTS_RESOURCE_NAME}}`;
+const FOR_EACH_HCL = { value: `local.${GRANTS_RESOURCE_NAME}`, isBlock: false, type: 'simple', storageClassType: 'reference' };
 
 interface Declared extends GrantOptions {
   readonly grant: Grant;
@@ -48,8 +52,10 @@ export interface GrantOptions {
 /**
  * The one Terraform resource that holds every grant of a stack:
  * `terraform_data.google_iam_grants`, with one instance per grant
- * (`for_each`, keyed by what the grant is). Its provisioners run the bundled
- * runner: `apply` when an instance is created, `remove` when it is destroyed.
+ * (`for_each`, keyed by what the grant is). Its destroy provisioner runs the
+ * bundled runner's `remove`; each of its objects is applied (`apply`) by an
+ * instance of `terraform_data.google_iam_grants_applied` (see
+ * grants-applied.ts: why a failed apply must not taint this instance).
  *
  * Why one resource and not one per grant: Terraform runs a destroy-time
  * provisioner only from configuration that still contains it. A grant deleted
@@ -69,7 +75,8 @@ export interface GrantOptions {
  * instance with create_before_destroy: the new object's `apply` writes the new
  * state in one write, and Terraform destroys the replaced object without its
  * destroy provisioner, so nothing is revoked in between. The same holds for
- * `terraform apply -replace` and `terraform taint`: they re-apply the grant.
+ * `terraform apply -replace` and `terraform taint` (of either instance): they
+ * re-apply the grant.
  *
  * The resource is in every stack of an app that uses this library anywhere
  * (a grant or a lookup in any stack), granting or not: so deleting a stack's
@@ -125,16 +132,17 @@ export class GoogleIamGrants extends TerraformResource {
       replaceTriggeredBy: [`terraform_data.${REPAIR_RESOURCE_NAME}`],
     } satisfies TerraformResourceLifecycle;
     new GrantsRepair(this, 'Repair');
+    // A destroy-time provisioner reads only `self`.
     const environment = {
       [RUNNER_ENV.grant]: '${self.triggers_replace}',
       [RUNNER_ENV.label]: '${self.input}',
       [RUNNER_ENV.run]: '${plantimestamp()}',
     };
-    const interpreter = ['node', this.runnerPath];
-    this.provisioners = [
-      { type: 'local-exec', command: 'apply', interpreter, environment },
-      { type: 'local-exec', command: 'remove', interpreter, environment, when: 'destroy' },
-    ];
+    this.provisioners = [{ type: 'local-exec', command: 'remove', interpreter: ['node', this.runnerPath], environment, when: 'destroy' }];
+    new GrantsApplied(this, 'Applied', `terraform_data.${GRANTS_RESOURCE_NAME}`, this.runnerPath, {
+      json: FOR_EACH_JSON,
+      hcl: FOR_EACH_HCL,
+    });
     new DriftChecks(
       this,
       'DriftChecks',
@@ -143,15 +151,18 @@ export class GoogleIamGrants extends TerraformResource {
       {
         grants: `terraform_data.${GRANTS_RESOURCE_NAME}`,
         grantsLocal: `local.${GRANTS_RESOURCE_NAME}`,
+        applied: `terraform_data.${APPLIED_RESOURCE_NAME}`,
         repair: `terraform_data.${REPAIR_RESOURCE_NAME}`,
       },
     );
   }
 
   /**
-   * Adds `grant`, declared by the construct `label` names, and returns its
-   * Terraform address (`terraform_data.google_iam_grants["<key>"]`), a
-   * token: keys of grants holding tokens are only known at synth.
+   * Adds `grant`, declared by the construct `label` names, and returns the
+   * Terraform address of its application
+   * (`terraform_data.google_iam_grants_applied["<key>"]`: what depends on it
+   * then waits until the grant is in Google), a token: keys of grants
+   * holding tokens are only known at synth.
    * @internal
    */
   public _addGrant(grant: Grant, label: string, options: GrantOptions): string {
@@ -160,7 +171,7 @@ export class GoogleIamGrants extends TerraformResource {
     this.twinsByKey = undefined;
     const index = this.declared.length - 1;
     return Lazy.stringValue({
-      produce: () => `terraform_data.${GRANTS_RESOURCE_NAME}[${JSON.stringify(this.keyOf(this.declared[index].grant))}]`,
+      produce: () => `terraform_data.${APPLIED_RESOURCE_NAME}[${JSON.stringify(this.keyOf(this.declared[index].grant))}]`,
     });
   }
 
@@ -180,7 +191,7 @@ export class GoogleIamGrants extends TerraformResource {
     this.coverEveryStack();
     const checks = this.twinChecks();
     return {
-      ...this.withForEach(super.toTerraform(), `\${local.${GRANTS_RESOURCE_NAME}}`),
+      ...withForEach(super.toTerraform(), this, FOR_EACH_JSON),
       locals: { [GRANTS_RESOURCE_NAME]: this.forEachJson() },
       ...(checks.length ? { check: Object.fromEntries(checks) } : {}),
     };
@@ -215,9 +226,8 @@ export class GoogleIamGrants extends TerraformResource {
   /** The same for `synthHcl` output. */
   public toHclTerraform(): any {
     this.coverEveryStack();
-    const forEach = { value: `local.${GRANTS_RESOURCE_NAME}`, isBlock: false, type: 'simple', storageClassType: 'reference' };
     const grants = { value: this.forEachHcl(), isBlock: false, type: 'any' };
-    const rendered = this.withForEach(super.toHclTerraform(), forEach);
+    const rendered = withForEach(super.toHclTerraform(), this, FOR_EACH_HCL);
     // HCL takes a bare reference here; cdktf's renderer writes a string that starts with "[" as it is.
     const lifecycle = rendered.resource?.[this.terraformResourceType]?.[this.friendlyUniqueId]?.lifecycle;
     if (lifecycle) lifecycle.replace_triggered_by = `[terraform_data.${REPAIR_RESOURCE_NAME}]`;
@@ -249,12 +259,6 @@ export class GoogleIamGrants extends TerraformResource {
           'If the whole app stops using cdktf-google-iam, keep GoogleIamGrants.of(stack) for one more apply (README, "Lifecycle").',
       );
     }
-  }
-
-  private withForEach(rendered: any, forEach: unknown): any {
-    const attributes = rendered.resource?.[this.terraformResourceType]?.[this.friendlyUniqueId];
-    if (attributes) attributes.for_each = forEach;
-    return rendered;
   }
 
   /** `{ "<key>": { grant: "<JSON>", label: "<constructs>" } }`; a grant holding tokens is `${jsonencode({...})}`. */

@@ -27,10 +27,11 @@ export interface GrantTarget {
  * registers the grant for the app-wide checks, and adds it to its stack's
  * grants resource (`terraform_data.google_iam_grants`, see
  * google-iam-grants.ts), whose provisioners run the bundled runner at
- * create (grant) and destroy (revoke) time.
+ * create (grant, from grants-applied.ts) and destroy (revoke) time.
  *
- * A grant is one instance of that resource, and its `fqn` is that instance's
- * address, so other resources can `dependsOn` a grant.
+ * A grant is one instance of that resource, applied by one instance of
+ * `terraform_data.google_iam_grants_applied`; its `fqn` is the address of
+ * the latter, so what `dependsOn` a grant waits until it is in Google.
  *
  * jsii erases this base class: its public members appear on each grant construct.
  *
@@ -46,7 +47,11 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
    * policy; member and binding followed by `/{title}/{description}/{expression}` when conditional.
    */
   public readonly id: string;
-  /** The grant's Terraform address, `terraform_data.google_iam_grants["<key>"]` (what `-target` and `-replace` take). */
+  /**
+   * The Terraform address of the grant's application, `terraform_data.google_iam_grants_applied["<key>"]`: what
+   * `dependsOn`, `terraform apply -target` and `-replace` take. `terraform destroy -target` takes the grant's own
+   * instance, `terraform_data.google_iam_grants["<key>"]`, whose destroy revokes it.
+   */
   public readonly fqn: string;
 
   private readonly target: GrantTarget;

@@ -22,9 +22,10 @@ interface Finding {
  * a policy that cannot be read is reported the same way, never a runner error.
  *
  * With `compare: 'applied'`, a difference counts only for grants that the
- * Terraform state holds as configured (the others have a change pending,
- * which their apply checks). The state is read only when something differs,
- * so a plan without drift costs one read of the policy and nothing more.
+ * Terraform state holds as configured and applied (the others have a change,
+ * or an apply that failed, pending, which their apply checks). The state is
+ * read only when something differs, so a plan without drift costs one read
+ * of the policy and nothing more.
  */
 export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   // A failing check labels grants with the instance's input, which may carry its twins after the label.
@@ -34,7 +35,7 @@ export async function runDrift(query: DriftQuery, env: NodeJS.ProcessEnv): Promi
   if (findings.length === 0 || query.compare === 'all') return report(query, grants.length, findings);
   let applied: Set<string>;
   try {
-    applied = appliedKeys(grants, query.resource, env);
+    applied = appliedKeys(grants, query, env);
   } catch (error) {
     return report(query, grants.length, [
       { text: `could not tell applied grants from pending ones: ${(error as Error).message}`, keys: [] },
@@ -57,7 +58,7 @@ async function runDriftFromState(
 ): Promise<Record<string, string>> {
   let inState;
   try {
-    inState = appliedInstances(query.resource, env);
+    inState = appliedInstances(query.resource, env, query.applied);
   } catch (error) {
     return report(query, 0, [{ text: `could not read the applied grants: ${(error as Error).message}`, keys: [] }]);
   }
@@ -90,9 +91,9 @@ async function compare(policy: IamResource, grants: readonly CheckedGrant[], env
   });
 }
 
-/** The keys of the grants whose configured value the Terraform state holds. */
-function appliedKeys(grants: readonly CheckedGrant[], resource: string, env: NodeJS.ProcessEnv): Set<string> {
-  const inState = appliedInstances(resource, env);
+/** The keys of the grants whose configured value the Terraform state holds, applied. */
+function appliedKeys(grants: readonly CheckedGrant[], query: DriftQuery, env: NodeJS.ProcessEnv): Set<string> {
+  const inState = appliedInstances(query.resource, env, query.applied);
   return new Set(grants.filter(({ key, json }) => inState.get(key)?.grant === json).map((g) => g.key));
 }
 

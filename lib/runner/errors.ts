@@ -20,7 +20,7 @@ export const RunnerErrors = {
   noGrant: () =>
     new RunnerError(
       `no grant to carry out: the environment variable ${RUNNER_ENV.grant} is empty. The runner is meant to be started by ` +
-        'the provisioners of terraform_data.google_iam_grants: run terraform apply (or cdktf deploy) instead',
+        'the provisioners of terraform_data.google_iam_grants and google_iam_grants_applied: run terraform apply (or cdktf deploy) instead',
       'NO_GRANT',
     ),
   usage: (command: string | undefined) =>

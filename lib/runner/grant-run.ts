@@ -64,8 +64,8 @@ type Failure = Extract<EditOutcome, { ok: false }>;
  *
  * When it cannot report success, it says what a fresh read shows (or that
  * the outcome is unknown, and the one command that settles it); when it was
- * interrupted while creating, Terraform counts the create as failed and will
- * never revoke it, so its own change is taken back (see supervisor.ts).
+ * interrupted while creating, Terraform counts the create as failed (the grant
+ * is not applied), so its own change is taken back (see supervisor.ts).
  */
 export async function runGrant(
   action: GrantAction,
@@ -116,7 +116,7 @@ export async function runGrant(
     return true;
   };
 
-  /** Terraform counts this create as failed and will never revoke it: takes back this run's own change. */
+  /** Terraform counts this create as failed, the grant as not applied: takes back this run's own change. */
   async function takeBack(): Promise<false> {
     let undo: readonly PolicyEdit[];
     if (outcome.ok) {

@@ -1,7 +1,7 @@
 /**
  * The runner: what Terraform runs of this library, with no shell in between.
  * - `node runner.js grant-worker apply|remove`: the work of the local-exec
- *   provisioners of the stack's grants resource (`node runner.js apply|remove`,
+ *   provisioners of the stack's grant resources (`node runner.js apply|remove`,
  *   which loader.ts hands to supervisor.ts without loading this bundle), with
  *   the grant in CDKTF_GOOGLE_IAM_GRANT, in a process group of its own that
  *   survives Terraform's kill on Ctrl-C (supervisor.ts, grant-run.ts).

@@ -14,9 +14,9 @@ export const WORKER_COMMAND = 'grant-worker';
  *
  * Terraform kills a provisioner's process (SIGKILL) the moment it is
  * interrupted (Ctrl-C reaches the whole process group, provisioners included),
- * and counts the create as failed: the instance is tainted, and Terraform
- * never runs destroy provisioners for tainted objects. A write already on its
- * way to Google would then leave a grant that nothing revokes. So the work
+ * and counts the create as failed: the instance is tainted, and the grant
+ * recorded as not applied. A write already on its way to Google would then
+ * leave a grant that Terraform believes is not there. So the work
  * runs in a worker in a process group of its own, which neither Ctrl-C nor
  * that kill reaches; told of the interruption (a message, or this process
  * vanishing), it finishes the call in flight and takes back its own change.

@@ -164,7 +164,11 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     await kernel.invoke(app, 'synth');
     const synthesized = stackJson('grants');
     const text = JSON.stringify(synthesized);
-    expect(Object.keys(synthesized.resource.terraform_data)).toEqual(['google_iam_grants', 'google_iam_repair']);
+    expect(Object.keys(synthesized.resource.terraform_data)).toEqual([
+      'google_iam_grants',
+      'google_iam_grants_applied',
+      'google_iam_repair',
+    ]);
     expect(text).toContain('group:api-readers@example.com');
     expect(text).toContain('office-hours');
     expect(text).toContain('${var.reader}');

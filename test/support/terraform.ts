@@ -20,6 +20,14 @@ export function externalProviderEnv(): Record<string, string> {
 
 export type { CommandResult };
 
+/** One object in the Terraform state. */
+export interface StateObject {
+  readonly address: string;
+  /** The deposed key, for an object Terraform keeps beside the instance's current one until it destroys it. */
+  readonly deposed?: string;
+  readonly tainted: boolean;
+}
+
 /**
  * A synthesized stack in a temporary directory, driven by the real
  * `terraform` binary. Commands are spawned asynchronously so that an
@@ -66,9 +74,25 @@ export class TerraformWorkspace {
     return result.stdout.split('\n').filter(Boolean);
   }
 
-  /** The one address in the state that contains `fragment` (e.g. a member), for -target and -replace. */
-  public async address(fragment: string, env: Record<string, string> = {}): Promise<string> {
-    const matches = (await this.stateList(env)).filter((a) => a.includes(fragment));
+  /**
+   * Every object in the state (`terraform show -json`): current ones, and the
+   * deposed ones Terraform keeps beside an instance until it destroys them.
+   */
+  public async objects(env: Record<string, string> = {}): Promise<StateObject[]> {
+    const shown = await this.run(['show', '-json', '-no-color'], env, true);
+    const resources: Array<{ address: string; deposed_key?: string; tainted?: boolean }> =
+      JSON.parse(shown.stdout).values?.root_module?.resources ?? [];
+    return resources
+      .filter((r) => !r.address.startsWith('data.'))
+      .map((r) => ({ address: r.address, ...(r.deposed_key ? { deposed: r.deposed_key } : {}), tainted: r.tainted === true }));
+  }
+
+  /**
+   * The one address in the state that contains `fragment` (e.g. a member), for -target and -replace;
+   * `resource` narrows it to the instances of one resource (e.g. `terraform_data.google_iam_grants[`).
+   */
+  public async address(fragment: string, env: Record<string, string> = {}, resource = ''): Promise<string> {
+    const matches = (await this.stateList(env)).filter((a) => a.startsWith(resource) && a.includes(fragment));
     if (matches.length !== 1) throw new Error(`expected one state address containing ${fragment}, got ${JSON.stringify(matches)}`);
     return matches[0];
   }

@@ -79,7 +79,8 @@ describe('delete from the code', () => {
     emulator.clearWrites();
 
     ws.resynth(grants(['Alice']));
-    const output = await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    // The grant's instance (its destroy revokes) and its application.
+    const output = await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/);
     expect(output).toMatch(/AuthorizationPolicyIamMember grants\/Bob .*removed user:bob@example.com/);
     expect(historyOf(emulator, ap, VIEWER)).toEqual([['user:alice@example.com']]);
     expect(emulator.policy(ap).bindings).toEqual([FOREIGN, { role: VIEWER, members: ['user:alice@example.com'] }]);
@@ -104,7 +105,7 @@ describe('delete from the code', () => {
       (s) =>
         new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com', 'user:b@example.com'] }),
     );
-    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/);
     expect(emulator.writes(mj).map((w) => w.policy.bindings)).toEqual([
       [
         { role: DMS_ADMIN, members: ['user:owner@example.com'] },
@@ -126,7 +127,7 @@ describe('delete from the code', () => {
     ws.resynth((s) => {
       GoogleIamGrants.of(s);
     });
-    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/);
     expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
     // What stays is the stack's empty repair handle (see Drift), which goes with that line.
     expect(await ws.stateList()).toEqual(['terraform_data.google_iam_repair']);
@@ -157,7 +158,7 @@ describe('delete from the code', () => {
       emulator.clearWrites();
 
       ws.resynth(app(false));
-      await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+      await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/);
       expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
       expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
     },
@@ -173,7 +174,7 @@ describe('delete from the code', () => {
     emulator.clearWrites();
 
     ws.resynth(() => undefined);
-    await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/); // the grant and the stack's repair handle
+    await expectApplied(ws, env, /0 added, 0 changed, 3 destroyed/); // the grant, its application and the stack's repair handle
     expect(emulator.writes(ap)).toEqual([]);
     expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:only@example.com']);
   });
@@ -202,13 +203,13 @@ describe('the same grant declared twice, once with a value only Terraform knows'
     emulator.clearWrites();
 
     ws.resynth(twins(literal, variable, ap, mj));
-    const kept = await expectApplied(ws, env, /0 added, \d changed, 1 destroyed/);
+    const kept = await expectApplied(ws, env, /0 added, \d changed, 2 destroyed/);
     expect(kept).toMatch(/kept: another grant of this stack declared the same at the last apply/);
     expect(emulator.writes(ap)).toEqual([]);
     expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:twin@example.com']);
 
     ws.resynth(twins(false, false, ap, mj));
-    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/);
     expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
   });
 
@@ -219,7 +220,7 @@ describe('the same grant declared twice, once with a value only Terraform knows'
     emulator.clearWrites();
 
     ws.resynth(twins(false, false, ap, mj));
-    await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/);
+    await expectApplied(ws, env, /0 added, 0 changed, 4 destroyed/);
     expect(historyOf(emulator, ap, VIEWER)).toEqual([[]]);
     expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
   });
@@ -235,11 +236,12 @@ describe('no gap on change', () => {
     emulator.clearWrites();
 
     ws.resynth(binding(['user:a@example.com', 'user:b@example.com', 'user:c@example.com']));
-    await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/);
+    // The grant's instance is replaced (create before destroy), and so is its application.
+    await expectApplied(ws, env, /2 added, 0 changed, 2 destroyed/);
     expect(historyOf(emulator, mj, DMS_VIEWER)).toEqual([['user:a@example.com', 'user:b@example.com', 'user:c@example.com']]);
 
     ws.resynth(binding(['user:b@example.com', 'user:c@example.com']));
-    await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/);
+    await expectApplied(ws, env, /2 added, 0 changed, 2 destroyed/);
     expect(historyOf(emulator, mj, DMS_VIEWER)).toEqual([
       ['user:a@example.com', 'user:b@example.com', 'user:c@example.com'],
       ['user:b@example.com', 'user:c@example.com'],
@@ -294,7 +296,7 @@ describe('no gap on change', () => {
       new AuthorizationPolicyIamMember(s, 'Moving', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: Y });
       new AuthorizationPolicyIamMember(s, 'Staying', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: X });
     });
-    await expectApplied(ws, env, /1 added, 1 changed, 0 destroyed/);
+    await expectApplied(ws, env, /2 added, 1 changed, 0 destroyed/);
     expectNoGap(emulator, ap, VIEWER, ['user:alice@example.com'], X.title);
     expect(membersOf(emulator, ap, VIEWER, X.title)).toEqual(['user:alice@example.com']);
     expect(membersOf(emulator, ap, VIEWER, Y.title)).toEqual(['user:alice@example.com']);
@@ -303,14 +305,14 @@ describe('no gap on change', () => {
     ws.resynth(
       (s) => new AuthorizationPolicyIamMember(s, 'Moving', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: Y }),
     );
-    await expectApplied(ws, env, /0 added, 0 changed, 1 destroyed/);
+    await expectApplied(ws, env, /0 added, 0 changed, 2 destroyed/);
     expect(membersOf(emulator, ap, VIEWER, X.title)).toEqual([]);
     expect(membersOf(emulator, ap, VIEWER, Y.title)).toEqual(['user:alice@example.com']);
   });
 });
 
 describe('failed creates', () => {
-  test('a create that failed and is then deleted from the code leaves nothing behind', async () => {
+  test('a create that failed and is then deleted from the code leaves nothing behind: its revoke finds nothing to take back', async () => {
     const { ap } = resources();
     const denied = grantEnv(emulator, { GOOGLE_OAUTH_ACCESS_TOKEN: GoogleApiEmulator.DENIED_TOKEN });
     const ws = await workspace(
@@ -322,10 +324,13 @@ describe('failed creates', () => {
     expect(failed.code).not.toBe(0);
     expect(failed.output).toMatch(/PERMISSION_DENIED/);
 
+    // The grant's instance was never tainted (only its application was), so deleting it runs the revoke, which
+    // reads the policy: with the permission to read it, it finds nothing to take back and writes nothing.
     ws.resynth((s) => {
       GoogleIamGrants.of(s);
     });
-    await expectApplied(ws, denied, /0 added, 0 changed, 1 destroyed/);
+    const output = await expectApplied(ws, grantEnv(emulator), /0 added, 0 changed, 2 destroyed/);
+    expect(output).toMatch(/Denied .*user:eve@example\.com was already absent/);
     expect(emulator.writes(ap)).toEqual([]);
     expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
   });
@@ -396,13 +401,18 @@ describe('Terraform commands', () => {
     const ws = await deployed(three(ap, mj), env);
     emulator.clearWrites();
 
-    const bob = await ws.address('user:bob@example.com');
+    const bob = await ws.address('user:bob@example.com', {}, 'terraform_data.google_iam_grants[');
     expect(bob).toMatch(/^terraform_data\.google_iam_grants\["networksecurity:.*\|user:bob@example\.com"\]$/);
     expect((await ws.destroy(env, [`-target=${bob}`])).code).toBe(0);
     expect(historyOf(emulator, ap, VIEWER)).toEqual([['user:alice@example.com']]);
     expect(emulator.writes(mj)).toEqual([]);
 
-    await expectApplied(ws, env, /1 added, 0 changed, 0 destroyed/);
+    // Terraform destroys what depends on the target too: every grant's application (they depend on the grants
+    // resource as a whole). The next apply makes them again: bob's grant, and the others as they already are.
+    emulator.clearWrites();
+    await expectApplied(ws, env, /4 added, 0 changed, 0 destroyed/);
+    expect(historyOf(emulator, ap, VIEWER)).toEqual([['user:alice@example.com', 'user:bob@example.com']]);
+    expect(emulator.writes(mj)).toEqual([]);
     expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com', 'user:bob@example.com']);
   });
 
@@ -415,32 +425,38 @@ describe('Terraform commands', () => {
     );
     ws.resynth(three(ap, mj));
     const plan = await ws.plan(env);
-    const bob = /# (terraform_data\.google_iam_grants\["[^"]*user:bob@example\.com"\]) will be created/.exec(plan.output)?.[1];
+    const bob = /# (terraform_data\.google_iam_grants_applied\["[^"]*user:bob@example\.com"\]) will be created/.exec(plan.output)?.[1];
     expect(bob).toBeDefined();
     emulator.clearWrites();
 
-    await expectApplied(ws, env, /1 added, 0 changed, 0 destroyed/, [`-target=${bob}`]);
+    // The grant's application, and what it depends on: the grants resource, whose new instances are recorded
+    // (bob's and the binding's); only bob's is applied. The binding is applied by the next full apply.
+    await expectApplied(ws, env, /3 added, 0 changed, 0 destroyed/, [`-target=${bob}`]);
     expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com', 'user:bob@example.com']);
     expect(emulator.writes(mj)).toEqual([]);
+
+    await expectApplied(ws, env, /1 added, 0 changed, 0 destroyed/);
+    expect(membersOf(emulator, mj, DMS_VIEWER)).toEqual(['user:a@example.com']);
   });
 
   test('apply -replace and taint re-grant without a gap, also after the grant was removed outside Terraform', async () => {
     const { ap, mj } = resources();
     const env = grantEnv(emulator);
     const ws = await deployed(three(ap, mj), env);
-    const alice = await ws.address('user:alice@example.com');
+    const alice = await ws.address('user:alice@example.com', {}, 'terraform_data.google_iam_grants[');
     emulator.clearWrites();
 
-    await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/, [`-replace=${alice}`]);
+    await expectApplied(ws, env, /2 added, 0 changed, 2 destroyed/, [`-replace=${alice}`]);
     expect(emulator.writes()).toEqual([]); // already granted: read, nothing to write
     expectNoGap(emulator, ap, VIEWER, ['user:alice@example.com', 'user:bob@example.com']);
 
     // Someone removes alice in the console; -replace puts her back in one write.
     emulator.addResource(ap, { bindings: [FOREIGN, { role: VIEWER, members: ['user:bob@example.com'] }] });
-    await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/, [`-replace=${alice}`]);
+    await expectApplied(ws, env, /2 added, 0 changed, 2 destroyed/, [`-replace=${alice}`]);
     expect(historyOf(emulator, ap, VIEWER)).toEqual([['user:alice@example.com', 'user:bob@example.com']]);
 
-    const viewers = await ws.address('datamigration:');
+    // Either instance of a grant: tainting its application re-applies it alone.
+    const viewers = await ws.address('datamigration:', {}, 'terraform_data.google_iam_grants_applied[');
     expect((await ws.run(['taint', viewers], env)).code).toBe(0);
     await expectApplied(ws, env, /1 added, 0 changed, 1 destroyed/);
     expectNoGap(emulator, mj, DMS_VIEWER, ['user:a@example.com']);

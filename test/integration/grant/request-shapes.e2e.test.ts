@@ -92,7 +92,7 @@ test('grant, change and revoke on a collection of each shape: every request is o
 
   // 1. grant, with audit configs on the project (the one write that sends updateMask).
   const ws = await workspace(stack({ members: [u('a')], projectAudit: AUDIT }));
-  await applied(ws, /Resources: 8 added, 0 changed, 0 destroyed/); // seven grants and the stack's repair handle
+  await applied(ws, /Resources: 15 added, 0 changed, 0 destroyed/); // seven grants, each applied, and the stack's repair handle
   expect(historyOf(emulator, SECRET.name, 'roles/secretmanager.viewer')).toEqual([[u('a')]]);
   expect(historyOf(emulator, MODEL.name, 'roles/aiplatform.user')).toEqual([[u('a')]]);
   expect(historyOf(emulator, ACCOUNT.name, 'roles/iam.serviceAccountUser')).toEqual([[u('a')]]);

@@ -40,6 +40,7 @@ const driftCheck = (retry?: Record<string, string>) =>
         name: AP,
         grants: JSON.stringify([{ key: 'k', label: 'stack/Grant', grant: JSON.stringify(GRANT) }]),
         resource: 'terraform_data.google_iam_grants',
+        applied: 'terraform_data.google_iam_grants_applied',
         repair: 'terraform_data.google_iam_grants',
         stack: 'stack',
         compare: 'all',

@@ -135,7 +135,12 @@ describe('the read query', () => {
 
 describe('the drift query', () => {
   const grant: Grant = { mode: 'member', resource: SECRET, role: 'roles/secretmanager.secretAccessor', member: 'user:a@example.com' };
-  const where = { resource: 'terraform_data.google_iam_grants', repair: 'terraform_data.google_iam_repair', stack: 'stack' };
+  const where = {
+    resource: 'terraform_data.google_iam_grants',
+    applied: 'terraform_data.google_iam_grants_applied',
+    repair: 'terraform_data.google_iam_repair',
+    stack: 'stack',
+  };
   /** What Terraform makes of the `grants` expression: the JSON list. */
   const listed = (grants: Grant[]) => JSON.stringify(grants.map((g, i) => ({ key: `k${i}`, label: `L${i}`, grant: serializeGrant(g) })));
 
@@ -153,6 +158,7 @@ describe('the drift query', () => {
         'name',
         ...(policy.getIamPolicyMethod ? ['getIamPolicyMethod'] : []),
         'resource',
+        'applied',
         'repair',
         'stack',
         'compare',

@@ -41,7 +41,8 @@ describe('drift checks', () => {
     expect(failing).toHaveLength(1);
     const [name, read] = failing[0];
     expect(read.query).toMatchObject({ compare: 'all', name: AP });
-    expect(read.query.grants).toContain('terraform_data.google_iam_grants[k].id');
+    // It waits for the grants' apply: the id of their application.
+    expect(read.query.grants).toContain('terraform_data.google_iam_grants_applied[k].id');
     expect(read.lifecycle.postcondition).toEqual([{ condition: '${self.result.drifted == "0"}', error_message: '${self.result.drift}' }]);
     expect(Object.keys(json.check)).toHaveLength(1);
     expect(json.check[name]).toBeUndefined();

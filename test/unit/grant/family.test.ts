@@ -98,7 +98,7 @@ describe('what each construct grants', () => {
     expect(policy.project).toBe('p-123456');
     expect(policy.bindings[0].role).toBe(ROLE);
     expect(resolveIn(stack, policy.fqn)).toBe(
-      'terraform_data.google_iam_grants["networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy"]',
+      'terraform_data.google_iam_grants_applied["networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy"]',
     );
     expect(
       grantsResource(stack).instances['networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy'].label,

@@ -27,7 +27,7 @@ describe("the stack's grants resource", () => {
     const { instances, raw, json } = grantsResource(stack);
 
     expect(Object.keys(json.resource)).toEqual(['terraform_data']);
-    expect(Object.keys(json.resource.terraform_data)).toEqual(['google_iam_grants', 'google_iam_repair']);
+    expect(Object.keys(json.resource.terraform_data)).toEqual(['google_iam_grants', 'google_iam_grants_applied', 'google_iam_repair']);
     expect(Object.keys(instances).sort()).toEqual([`datamigration:${MJ}|roles/datamigration.viewer`, ALICE_KEY]);
     expect(parsedGrant(instances[ALICE_KEY])).toEqual({
       mode: 'member',
@@ -50,22 +50,46 @@ describe("the stack's grants resource", () => {
     });
   });
 
-  test('the runner runs at create and at destroy, with no shell: node and its path, the grant in the environment', () => {
+  test('the runner runs at create (from the grant applied) and at destroy (from the grant), with no shell: node and its path, the grant in the environment', () => {
     const stack = newStack();
     new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
-    const [create, destroy, ...more] = grantsResource(stack).provisioners;
-    expect(more).toEqual([]);
+    const { provisioners, applied } = grantsResource(stack);
+    const [destroy, ...moreOnGrant] = provisioners;
+    const [create, ...moreOnApplied] = applied.provisioners;
+    expect([moreOnGrant, moreOnApplied]).toEqual([[], []]);
     expect(create).toMatchObject({
       command: 'apply',
       interpreter: ['node', expect.stringMatching(/^assets\/CdktfGoogleIamRunner\/[0-9A-F]+\/runner\.js$/)],
     });
     expect(create.when).toBeUndefined();
-    expect(destroy).toEqual({ ...create, command: 'remove', when: 'destroy' });
     expect(create.environment).toEqual({
-      CDKTF_GOOGLE_IAM_GRANT: '${self.triggers_replace}',
-      CDKTF_GOOGLE_IAM_LABEL: '${self.input}',
+      CDKTF_GOOGLE_IAM_GRANT: '${terraform_data.google_iam_grants[each.key].triggers_replace}',
+      CDKTF_GOOGLE_IAM_LABEL: '${terraform_data.google_iam_grants[each.key].input}',
       CDKTF_GOOGLE_IAM_RUN: '${plantimestamp()}',
     });
+    // A destroy-time provisioner reads only self.
+    expect(destroy).toEqual({
+      command: 'remove',
+      when: 'destroy',
+      interpreter: create.interpreter,
+      environment: {
+        CDKTF_GOOGLE_IAM_GRANT: '${self.triggers_replace}',
+        CDKTF_GOOGLE_IAM_LABEL: '${self.input}',
+        CDKTF_GOOGLE_IAM_RUN: '${plantimestamp()}',
+      },
+    });
+  });
+
+  test('each object of a grant is applied by a new instance of the grant applied, which is not create_before_destroy (a failed apply taints only it, and deposes nothing)', () => {
+    const stack = newStack();
+    new AuthorizationPolicyIamMember(stack, 'Alice', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    const { applied } = grantsResource(stack);
+    expect(applied.raw).toMatchObject({
+      for_each: '${local.google_iam_grants}',
+      triggers_replace: '${terraform_data.google_iam_grants[each.key].id}',
+      lifecycle: { create_before_destroy: false },
+    });
+    expect(applied.raw.lifecycle.replace_triggered_by).toBeUndefined();
   });
 
   test('two constructs that grant the same thing share one instance; both are named in its label', () => {
@@ -139,11 +163,13 @@ describe("the stack's grants resource", () => {
     expect(member.member).toBe('user:alice@example.com');
     expect(binding.id).toBe(`${MJ}/roles/datamigration.viewer`);
     expect(binding.project).toBe('p-123456');
-    expect(resolveIn(stack, binding.fqn)).toBe(`terraform_data.google_iam_grants["datamigration:${MJ}|roles/datamigration.viewer"]`);
+    expect(resolveIn(stack, binding.fqn)).toBe(
+      `terraform_data.google_iam_grants_applied["datamigration:${MJ}|roles/datamigration.viewer"]`,
+    );
 
     new TerraformOutput(stack, 'after', { value: 'granted', dependsOn: [binding] });
     expect(grantsResource(stack).json.output.after.depends_on).toEqual([
-      `terraform_data.google_iam_grants["datamigration:${MJ}|roles/datamigration.viewer"]`,
+      `terraform_data.google_iam_grants_applied["datamigration:${MJ}|roles/datamigration.viewer"]`,
     ]);
   });
 

@@ -148,7 +148,7 @@ test("a grant's etag is read after the grant, at version 3, by the grant's full 
     label: 'stack/G',
   });
   expect(read.depends_on).toEqual([
-    'terraform_data.google_iam_grants["networksecurity:projects/my-project/locations/global/authorizationPolicies/ap|roles/networksecurity.authorizationPolicyViewer|user:a@example.com"]',
+    'terraform_data.google_iam_grants_applied["networksecurity:projects/my-project/locations/global/authorizationPolicies/ap|roles/networksecurity.authorizationPolicyViewer|user:a@example.com"]',
   ]);
 });
 

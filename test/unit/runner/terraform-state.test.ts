@@ -42,6 +42,30 @@ test("the grants resource's instances as the last apply left them: tainted ones,
   expect([...appliedInstances('terraform_data.google_iam_grants', env)]).toEqual([['a', { grant: '{"a":1}' }]]);
 });
 
+test('with the resource that applies the grants: a grant whose apply is missing or tainted (pending) is left out', () => {
+  const env = fakeTerraform({
+    version: 4,
+    resources: [
+      {
+        mode: 'managed',
+        type: 'terraform_data',
+        name: 'google_iam_grants',
+        instances: [instance('applied', '{"a":1}'), instance('failed', '{"b":1}'), instance('new', '{"c":1}')],
+      },
+      {
+        mode: 'managed',
+        type: 'terraform_data',
+        name: 'google_iam_grants_applied',
+        instances: [instance('applied', 'id-a'), instance('failed', 'id-b', { status: 'tainted' })],
+      },
+    ],
+  });
+  expect([...appliedInstances('terraform_data.google_iam_grants', env, 'terraform_data.google_iam_grants_applied').keys()]).toEqual([
+    'applied',
+  ]);
+  expect([...appliedInstances('terraform_data.google_iam_grants', env).keys()]).toEqual(['applied', 'failed', 'new']);
+});
+
 test("an instance's input, the grant's label, comes with it", () => {
   const env = fakeTerraform({
     version: 4,
