@@ -1,0 +1,105 @@
+/**
+ * The contract between the protocol layer (lib/provider/protocol, which
+ * knows no resource) and the provider's resource types and data sources
+ * (one file each, as in terraform-plugin-framework): what a type declares
+ * and which calls it answers. Values are decoded cty values (cty.ts):
+ * an object is a plain object holding every attribute of its schema (null
+ * when unset), a list or set an array, an unknown value an `Unknown`.
+ *
+ * Every call gets a `Diagnostics` to report to; a call that reports an
+ * error has failed, and what it returned is then ignored except where said.
+ */
+import type { CtyObject } from './cty';
+import type { Diagnostics } from './diagnostics';
+import type { Schema } from './schema';
+
+/** What every call of one configured provider process shares (its clients, its batcher): the provider's own type. */
+export type ProviderContext = unknown;
+
+/** Cancelled when Terraform calls StopProvider (Ctrl-C): work not yet sent is abandoned, a write already sent is settled. */
+export interface CallContext<Context = ProviderContext> {
+  readonly provider: Context;
+  readonly signal: AbortSignal;
+}
+
+/** A planned change, as PlanResourceChange sees it. */
+export interface PlanRequest {
+  /** The state before; null when the resource is to be created. */
+  readonly prior: CtyObject | null;
+  /**
+   * Terraform's proposal: the configuration, with computed attributes the
+   * configuration leaves null taken from `prior` (or null on create). May hold
+   * unknown values.
+   */
+  readonly proposed: CtyObject;
+  readonly config: CtyObject;
+}
+
+/** What PlanResourceChange answers. */
+export interface PlannedChange {
+  /** The planned new state: known where the provider can tell, `UNKNOWN` where only apply will. */
+  readonly planned: CtyObject;
+  /** Attributes whose change makes Terraform replace the resource (destroy, then create). @default - none: every change is an update in place */
+  readonly requiresReplace?: readonly (readonly string[])[];
+}
+
+/** One managed resource type, e.g. `googleiam_iam_member`. */
+export interface ResourceType<Context = ProviderContext> {
+  /** The full type name, with the provider's prefix. */
+  readonly typeName: string;
+  readonly schema: Schema;
+  /** ValidateResourceConfig: checks what is known of the configuration (unknown values are skipped). */
+  validate?(config: CtyObject, diagnostics: Diagnostics): void;
+  /**
+   * PlanResourceChange for a create or an update (a destroy is planned by the
+   * protocol layer). Without it the protocol layer plans `proposed` with every
+   * computed attribute unknown on create, and on an update every computed
+   * attribute unknown when any configured attribute changes, else as before.
+   */
+  plan?(request: PlanRequest, diagnostics: Diagnostics): PlannedChange;
+  /** Returns the new state; an error with no state leaves nothing in Terraform's state (the next apply creates again). */
+  create(context: CallContext<Context>, planned: CtyObject, diagnostics: Diagnostics): Promise<CtyObject | null>;
+  /** Refreshes `state` from the remote system; null: the object is gone, and Terraform drops it from state. */
+  read(context: CallContext<Context>, state: CtyObject, diagnostics: Diagnostics): Promise<CtyObject | null>;
+  /** Returns the new state; on an error, the state returned (e.g. `prior`, when nothing was changed) is what Terraform keeps. */
+  update(context: CallContext<Context>, prior: CtyObject, planned: CtyObject, diagnostics: Diagnostics): Promise<CtyObject | null>;
+  delete(context: CallContext<Context>, prior: CtyObject, diagnostics: Diagnostics): Promise<void>;
+  /**
+   * ImportResourceState: the state objects `id` names (usually one), holding
+   * enough for `read` to fill the rest; Terraform then calls `read`, and a
+   * null answer there is "Cannot import non-existent remote object".
+   */
+  importState(context: CallContext<Context>, id: string, diagnostics: Diagnostics): Promise<CtyObject[]>;
+}
+
+/** One data source type, e.g. `googleiam_iam_policy`. */
+export interface DataSourceType<Context = ProviderContext> {
+  readonly typeName: string;
+  readonly schema: Schema;
+  /** ValidateDataResourceConfig: checks what is known of the configuration. */
+  validate?(config: CtyObject, diagnostics: Diagnostics): void;
+  /** ReadDataSource: `config` with its computed attributes filled. Never called with unknown values in `config`. */
+  read(context: CallContext<Context>, config: CtyObject, diagnostics: Diagnostics): Promise<CtyObject | null>;
+}
+
+/** A whole provider: its configuration, its types, and how it is configured. */
+export interface ProviderDefinition<Context = ProviderContext> {
+  /** The provider's local name, the prefix of every type name: `googleiam`. */
+  readonly name: string;
+  /** The provider block's schema. */
+  readonly schema: Schema;
+  readonly resources: readonly ResourceType<Context>[];
+  readonly dataSources: readonly DataSourceType<Context>[];
+  /** ValidateProviderConfig. */
+  validate?(config: CtyObject, diagnostics: Diagnostics): void;
+  /**
+   * ConfigureProvider: builds the context every later call gets. Called once
+   * per process, before any resource or data source call that needs it.
+   */
+  configure(config: CtyObject, diagnostics: Diagnostics): Promise<Context>;
+  /**
+   * StopProvider (Ctrl-C) or the process shutting down: abandon work not yet
+   * sent; the protocol layer also aborts every running call's signal.
+   */
+  stop?(): void;
+}
