@@ -1,17 +1,14 @@
 /**
  * Deploy benchmarks: member grants through the real `terraform apply
- * -parallelism=N` against the emulator (at a given latency per API call),
- * and the floor: as many `terraform_data` whose local-exec only starts
- * `node -e 0`.
+ * -parallelism=N` and the library's provider against the emulator (at a given
+ * latency per API call), and the floor: as many `terraform_data`, which need
+ * no provider at all.
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { DataResource, type TerraformStack } from 'cdktf';
-import { AuthorizationPolicyIamMember, GoogleIamGrants } from '../lib';
-import { GoogleApiEmulator } from '../lib/testing';
+import { AuthorizationPolicyIamMember } from '../lib';
+import type { GoogleApiEmulator } from '../lib/testing';
 import { runProcess } from './processes';
-import { BenchWorkspace, externalProviderEnv, TF_ENV } from './workspace';
+import { BenchWorkspace, TF_ENV } from './workspace';
 
 export const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 const FOREIGN = { bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] };
@@ -23,33 +20,13 @@ export interface DeploySpec {
   readonly grants: number;
   /** Grant i goes to policy i mod policies. */
   readonly policies: number;
-  readonly detectDrift: boolean;
 }
 
-/** When Terraform started the first resource, and finished the last one (ms since spawn). */
-export interface Phases {
-  readonly firstCreateMs: number;
-  readonly lastCreatedMs: number;
-}
-
-function phaseTracker(): { onLine: (line: string, ms: number) => void; phases: () => Phases } {
-  let first = NaN;
-  let last = NaN;
-  return {
-    onLine: (line, ms) => {
-      if (Number.isNaN(first) && /: Creating\.\.\.$/.test(line)) first = ms;
-      if (/: Creation complete after/.test(line)) last = ms;
-    },
-    phases: () => ({ firstCreateMs: first, lastCreatedMs: last }),
-  };
-}
-
-export interface ApplyResult extends Phases {
+export interface ApplyResult {
   readonly ms: number;
-  /** CPU seconds of the terraform process itself (sampled with the RSS; 0 when not sampled). */
-  readonly terraformCpuS: number;
+  /** Peak of the summed RSS of `terraform apply` and its children (the provider), in MiB; 0 when not sampled. */
   readonly peakTreeRssMiB: number;
-  /** getIamPolicy + setIamPolicy seen by the emulator during the whole `terraform apply` (drift reads included). */
+  /** getIamPolicy + setIamPolicy seen by the emulator during the whole command. */
   readonly calls: number;
   readonly reads: number;
   readonly writes: number;
@@ -65,13 +42,9 @@ export class GrantsDeploy {
       for (let i = 0; i < spec.grants; i++) {
         new AuthorizationPolicyIamMember(s, `M${i}`, { name: policyName(i % spec.policies), role: ROLE, member: memberName(i) });
       }
-      GoogleIamGrants.of(s).detectDrift = spec.detectDrift;
     });
     return new GrantsDeploy(spec, emulator, ws);
   }
-
-  /** One runner state folder for all runs, as a deployer's machine has: the warm-up run writes the code cache. */
-  private readonly stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-bench-state-'));
 
   private constructor(
     public readonly spec: DeploySpec,
@@ -83,25 +56,27 @@ export class GrantsDeploy {
   public async apply(parallelism: number, sampleRssEveryMs?: number): Promise<ApplyResult> {
     this.ws.resetState();
     for (let p = 0; p < this.spec.policies; p++) this.emulator.addResource(policyName(p), FOREIGN);
-    this.emulator.resetStats();
-    const tracker = phaseTracker();
-    const run = await runProcess('terraform', APPLY_ARGS(parallelism), {
-      cwd: this.ws.dir,
-      env: { ...TF_ENV, ...externalProviderEnv(), ...this.emulator.env(), CDKTF_GOOGLE_IAM_STATE_DIR: this.stateDir },
-      sampleRssEveryMs,
-      onLine: tracker.onLine,
-    });
-    const stats = this.emulator.stats();
+    const result = await this.run(APPLY_ARGS(parallelism), sampleRssEveryMs);
     let granted = 0;
     for (let p = 0; p < this.spec.policies; p++) {
       granted += this.emulator.policy(policyName(p)).bindings?.find((b) => b.role === ROLE && !b.condition)?.members?.length ?? 0;
     }
     if (granted !== this.spec.grants) throw new Error(`deploy: ${granted} of ${this.spec.grants} grants landed`);
+    return result;
+  }
+
+  /** `terraform plan -detailed-exitcode` of the applied stack: must find no change (exit 0). */
+  public plan(parallelism: number): Promise<ApplyResult> {
+    return this.run(['plan', '-input=false', '-no-color', '-detailed-exitcode', `-parallelism=${parallelism}`]);
+  }
+
+  private async run(args: string[], sampleRssEveryMs?: number): Promise<ApplyResult> {
+    this.emulator.resetStats();
+    const run = await runProcess('terraform', args, { cwd: this.ws.dir, env: { ...TF_ENV, ...this.emulator.env() }, sampleRssEveryMs });
+    const stats = this.emulator.stats();
     return {
-      ...tracker.phases(),
       ms: run.ms,
       peakTreeRssMiB: run.peakTreeRssMiB,
-      terraformCpuS: run.ownCpuS,
       calls: stats.getIamPolicy + stats.setIamPolicy,
       reads: stats.getIamPolicy,
       writes: stats.setIamPolicy,
@@ -111,39 +86,24 @@ export class GrantsDeploy {
 
   public dispose(): void {
     this.ws.dispose();
-    fs.rmSync(this.stateDir, { recursive: true, force: true });
   }
 }
 
-/** `count` terraform_data whose create-time local-exec starts `node -e 0`: what Terraform and Node cost alone. */
+/** `count` bare `terraform_data` (no provider, no provisioner): what Terraform costs alone for as many resources. */
 export class FloorDeploy {
   public static async create(count: number): Promise<FloorDeploy> {
     const ws = await BenchWorkspace.synth((s: TerraformStack) => {
-      for (let i = 0; i < count; i++) {
-        new DataResource(s, `F${i}`, {
-          input: { i },
-          provisioners: [{ type: 'local-exec', interpreter: ['node', '-e', '0'], command: 'floor' }],
-        });
-      }
+      for (let i = 0; i < count; i++) new DataResource(s, `F${i}`, { input: { i } });
     });
     return new FloorDeploy(ws);
   }
 
   private constructor(private readonly ws: BenchWorkspace) {}
 
-  public async apply(
-    parallelism: number,
-    sampleRssEveryMs?: number,
-  ): Promise<Phases & { ms: number; peakTreeRssMiB: number; terraformCpuS: number }> {
+  public async apply(parallelism: number, sampleRssEveryMs?: number): Promise<{ ms: number; peakTreeRssMiB: number }> {
     this.ws.resetState();
-    const tracker = phaseTracker();
-    const run = await runProcess('terraform', APPLY_ARGS(parallelism), {
-      cwd: this.ws.dir,
-      env: { ...TF_ENV, ...externalProviderEnv() },
-      sampleRssEveryMs,
-      onLine: tracker.onLine,
-    });
-    return { ...tracker.phases(), ms: run.ms, peakTreeRssMiB: run.peakTreeRssMiB, terraformCpuS: run.ownCpuS };
+    const run = await runProcess('terraform', APPLY_ARGS(parallelism), { cwd: this.ws.dir, env: TF_ENV, sampleRssEveryMs });
+    return { ms: run.ms, peakTreeRssMiB: run.peakTreeRssMiB };
   }
 
   public dispose(): void {

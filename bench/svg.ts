@@ -16,6 +16,8 @@ export interface ScalePoint {
   readonly fixedPeakMiB?: number;
   readonly peerMs: number;
   readonly peerCallsPerGrant: number;
+  /** getIamPolicy calls of a `terraform plan` of the applied stack (no change), per policy. */
+  readonly planReadsPerPolicy?: number;
 }
 
 type Who = 'ours' | 'fixed' | 'peer';
