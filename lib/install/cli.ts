@@ -9,17 +9,21 @@
 import * as path from 'path';
 import { installProvider, type Installation } from './install-provider';
 import { lockEntry, writeLockEntry, LOCK_FILE_NAME } from './lock-file';
-import { providerSource } from './provider-package';
+import { packageManifest, providerSource } from './provider-package';
 
-const COMMAND = path.basename(process.argv[1] ?? 'cdktf-google-iam-provider').replace(/\.js$/, '');
+/** The bin name package.json gives this file: the package's name + `-provider` (the cdktn flavour renames both alike). */
+const COMMAND = `${packageManifest().name}-provider`;
 
 const USAGE = `Usage:
-  ${COMMAND} install [dir]           Lay the googleiam provider out in the Terraform configuration
-                                     folder dir (default: .) as terraform.d/plugins, and add its
-                                     entry to dir/${LOCK_FILE_NAME}. terraform init then installs it offline.
-  ${COMMAND} install --mirror <dir>  Lay it out as a filesystem mirror (provider_installation
-                                     { filesystem_mirror { path = "<dir>" } } in your CLI configuration).
-  ${COMMAND} --help                  Show this help.
+  ${COMMAND} install [dir]
+      Lay the googleiam provider out in the Terraform configuration folder dir (default: .)
+      as terraform.d/plugins, and add its entry to dir/${LOCK_FILE_NAME}:
+      terraform init then installs it offline, with no CLI configuration.
+  ${COMMAND} install --mirror <dir>
+      Lay it out as a filesystem mirror at dir, for a provider_installation
+      { filesystem_mirror { path = "<dir>" } } block of your CLI configuration.
+  ${COMMAND} --help
+      Show this help.
 `;
 
 /** What the command line asks for. */

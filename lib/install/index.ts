@@ -1,5 +1,5 @@
 /** Laying the bundled provider out where Terraform finds it (no cdktf, no gRPC: used at synth and by the CLI). */
-export { providerPackage, providerSource, type ProviderPackage } from './provider-package';
+export { providerPackage, packageManifest, providerSource, type ProviderPackage } from './provider-package';
 export {
   installProvider,
   providerPackageHash,

@@ -27,14 +27,18 @@ export function providerSource(pkg: ProviderPackage): string {
 
 /** This package's provider: `registry.terraform.io/cdktf-google-iam/googleiam` at the package's version. */
 export function providerPackage(packageRoot: string = PACKAGE_ROOT): ProviderPackage {
-  const manifest = JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { version: string };
   return {
     hostname: 'registry.terraform.io',
     namespace: 'cdktf-google-iam',
     type: 'googleiam',
-    version: manifest.version,
+    version: packageManifest(packageRoot).version,
     bundlePath: path.join(packageRoot, 'dist', 'provider', 'terraform-provider-googleiam.js'),
   };
+}
+
+/** The name and version of the package this file is in (`cdktf-google-iam`, or `cdktn-google-iam` in the cdktn flavour). */
+export function packageManifest(packageRoot: string = PACKAGE_ROOT): { readonly name: string; readonly version: string } {
+  return JSON.parse(fs.readFileSync(path.join(packageRoot, 'package.json'), 'utf8')) as { name: string; version: string };
 }
 
 /** This file is lib/install/provider-package.{ts,js}: the package root is two levels up. */
