@@ -18,8 +18,8 @@ const UNCONDITIONAL_PRINCIPALS: ReadonlySet<string> = new Set(['allUsers', 'allA
  * those three fields.
  *
  * Google documents no length limit for a condition's title or description
- * (IAM's limits page lists 100 and 256 bytes for a custom role's title and
- * description, not a condition's), so none is checked here.
+ * (IAM's limits, https://cloud.google.com/iam/quotas, give title and
+ * description lengths for custom roles only), so none is checked here.
  *
  * `isKnown` lets a caller skip fields whose value is not known yet (e.g. a
  * Terraform token): each known field is still checked on its own.
