@@ -1,10 +1,14 @@
 import type * as CelJs from '@marcbachmann/cel-js';
+import { celGoSyntaxError } from './cel-go-syntax';
 
 /**
  * The CEL parser (@marcbachmann/cel-js), loaded on first use so that
  * requiring this library stays cheap. Only this file knows the package; the
  * rest of lib/iam sees the two small shapes below, which keep the package's
  * types out of the public declarations.
+ *
+ * Google parses conditions with cel-go; where cel-js parses differently,
+ * parseCel follows cel-go (see cel-go-syntax.ts and the form feed below).
  *
  * The package is an ES module and a build-time dependency: the published
  * package carries a CommonJS copy of it, dist/vendor/cel.js
@@ -17,6 +21,9 @@ import type * as CelJs from '@marcbachmann/cel-js';
 export interface CelNode {
   readonly op: string;
   readonly args: unknown;
+  /** Where the node's text starts and ends in the expression (UTF-16 code units). */
+  readonly start: number;
+  readonly end: number;
 }
 
 /** Where and why the expression does not parse. */
@@ -47,11 +54,24 @@ function loadCel(): CelModule {
 }
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-/** Parses a CEL expression; a syntax error is returned, anything else thrown. */
+/**
+ * CEL's whitespace includes form feed (cel-spec langdef.md: `WHITESPACE ::=
+ * [\t\n\f\r ]+`; cel-go's CEL.g4 lexer: `'\u000C'`); cel-js refuses it. A
+ * space in its place parses the same everywhere: between tokens it is
+ * whitespace too, and in a string literal or comment both are ordinary
+ * characters. Offsets stay the same.
+ */
+function withFormFeedsAsSpaces(expression: string): string {
+  return expression.replace(/\f/g, ' ');
+}
+
+/** Parses a CEL expression as Google's parser (cel-go) does; a syntax error is returned, anything else thrown. */
 export function parseCel(expression: string): CelParseResult {
   const cel = loadCel();
   try {
-    return { ok: true, ast: cel.parse(expression).ast };
+    const ast = cel.parse(withFormFeedsAsSpaces(expression)).ast as CelNode;
+    const error = celGoSyntaxError(ast, expression);
+    return error ? { ok: false, error } : { ok: true, ast };
   } catch (e) {
     if (!(e instanceof cel.ParseError)) throw e;
     return { ok: false, error: { offset: e.range?.start ?? e.node?.pos ?? 0, message: e.summary } };

@@ -1,24 +1,25 @@
+import { celSyntaxHints } from './cel-hints';
 import { parseCel, type CelNode } from './cel-parser';
+import { countLogicalOperatorsIn, lintCondition } from './condition-lint';
 import { IamValidationError } from './errors';
-import { formatCount } from './format';
-import { MAX_LOGICAL_OPERATORS } from './limits';
 import { isBasicRole } from './role';
 import { describePosition } from './source-excerpt';
 import type { ConditionInput } from './types';
 
-/** Google's limits on the text fields of `google.type.Expr` in IAM. */
-export const MAX_TITLE_LENGTH = 100;
-export const MAX_DESCRIPTION_LENGTH = 256;
-
-const LOGICAL_OPERATORS: ReadonlySet<string> = new Set(['&&', '||']);
 /** Principals that may never be bound under a condition. */
 const UNCONDITIONAL_PRINCIPALS: ReadonlySet<string> = new Set(['allUsers', 'allAuthenticatedUsers']);
 
 /**
- * Validates a condition as a user writes it: `expression` and
- * `title` required, `description` optional, lengths within Google's limits,
- * the expression valid CEL with at most 12 logical operators. Returns a copy
- * holding only those three fields.
+ * Validates a condition as a user writes it: `expression` and `title`
+ * required ("The condition's title is required, but the description is
+ * optional": https://cloud.google.com/iam/docs/conditions-overview), the
+ * expression valid CEL as Google parses it and free of the errors Google's
+ * policy linter reports (condition-lint.ts). Returns a copy holding only
+ * those three fields.
+ *
+ * Google documents no length limit for a condition's title or description
+ * (IAM's limits, https://cloud.google.com/iam/quotas, give title and
+ * description lengths for custom roles only), so none is checked here.
  *
  * `isKnown` lets a caller skip fields whose value is not known yet (e.g. a
  * Terraform token): each known field is still checked on its own.
@@ -32,23 +33,18 @@ export function validateCondition(
     throw new IamValidationError(field, condition, 'expected an object with expression, title and an optional description');
   }
   const { expression, title, description } = condition;
-  if (isKnown(title)) {
-    requireText(title, `${field}.title`, 'a title is required: a short name for what the condition does');
-    checkLength(title, `${field}.title`, MAX_TITLE_LENGTH);
-  }
-  if (description !== undefined && isKnown(description)) {
-    if (typeof description !== 'string') throw new IamValidationError(`${field}.description`, description, 'expected a string');
-    checkLength(description, `${field}.description`, MAX_DESCRIPTION_LENGTH);
+  if (isKnown(title)) requireText(title, `${field}.title`, 'a title is required: a short name for what the condition does');
+  if (description !== undefined && isKnown(description) && typeof description !== 'string') {
+    throw new IamValidationError(`${field}.description`, description, 'expected a string');
   }
   if (isKnown(expression)) {
     requireText(expression, `${field}.expression`, 'a CEL expression is required, e.g. request.time < timestamp("2030-01-01T00:00:00Z")');
-    const operators = countLogicalOperators(expression, `${field}.expression`);
-    if (operators > MAX_LOGICAL_OPERATORS) {
-      throw new IamValidationError(
-        `${field}.expression`,
-        expression,
-        `the expression has ${formatCount(operators)} logical operators (&& and ||); Google allows at most ${MAX_LOGICAL_OPERATORS}`,
-      );
+    const ast = parseExpression(expression, `${field}.expression`);
+    const finding = lintCondition(ast, expression);
+    if (finding) {
+      const where = finding.offset === undefined ? '' : ` at ${describePosition(expression, finding.offset)}`;
+      const reason = `${finding.message} (Google's IAM policy linter: ${finding.unit})${where}`;
+      throw new IamValidationError(`${field}.expression`, expression, reason);
     }
   }
   return description === undefined ? { expression, title } : { expression, title, description };
@@ -59,15 +55,7 @@ export function validateCondition(
  * string literals or comments do not count. Throws on a syntax error.
  */
 export function countLogicalOperators(expression: string, field = 'expression'): number {
-  const parsed = parseCel(expression);
-  if (!parsed.ok) {
-    throw new IamValidationError(
-      field,
-      expression,
-      `not valid CEL: ${parsed.error.message} at ${describePosition(expression, parsed.error.offset)}`,
-    );
-  }
-  return countInNode(parsed.ast);
+  return countLogicalOperatorsIn(parseExpression(expression, field));
 }
 
 /**
@@ -88,22 +76,15 @@ export function checkConditionAllowed(role: string, members: readonly string[], 
   }
 }
 
+/** The parsed expression; a syntax error says where, with hints for common slips. */
+function parseExpression(expression: string, field: string): CelNode {
+  const parsed = parseCel(expression);
+  if (parsed.ok) return parsed.ast;
+  const hints = celSyntaxHints(expression).map((hint) => `\n  hint: ${hint}`);
+  const reason = `not valid CEL: ${parsed.error.message} at ${describePosition(expression, parsed.error.offset)}${hints.join('')}`;
+  throw new IamValidationError(field, expression, reason);
+}
+
 function requireText(value: unknown, field: string, reason: string): asserts value is string {
   if (typeof value !== 'string' || value.trim().length === 0) throw new IamValidationError(field, value, reason);
-}
-
-function checkLength(value: string, field: string, max: number): void {
-  const length = [...value].length;
-  if (length > max) throw new IamValidationError(field, value, `is ${length} characters long; Google allows at most ${max}`);
-}
-
-/** Operands are nodes, lists of nodes, or literals; walking them all finds every nested operator. */
-function countInNode(value: unknown): number {
-  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + countInNode(item), 0);
-  if (!isNode(value) || value.op === 'value') return 0;
-  return (LOGICAL_OPERATORS.has(value.op) ? 1 : 0) + countInNode(value.args);
-}
-
-function isNode(value: unknown): value is CelNode {
-  return typeof value === 'object' && value !== null && typeof (value as { op?: unknown }).op === 'string' && 'args' in value;
 }

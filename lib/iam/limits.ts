@@ -8,6 +8,8 @@ export const MAX_PRINCIPALS = 1500;
 export const MAX_GROUP_PRINCIPALS = 250;
 /** `&&` and `||` in one condition expression. */
 export const MAX_LOGICAL_OPERATORS = 12;
+/** Values in the list of a condition's `hasOnly()` (Google's policy linter, HasOnlyListLengthCheck). */
+export const MAX_HAS_ONLY_VALUES = 10;
 
 /** Principals in a policy, as Google counts them against its limits. */
 export interface PrincipalCount {
@@ -25,21 +27,26 @@ export function countPrincipals(policy: Policy): PrincipalCount {
   return { principals: all.length, groups: all.filter(isGroupOrDomain).length };
 }
 
-/** Throws when the policy is over one of Google's per-policy limits. */
+/**
+ * Throws when the policy is over one of Google's per-policy limits. The
+ * error's value is the principals that count against the limit (a message
+ * shows the first few of them).
+ */
 export function checkPolicyLimits(policy: Policy, field = 'policy'): void {
-  const { principals, groups } = countPrincipals(policy);
-  if (principals > MAX_PRINCIPALS) {
+  const all = [...bindingMembers(policy), ...exemptedMembers(policy)];
+  if (all.length > MAX_PRINCIPALS) {
     throw new IamValidationError(
       field,
-      principals,
-      `policy would hold ${formatCount(principals)} principals; Google allows at most ${formatCount(MAX_PRINCIPALS)}`,
+      all,
+      `policy would hold ${formatCount(all.length)} principals; Google allows at most ${formatCount(MAX_PRINCIPALS)}`,
     );
   }
-  if (groups > MAX_GROUP_PRINCIPALS) {
+  const groups = all.filter(isGroupOrDomain);
+  if (groups.length > MAX_GROUP_PRINCIPALS) {
     throw new IamValidationError(
       field,
       groups,
-      `policy would hold ${formatCount(groups)} groups and domains; Google allows at most ${formatCount(MAX_GROUP_PRINCIPALS)}`,
+      `policy would hold ${formatCount(groups.length)} groups and domains; Google allows at most ${formatCount(MAX_GROUP_PRINCIPALS)}`,
     );
   }
 }

@@ -6,6 +6,23 @@ export interface ResourceNameFormat {
   readonly collection: string;
   /** How a person calls it, e.g. `authorization policy`. */
   readonly label: string;
+  /**
+   * Collections whose names are easily taken for this one's (e.g. Google's
+   * two authorization-policy collections, `authorizationPolicies` and
+   * `authzPolicies`): a name of one of them gets a "wrong shape" message
+   * that says what it is and what takes it.
+   */
+  readonly lookalikes?: readonly ResourceNameLookalike[];
+}
+
+/** A collection whose names are easily taken for another's, and what to use for its names instead. */
+export interface ResourceNameLookalike {
+  /** The collection segment, e.g. `authzPolicies`. */
+  readonly collection: string;
+  /** How a person calls it, e.g. `authz policy`. */
+  readonly label: string;
+  /** What takes such names, for the message, e.g. `AuthzPolicyIamMember`. */
+  readonly useInstead: string;
 }
 
 /** A Migration Center import job's name (the IAM resource types' name formats are rows of lib/grant/typed-resource-types.ts). */
@@ -65,8 +82,14 @@ export function parseResourceName(name: string, format: ResourceNameFormat, fiel
 
   const segments = name.split('/');
   const [projectsWord, project, locationsWord, location, collection, id] = segments;
-  if (segments.length !== 6 || projectsWord !== 'projects' || locationsWord !== 'locations' || collection !== format.collection) {
-    return reject('wrong shape');
+  const located = segments.length === 6 && projectsWord === 'projects' && locationsWord === 'locations';
+  if (!located || collection !== format.collection) {
+    const lookalike = located ? format.lookalikes?.find((other) => other.collection === collection) : undefined;
+    return reject(
+      lookalike
+        ? `wrong shape: this is ${article(lookalike.label)} ${lookalike.label} name, which ${lookalike.useInstead} takes`
+        : 'wrong shape',
+    );
   }
   const checks: ReadonlyArray<[string, string, (value: string, field: string) => string]> = [
     ['project', project, validateProjectId],
@@ -82,6 +105,11 @@ export function parseResourceName(name: string, format: ResourceNameFormat, fiel
     }
   }
   return { name, project, location, id };
+}
+
+/** `a` or `an`, by the first letter (the labels are plain English words). */
+function article(word: string): string {
+  return /^[aeiou]/i.test(word) ? 'an' : 'a';
 }
 
 function validateSegment(value: string, field: string, pattern: RegExp, expected: string): string {

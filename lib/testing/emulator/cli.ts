@@ -3,7 +3,10 @@
  * The emulator as a program, for tests in any language (npm installs it as
  * `cdktf-google-iam-emulator`, or `cdktn-google-iam-emulator` with the cdktn flavour):
  *
- *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--json]
+ *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--json] [--log]
+ *
+ * `--help` (`-h`) prints the usage and exits 0; a wrong option prints it to
+ * stderr and exits 2, as command-line tools do.
  *
  * Prints the environment that points the runner, the lookups and `terraform`
  * at it (gcloud's endpoint overrides, an access token), as `export` lines
@@ -18,15 +21,62 @@ import * as path from 'path';
 import { parseArgs } from 'util';
 import { GoogleApiEmulator } from './emulator';
 
+const PROGRAM = path.basename(process.argv[1] ?? 'cdktf-google-iam-emulator').replace(/\.js$/, '');
+
+const USAGE = `usage: ${PROGRAM} [--port N] [--services NAME,...] [--json] [--log]
+
+Starts the Google API emulator, prints the environment that points the runner,
+the lookups and terraform at it, and serves until SIGINT or SIGTERM.
+
+  --port N             port to listen on (default: 0, any free port)
+  --services NAME,...  more services to print endpoint overrides for, e.g. secretmanager
+  --json               print {"url": ..., "env": {...}} as one JSON line instead of export lines
+  --log                log each request to stderr
+  -h, --help           print this help and exit
+`;
+
+/** The exit code of a command line that cannot be run, as getopt-style tools use it. */
+const EXIT_USAGE = 2;
+
+const OPTIONS = {
+  port: { type: 'string', default: '0' },
+  services: { type: 'string', default: '' },
+  json: { type: 'boolean', default: false },
+  log: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+} as const;
+
+/** A command line that cannot be run: its message is printed with the usage. */
+class UsageError extends Error {}
+
+function parseCommandLine(args: string[]) {
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: OPTIONS }));
+  } catch (error) {
+    // util.parseArgs reports unknown options, missing values and stray arguments with ERR_PARSE_ARGS_* codes.
+    if (String((error as { code?: unknown }).code).startsWith('ERR_PARSE_ARGS_')) throw new UsageError((error as Error).message);
+    throw error;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`--port: expected 0 to 65535, got ${JSON.stringify(values.port)}`);
+  return values;
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      port: { type: 'string', default: '0' },
-      services: { type: 'string', default: '' },
-      json: { type: 'boolean', default: false },
-      log: { type: 'boolean', default: false },
-    },
-  });
+  let values;
+  try {
+    values = parseCommandLine(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${PROGRAM}: ${error.message}\n\n${USAGE}`);
+    process.exit(EXIT_USAGE);
+  }
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
   const emulator = await GoogleApiEmulator.start({
     port: Number(values.port),
     log: values.log ? (line) => process.stderr.write(`${line}\n`) : undefined,
@@ -48,6 +98,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: Error) => {
-  process.stderr.write(`${path.basename(process.argv[1] ?? 'cdktf-google-iam-emulator')}: ${error.message}\n`);
+  process.stderr.write(`${PROGRAM}: ${error.message}\n`);
   process.exit(1);
 });

@@ -62,6 +62,30 @@ test('the CLI prints the environment (as JSON with --json) and serves until stop
   }
 });
 
+describe('the command line', () => {
+  const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
+
+  test.each(['--help', '-h'])('%s prints the usage to stdout and exits 0', (flag) => {
+    const { status, stdout, stderr } = run(flag);
+    expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+    expect(stdout).toMatch(/^usage: cli \[--port N\] \[--services NAME,\.\.\.\] \[--json\] \[--log\]\n/);
+    expect(stdout).toContain('  -h, --help           print this help and exit\n');
+  });
+
+  test.each<[string[], RegExp]>([
+    [['--bogus'], /^cli: Unknown option '--bogus'/],
+    [['-x'], /^cli: Unknown option '-x'/],
+    [['--port'], /^cli: Option '--port <value>' argument missing/],
+    [['--port', 'eighty'], /^cli: --port: expected 0 to 65535, got "eighty"/],
+    [['serve'], /^cli: Unexpected argument 'serve'/],
+  ])('%j prints the problem and the usage to stderr and exits 2', (args, problem) => {
+    const { status, stdout, stderr } = run(...args);
+    expect({ status, stdout }).toEqual({ status: 2, stdout: '' });
+    expect(stderr).toMatch(problem);
+    expect(stderr).toContain('\n\nusage: cli [--port N]');
+  });
+});
+
 const python = spawnSync('python3', ['--version']).status === 0;
 if (!python) {
   console.log('emulator-cli: the Python test is skipped: python3 is not on the PATH');

@@ -105,3 +105,43 @@ describe.each<[string, SegmentValidator, readonly string[], readonly string[]]>(
     expect(error.reason).toMatch(/^expected /);
   });
 });
+
+describe('a name of a lookalike collection is named in the message', () => {
+  // Google's two authorization-policy collections, as the typed rows will declare them (data, not a special case).
+  const AUTHORIZATION_POLICIES: ResourceNameFormat = {
+    collection: 'authorizationPolicies',
+    label: 'authorization policy',
+    lookalikes: [{ collection: 'authzPolicies', label: 'authz policy', useInstead: 'AuthzPolicyIamMember' }],
+  };
+  const AUTHZ_POLICIES: ResourceNameFormat = {
+    collection: 'authzPolicies',
+    label: 'authz policy',
+    lookalikes: [{ collection: 'authorizationPolicies', label: 'authorization policy', useInstead: 'AuthorizationPolicyIamMember' }],
+  };
+
+  test.each<[ResourceNameFormat, string, string]>([
+    [
+      AUTHORIZATION_POLICIES,
+      'projects/my-project/locations/global/authzPolicies/p',
+      'wrong shape: this is an authz policy name, which AuthzPolicyIamMember takes; expected the authorization policy name as projects/{project}/locations/{location}/authorizationPolicies/{id}',
+    ],
+    [
+      AUTHZ_POLICIES,
+      'projects/my-project/locations/global/authorizationPolicies/p',
+      'wrong shape: this is an authorization policy name, which AuthorizationPolicyIamMember takes; expected the authz policy name as projects/{project}/locations/{location}/authzPolicies/{id}',
+    ],
+  ])('%#: %s', (format, name, reason) => {
+    expect(validationError(() => parseResourceName(name, format)).reason).toBe(reason);
+  });
+
+  test.each([
+    // Another collection, or the lookalike's collection in a name of another shape: the plain message.
+    'projects/my-project/locations/global/migrationJobs/p',
+    'projects/my-project/regions/global/authzPolicies/p',
+    'projects/my-project/locations/global/authzPolicies/p/extra',
+  ])('not for %s', (name) => {
+    expect(validationError(() => parseResourceName(name, AUTHORIZATION_POLICIES)).reason).toMatch(
+      /^wrong shape; expected the authorization policy name/,
+    );
+  });
+});
