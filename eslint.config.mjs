@@ -9,7 +9,6 @@ export default tseslint.config(
     ignores: [
       'node_modules/**',
       'dist/**',
-      'tools/*/dist/**',
       'dist-cdktn/**',
       'dist-packages/**',
       'dist-pacmak/**',
