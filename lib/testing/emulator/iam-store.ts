@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'crypto';
 import type { AuditConfig, Binding, Policy } from '../../iam/types';
 import { ApiError, invalidArgument, notFound, rejectUnknownFields } from './api-error';
+import { checkConditionCompiles } from './condition-compile';
 
 /** Google's etag of a resource that never had a policy. */
 export const EMPTY_POLICY_ETAG = 'ACAB';
@@ -201,10 +202,12 @@ function validateRules(policy: StoredPolicy): void {
       principals.push(member);
     }
     if (binding.condition) {
-      if (!binding.condition.expression || !binding.condition.title) throw invalidArgument('A condition needs an expression and a title.');
+      const { expression, title } = binding.condition;
+      if (typeof expression !== 'string' || !expression || !title) throw invalidArgument('A condition needs an expression and a title.');
       if (BASIC_ROLES.includes(binding.role)) throw invalidArgument(`Conditions are not supported for basic role ${binding.role}.`);
       if ((binding.members ?? []).some((m) => PUBLIC_PRINCIPALS.includes(m)))
         throw invalidArgument('Conditions are not supported for allUsers and allAuthenticatedUsers.');
+      checkConditionCompiles(binding.role, binding.condition);
     }
   }
   for (const config of policy.auditConfigs) {

@@ -3,7 +3,9 @@
  * Discovery documents: the verb each collection's getIamPolicy takes (any
  * other is the front end's 404 page), only the JSON fields the schema has
  * (`updateMask` is a 400 where SetIamPolicyRequest lacks it), and a policy
- * version in the other place ignored, as Google ignores it.
+ * version in the other place ignored, as Google ignores it; a condition that
+ * does not compile or fails an ERROR-level check of Google's IAM policy linter
+ * is a 400.
  */
 import { GoogleApiEmulator } from '../../../lib/testing';
 
@@ -132,4 +134,48 @@ test('a collection a test registers is served like a published one; until then i
   emulator.addResource('projects/p/gadgets/g');
   expect((await call('GET', `/gadgets/v1/projects/p/gadgets/g:getIamPolicy`)).status).toBe(404);
   expect((await call('POST', `/gadgets/v1/projects/p/gadgets/g:getIamPolicy`)).status).toBe(200);
+});
+
+describe("a condition is compiled and linted as Google's setIamPolicy does (ERROR-level linter checks are a 400)", () => {
+  const LINTED = 'projects/p/secrets/linted';
+  const MODIFIED_GRANTS = "api.getAttribute('iam.googleapis.com/modifiedGrantsByRole', [])";
+  const roles = (count: number) => Array.from({ length: count }, (_, i) => `'roles/r${i}.user'`).join(', ');
+  /** `count` comparisons joined by `&&`: count - 1 logical operators. */
+  const hours = (count: number) => Array.from({ length: count }, (_, i) => `request.time.getHours('UTC') != ${i}`).join(' && ');
+
+  beforeAll(() => emulator.addResource(LINTED));
+
+  const setCondition = (expression: string) =>
+    call('POST', `/secretmanager/v1/${LINTED}:setIamPolicy`, {
+      policy: { version: 3, bindings: [{ role: 'roles/x.y', members: ['user:a@example.com'], condition: { title: 't', expression } }] },
+    });
+
+  test.each([
+    ['that does not parse', 'request.time <', /^Condition "t" of role roles\/x\.y does not compile: ERROR: <input>:1:15: Syntax error: /],
+    ['with 13 logical operators', hours(14), /ConditionComplexityCheck: the expression has 13 logical operators/],
+    [
+      'with hasOnly() of 11 values',
+      `${MODIFIED_GRANTS}.hasOnly([${roles(11)}])`,
+      /HasOnlyListLengthCheck at <input>:1:73: hasOnly\(\) lists 11 values/,
+    ],
+    [
+      'whose modifiedGrantsByRole default is not []',
+      "api.getAttribute('iam.googleapis.com/modifiedGrantsByRole', ['roles/x.y']).hasOnly(['roles/x.y'])",
+      /DrgGetAttributeDefaultValueCheck at <input>:1:61: /,
+    ],
+  ])('a condition %s is a 400 INVALID_ARGUMENT and changes nothing', async (_label, expression, message) => {
+    const before = emulator.writes(LINTED).length;
+    const answer = await setCondition(expression);
+    const { error } = JSON.parse(answer.text) as { error: { code: number; status: string; message: string } };
+    expect([answer.status, error.code, error.status]).toEqual([400, 400, 'INVALID_ARGUMENT']);
+    expect(error.message).toMatch(message);
+    expect(emulator.writes(LINTED)).toHaveLength(before);
+  });
+
+  test('a condition at every limit (12 logical operators, hasOnly() of 10 values, a [] default) is accepted', async () => {
+    const expression = `${MODIFIED_GRANTS}.hasOnly([${roles(10)}]) && ${hours(12)}`;
+    const answer = await setCondition(expression);
+    expect(answer.status).toBe(200);
+    expect(emulator.policy(LINTED).bindings?.[0].condition?.expression).toBe(expression);
+  });
 });
