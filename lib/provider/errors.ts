@@ -28,7 +28,8 @@ export const ProviderErrors = {
       'NO_ETAG',
     ),
   /** Thrown in place of a write not yet sent when the provider is stopping: Google's CANCELLED, never retried, nothing sent. */
-  writeCancelled: () => new GoogleApiError(499, 'CANCELLED', `${CANCELLED_MESSAGE}; this change was not sent to Google`, undefined, 'permanent'),
+  writeCancelled: () =>
+    new GoogleApiError(499, 'CANCELLED', `${CANCELLED_MESSAGE}; this change was not sent to Google`, undefined, 'permanent'),
   cancelled: () => new ProviderError(`${CANCELLED_MESSAGE}; this change was not sent to Google, nothing was written`, 'CANCELLED'),
   /** A write was sent, its answer lost, and no read could tell whether Google carried it out. */
   outcomeUnknown: (failure: string, readFailure: string) =>
@@ -38,7 +39,10 @@ export const ProviderErrors = {
       'OUTCOME_UNKNOWN',
     ),
   importId: (id: string, expected: string) =>
-    new ProviderError(`wrong import ID ${JSON.stringify(id)}: expected ${expected} (the Terraform google provider's IAM import format)`, 'IMPORT_ID'),
+    new ProviderError(
+      `wrong import ID ${JSON.stringify(id)}: expected ${expected} (the Terraform google provider's IAM import format)`,
+      'IMPORT_ID',
+    ),
   nothingToImport: (what: string) => new ProviderError(`cannot import: ${what}`, 'NOT_FOUND_ON_IMPORT'),
 } as const;
 

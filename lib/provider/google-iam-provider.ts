@@ -18,17 +18,30 @@ export function googleIamProvider(env: NodeJS.ProcessEnv = process.env): Provide
     name: 'googleiam',
     schema: {
       version: 0,
-      description: 'Google Cloud IAM grants the Terraform google provider lacks. Credentials, endpoints and retries as the google provider and gcloud read them from the environment.',
+      description:
+        'Google Cloud IAM grants the Terraform google provider lacks. Credentials, endpoints and retries as the google provider and gcloud read them from the environment.',
       attributes: [
-        { name: 'project', description: 'The default project of the data sources; else `GOOGLE_CLOUD_PROJECT` and the like, else the credentials\'.', type: 'string', optional: true },
+        {
+          name: 'project',
+          description: "The default project of the data sources; else `GOOGLE_CLOUD_PROJECT` and the like, else the credentials'.",
+          type: 'string',
+          optional: true,
+        },
         {
           name: 'credentials',
-          description: 'A credentials JSON, or the path of one (as the google provider); else `GOOGLE_CREDENTIALS` and Application Default Credentials.',
+          description:
+            'A credentials JSON, or the path of one (as the google provider); else `GOOGLE_CREDENTIALS` and Application Default Credentials.',
           type: 'string',
           optional: true,
           sensitive: true,
         },
-        { name: 'access_token', description: 'An OAuth 2 access token; else `GOOGLE_OAUTH_ACCESS_TOKEN`.', type: 'string', optional: true, sensitive: true },
+        {
+          name: 'access_token',
+          description: 'An OAuth 2 access token; else `GOOGLE_OAUTH_ACCESS_TOKEN`.',
+          type: 'string',
+          optional: true,
+          sensitive: true,
+        },
         {
           name: 'impersonate_service_account',
           description: 'A service account to impersonate; else `GOOGLE_IMPERSONATE_SERVICE_ACCOUNT`.',
@@ -42,7 +55,9 @@ export function googleIamProvider(env: NodeJS.ProcessEnv = process.env): Provide
     validate(config, diagnostics) {
       // As the google provider's schema (ConflictsWith): one way to authenticate.
       if (stringOf(config.credentials) !== undefined && stringOf(config.access_token) !== undefined) {
-        diagnostics.error('Conflicting credentials', 'set either credentials or access_token in the provider block, not both', ['access_token']);
+        diagnostics.error('Conflicting credentials', 'set either credentials or access_token in the provider block, not both', [
+          'access_token',
+        ]);
       }
     },
     async configure(config, diagnostics) {

@@ -38,7 +38,12 @@ const condition = (name: string): Attribute => ({
   computed: true,
   nested: {
     nesting: 'SINGLE',
-    attributes: ['expression', 'title', 'description', 'location'].map((field) => ({ name: field, description: `The condition's ${field}.`, type: 'string', computed: true })),
+    attributes: ['expression', 'title', 'description', 'location'].map((field) => ({
+      name: field,
+      description: `The condition's ${field}.`,
+      type: 'string',
+      computed: true,
+    })),
   },
 });
 
@@ -86,7 +91,6 @@ const POLICY_ATTRIBUTES: readonly Attribute[] = [
   { name: 'policy_data', description: 'The policy as JSON text, as the API returned it.', type: 'string', computed: true },
 ];
 
-
 function typedLookup(row: TypedResourceTypeRow): PolicyLookup {
   const idAttribute = snakeCase(row.idField);
   const { service, apiVersion } = row;
@@ -102,7 +106,12 @@ function typedLookup(row: TypedResourceTypeRow): PolicyLookup {
     ],
     validate: (config) =>
       validateLocatedResource(
-        { project: partial<string>(config.project), location: partial<string>(config.location), id: partial<string>(config[idAttribute]), idField: row.idField },
+        {
+          project: partial<string>(config.project),
+          location: partial<string>(config.location),
+          id: partial<string>(config[idAttribute]),
+          idField: row.idField,
+        },
         knownValue,
       ),
     query: (config, version) => ({
@@ -127,7 +136,12 @@ const GENERIC_LOOKUP: PolicyLookup = {
   attributes: [NAME_ATTRIBUTE("The resource's full name, as its API's getIamPolicy takes it."), ...GENERIC_RESOURCE_ATTRIBUTES],
   validate: (config) =>
     validateIamResource(
-      { service: partial<string>(config.service), apiVersion: partial<string>(config.api_version), name: partial<string>(config.name), getIamPolicyMethod: partial<string>(config.get_iam_policy_method) },
+      {
+        service: partial<string>(config.service),
+        apiVersion: partial<string>(config.api_version),
+        name: partial<string>(config.name),
+        getIamPolicyMethod: partial<string>(config.get_iam_policy_method),
+      },
       knownValue,
       '',
       'getIamPolicyMethod',

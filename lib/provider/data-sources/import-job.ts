@@ -12,7 +12,6 @@ import { readGoogle } from './google-read';
 
 const computed = (name: string, description: string): Attribute => ({ name, description, type: 'string', computed: true });
 
-
 /** `googleiam_import_job`: a Migration Center import job, as the Direct form's `getImportJob` returns it. */
 export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
   typeName: 'googleiam_import_job',
@@ -23,7 +22,12 @@ export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
       { name: 'import_job_id', description: "The import job's id.", type: 'string', required: true },
       { name: 'location', description: "The import job's location, e.g. `us-central1`.", type: 'string', required: true },
       { name: 'project', description: "The project; by default the provider's.", type: 'string', optional: true, computed: true },
-      { name: 'view', description: '`IMPORT_JOB_VIEW_BASIC` or `IMPORT_JOB_VIEW_FULL`; Google\'s default when unset.', type: 'string', optional: true },
+      {
+        name: 'view',
+        description: "`IMPORT_JOB_VIEW_BASIC` or `IMPORT_JOB_VIEW_FULL`; Google's default when unset.",
+        type: 'string',
+        optional: true,
+      },
       computed('id', "The import job's full name."),
       computed('name', "The import job's full name."),
       computed('display_name', 'Its display name.'),
@@ -41,7 +45,15 @@ export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
   },
   validate(config, diagnostics) {
     try {
-      validateLocatedResource({ project: partial<string>(config.project), location: partial<string>(config.location), id: partial<string>(config.import_job_id), idField: 'importJobId' }, knownValue);
+      validateLocatedResource(
+        {
+          project: partial<string>(config.project),
+          location: partial<string>(config.location),
+          id: partial<string>(config.import_job_id),
+          idField: 'importJobId',
+        },
+        knownValue,
+      );
       validateImportJobView(partial<string>(config.view), knownValue);
     } catch (error) {
       reportError(diagnostics, 'Invalid import job', error);

@@ -31,7 +31,8 @@ export async function settleUnanswered(
   } catch (error) {
     const readFailure = (error as Error)?.message ?? String(error);
     for (const { outcome } of failures) {
-      if (outcome.writeUnanswered) settled.set(outcome.id, ProviderErrors.outcomeUnknown(`${outcome.status}: ${outcome.message}`, readFailure));
+      if (outcome.writeUnanswered)
+        settled.set(outcome.id, ProviderErrors.outcomeUnknown(`${outcome.status}: ${outcome.message}`, readFailure));
     }
   }
   return settled;

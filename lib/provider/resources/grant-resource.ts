@@ -116,7 +116,9 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
       const after = grantOf(planned);
       // One write, no gap: a changed member, role or condition is taken away and granted in the same batch.
       const edits =
-        grantKey(before) === grantKey(after) ? grantEdits(after, 'apply') : [...grantEdits(before, 'remove'), ...grantEdits(after, 'apply')];
+        grantKey(before) === grantKey(after)
+          ? grantEdits(after, 'apply')
+          : [...grantEdits(before, 'remove'), ...grantEdits(after, 'apply')];
       const etag = await change(context, after, edits, `Could not change ${describeGrant(after)}`, diagnostics);
       return etag === undefined ? prior : { ...planned, etag };
     },
@@ -127,7 +129,10 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
         await batcher(context, grant).change(grantEdits(grant, 'remove'), context.signal);
       } catch (error) {
         if (isNotFound(error)) {
-          diagnostics.warning(`${grant.resource.name} no longer exists`, `Google answered NOT_FOUND; ${describeGrant(grant)} went with it. ${(error as Error).message}`);
+          diagnostics.warning(
+            `${grant.resource.name} no longer exists`,
+            `Google answered NOT_FOUND; ${describeGrant(grant)} went with it. ${(error as Error).message}`,
+          );
           return;
         }
         reportError(diagnostics, `Could not revoke ${describeGrant(grant)}`, error);
@@ -164,7 +169,14 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
         if (!resource) throw ProviderErrors.importId(id, format);
         const policy = await context.provider.policies.of(resource).read();
         const values: CtyObject = { ...resourceValues, ...mode.imported(words, policy) };
-        return [{ ...values, id: grantId(mode.grantOf(resource, values)), project: descriptor.projectOf(resource.name), etag: policy.etag ?? null }];
+        return [
+          {
+            ...values,
+            id: grantId(mode.grantOf(resource, values)),
+            project: descriptor.projectOf(resource.name),
+            etag: policy.etag ?? null,
+          },
+        ];
       } catch (error) {
         reportError(diagnostics, `Cannot import ${JSON.stringify(id)}`, error);
         return [];

@@ -18,7 +18,13 @@ const BINDING: GrantMode = {
   attributes: [ROLE_ATTRIBUTE, MEMBERS_ATTRIBUTE, CONDITION_ATTRIBUTE],
   grantOf: (resource: IamResource, values) => {
     const condition = conditionOf(values.condition);
-    return { mode: 'binding', resource, role: values.role as string, members: stringsOf(values.members) ?? [], ...(condition ? { condition } : {}) };
+    return {
+      mode: 'binding',
+      resource,
+      role: values.role as string,
+      members: stringsOf(values.members) ?? [],
+      ...(condition ? { condition } : {}),
+    };
   },
   partialGrant: (values) => ({
     mode: 'binding',
@@ -41,10 +47,20 @@ const BINDING: GrantMode = {
     const matches = (policy.bindings ?? []).filter((b) => b.role === role && (b.condition?.title ?? '') === conditionTitle);
     const identities = new Set(matches.map((b) => BindingIdentity.ofBinding(b).key));
     if (identities.size === 0) {
-      throw ProviderErrors.nothingToImport(`no binding of ${role}${conditionTitle ? ` under a condition titled ${JSON.stringify(conditionTitle)}` : ' without a condition'}`);
+      throw ProviderErrors.nothingToImport(
+        `no binding of ${role}${conditionTitle ? ` under a condition titled ${JSON.stringify(conditionTitle)}` : ' without a condition'}`,
+      );
     }
-    if (identities.size > 1) throw ProviderErrors.nothingToImport(`the condition title ${JSON.stringify(conditionTitle)} matches several conditions of ${role}`);
-    return { role, members: membersAsSpelled(matches.flatMap((b) => b.members ?? []), []), condition: conditionValue(matches[0].condition) };
+    if (identities.size > 1)
+      throw ProviderErrors.nothingToImport(`the condition title ${JSON.stringify(conditionTitle)} matches several conditions of ${role}`);
+    return {
+      role,
+      members: membersAsSpelled(
+        matches.flatMap((b) => b.members ?? []),
+        [],
+      ),
+      condition: conditionValue(matches[0].condition),
+    };
   },
 };
 

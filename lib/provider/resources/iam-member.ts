@@ -39,12 +39,17 @@ const MEMBER: GrantMode = {
   importWords: { min: 2, format: '"<resource> <role> <member>[ <condition title>]"' },
   imported: ([role, member, ...title], policy) => {
     const conditionTitle = title.join(' ');
-    const matches = (policy.bindings ?? []).filter((b) => b.role === role && (b.condition?.title ?? '') === conditionTitle && holds(b, member));
+    const matches = (policy.bindings ?? []).filter(
+      (b) => b.role === role && (b.condition?.title ?? '') === conditionTitle && holds(b, member),
+    );
     const identities = new Set(matches.map((b) => BindingIdentity.ofBinding(b).key));
     if (identities.size === 0) {
-      throw ProviderErrors.nothingToImport(`${member} does not hold ${role}${conditionTitle ? ` under a condition titled ${JSON.stringify(conditionTitle)}` : ''}`);
+      throw ProviderErrors.nothingToImport(
+        `${member} does not hold ${role}${conditionTitle ? ` under a condition titled ${JSON.stringify(conditionTitle)}` : ''}`,
+      );
     }
-    if (identities.size > 1) throw ProviderErrors.nothingToImport(`the condition title ${JSON.stringify(conditionTitle)} matches several conditions of ${role}`);
+    if (identities.size > 1)
+      throw ProviderErrors.nothingToImport(`the condition title ${JSON.stringify(conditionTitle)} matches several conditions of ${role}`);
     return { role, member, condition: conditionValue(matches[0].condition) };
   },
 };

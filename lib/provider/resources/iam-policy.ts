@@ -34,7 +34,10 @@ const POLICY: GrantMode = {
         ? undefined
         : knownElements(values.audit_configs, (c) => ({
             service: partial(c.service),
-            auditLogConfigs: knownElements(c.audit_log_configs, (l) => ({ logType: partial(l.log_type), exemptedMembers: partial(l.exempted_members) })),
+            auditLogConfigs: knownElements(c.audit_log_configs, (l) => ({
+              logType: partial(l.log_type),
+              exemptedMembers: partial(l.exempted_members),
+            })),
           })),
   }),
   // Google's actual bindings (and audit configs, when the state manages them), in the state's order.

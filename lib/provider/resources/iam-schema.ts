@@ -14,8 +14,18 @@ const condition = (description: string, attributes: readonly Attribute[]): Attri
 });
 
 const CONDITION_FIELDS: readonly Attribute[] = [
-  { name: 'expression', description: 'The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.', type: 'string', required: true },
-  { name: 'title', description: 'A short name for what the condition does; with the role it identifies the binding.', type: 'string', required: true },
+  {
+    name: 'expression',
+    description: 'The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.',
+    type: 'string',
+    required: true,
+  },
+  {
+    name: 'title',
+    description: 'A short name for what the condition does; with the role it identifies the binding.',
+    type: 'string',
+    required: true,
+  },
   { name: 'description', description: 'What the condition is for.', type: 'string', optional: true },
 ];
 
@@ -62,7 +72,12 @@ export const AUDIT_CONFIGS_ATTRIBUTE: Attribute = {
   nested: {
     nesting: 'LIST',
     attributes: [
-      { name: 'service', description: 'A service, e.g. `networksecurity.googleapis.com`, or `allServices`.', type: 'string', required: true },
+      {
+        name: 'service',
+        description: 'A service, e.g. `networksecurity.googleapis.com`, or `allServices`.',
+        type: 'string',
+        required: true,
+      },
       {
         name: 'audit_log_configs',
         description: 'Which permission types are logged.',
@@ -83,7 +98,8 @@ export const AUDIT_CONFIGS_ATTRIBUTE: Attribute = {
 export const COMPUTED_ATTRIBUTES: readonly Attribute[] = [
   {
     name: 'id',
-    description: 'As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.',
+    description:
+      'As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.',
     type: 'string',
     computed: true,
   },
@@ -93,7 +109,12 @@ export const COMPUTED_ATTRIBUTES: readonly Attribute[] = [
 
 /** A generic resource's attributes besides `name`: which API serves the policy, and how getIamPolicy is called. */
 export const GENERIC_RESOURCE_ATTRIBUTES: readonly Attribute[] = [
-  { name: 'service', description: 'The API, its host name without `.googleapis.com`, e.g. `secretmanager`.', type: 'string', required: true },
+  {
+    name: 'service',
+    description: 'The API, its host name without `.googleapis.com`, e.g. `secretmanager`.',
+    type: 'string',
+    required: true,
+  },
   { name: 'api_version', description: 'The API version, e.g. `v1`.', type: 'string', required: true },
   {
     name: 'get_iam_policy_method',

@@ -43,7 +43,9 @@ export function typedDescriptor(row: TypedResourceTypeRow): IamTypeDescriptor {
   return {
     typeInfix: `${snakeCase(row.stem)}_`,
     noun: row.noun,
-    resourceAttributes: [NAME_ATTRIBUTE(`The ${row.label}'s full name: \`projects/{project}/locations/{location}/${row.collection}/{id}\`.`)],
+    resourceAttributes: [
+      NAME_ATTRIBUTE(`The ${row.label}'s full name: \`projects/{project}/locations/{location}/${row.collection}/{id}\`.`),
+    ],
     replacedBy: ['name'],
     resourceOf: (values) => {
       const name = stringOf(values.name);
@@ -102,7 +104,10 @@ export const GENERIC_DESCRIPTOR: IamTypeDescriptor = {
     const [, service, name] = match;
     const apiVersion = importVersion(service, name);
     if (apiVersion === undefined) {
-      throw ProviderErrors.importId(resourceId, `a resource of an IAM-enabled collection of ${service} in Google's published API (${GoogleIamApis.SOURCE})`);
+      throw ProviderErrors.importId(
+        resourceId,
+        `a resource of an IAM-enabled collection of ${service} in Google's published API (${GoogleIamApis.SOURCE})`,
+      );
     }
     return { service, api_version: apiVersion, name, get_iam_policy_method: null };
   },
@@ -119,6 +124,7 @@ export function importVersion(service: string, name: string): string | undefined
 function publishedShape(row: TypedResourceTypeRow): GetIamPolicyShape {
   const template = `projects/*/locations/*/${row.collection}/*`;
   const collection = GoogleIamApis.apiVersion(row.service, row.apiVersion)?.collections.find((c) => c.template === template);
-  if (!collection?.writable) throw new Error(`${row.service} ${row.apiVersion} ${template} is not an IAM-enabled collection in ${GoogleIamApis.SOURCE}`);
+  if (!collection?.writable)
+    throw new Error(`${row.service} ${row.apiVersion} ${template} is not an IAM-enabled collection in ${GoogleIamApis.SOURCE}`);
   return collection.shape;
 }
