@@ -41,7 +41,7 @@ export interface GoogleIamContext {
 export function createContext(
   settings: ProviderSettings,
   processEnv: NodeJS.ProcessEnv = process.env,
-  batching: Partial<Pick<PolicyBatcherOptions, 'gatherMs' | 'maxGatherMs'>> = {},
+  batching: Partial<Pick<PolicyBatcherOptions, 'maxGatherMs' | 'idleGatherMs'>> = {},
 ): GoogleIamContext {
   const env: NodeJS.ProcessEnv = {
     ...processEnv,
