@@ -110,3 +110,34 @@ test('a resource deleted in Google: plan and destroy succeed, with a warning', a
   expect(destroy.code).toBe(0);
   expect(workspace.state()).toEqual([]);
 });
+
+test('the data sources under terraform: the policy (version 3 by default) and an import job, as outputs', async () => {
+  const { name, workspace } = setUp({ bindings: [{ role: ROLE, members: [user(1)], condition: CONDITION }] });
+  emulator.addImportJob({
+    name: 'projects/p-123456/locations/us-central1/importJobs/job',
+    displayName: 'Job',
+    state: 'IMPORT_JOB_STATE_COMPLETED',
+  });
+  workspace.configure(
+    {
+      data: {
+        googleiam_authorization_policy_iam_policy: { ap: { authorization_policy_id: name.split('/').pop(), location: 'global' } },
+        googleiam_import_job: { job: { import_job_id: 'job', location: 'us-central1' } },
+      },
+      output: {
+        title: { value: '${data.googleiam_authorization_policy_iam_policy.ap.bindings[0].condition.title}' },
+        project: { value: '${data.googleiam_authorization_policy_iam_policy.ap.project}' },
+        state: { value: '${data.googleiam_import_job.job.state}' },
+      },
+    },
+    { project: 'p-123456' },
+  );
+  const apply = await workspace.apply();
+  expect(apply.code).toBe(0);
+  const outputs = await workspace.terraform(['output', '-json']);
+  expect(JSON.parse(outputs.stdout)).toMatchObject({
+    title: { value: CONDITION.title },
+    project: { value: 'p-123456' },
+    state: { value: 'IMPORT_JOB_STATE_COMPLETED' },
+  });
+});
