@@ -141,3 +141,49 @@ test('the data sources under terraform: the policy (version 3 by default) and an
     state: { value: 'IMPORT_JOB_STATE_COMPLETED' },
   });
 });
+
+test('a generic policy resource: authoritative for bindings (and audit configs when given); a binding added by others is drift', async () => {
+  const { name, workspace } = setUp({ bindings: [{ role: EDITOR, members: [user('before')] }] });
+  const audit = [{ service: 'allServices', audit_log_configs: [{ log_type: 'DATA_READ', exempted_members: [user('quiet')] }] }];
+  workspace.configure({
+    resource: {
+      googleiam_iam_policy: {
+        all: {
+          service: 'networksecurity',
+          api_version: 'v1',
+          name,
+          bindings: [
+            { role: ROLE, members: [user(1), user(2)] },
+            { role: EDITOR, members: [user(3)], condition: CONDITION },
+          ],
+          audit_configs: audit,
+        },
+      },
+    },
+  });
+  expect((await workspace.apply()).code).toBe(0);
+  expect(emulator.writes(name)).toHaveLength(1);
+  expect(emulator.policy(name)).toMatchObject({
+    bindings: [
+      { role: ROLE, members: [user(1), user(2)] },
+      { role: EDITOR, members: [user(3)], condition: CONDITION },
+    ],
+    auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: [user('quiet')] }] }],
+  });
+  expect((await workspace.plan()).code).toBe(0);
+
+  emulator.addResource(name, {
+    ...emulator.policy(name),
+    bindings: [...emulator.policy(name).bindings!, { role: EDITOR, members: [user('added')] }],
+  });
+  const drift = await workspace.plan();
+  expect(drift.code).toBe(2);
+  expect(drift.stdout).toContain('1 to change');
+  const before = emulator.writes(name).length;
+  expect((await workspace.apply()).code).toBe(0);
+  expect(emulator.writes(name).length - before).toBe(1);
+  expect(membersOf(emulator, name, EDITOR)).toEqual([]);
+
+  expect((await workspace.terraform(['destroy', '-auto-approve', '-input=false'])).code).toBe(0);
+  expect(emulator.policy(name).bindings ?? []).toEqual([]);
+});
