@@ -12,7 +12,7 @@ import { GoogleApiEmulator } from '../lib/testing';
 import { GoogleIamWorkspace } from '../test/support/googleiam-workspace';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
-const LATENCY_MS = 100;
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 100);
 
 interface Sampled {
   readonly ms: number;
