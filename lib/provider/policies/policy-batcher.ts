@@ -1,0 +1,223 @@
+import { GoogleApiError } from '../../api/errors';
+import { retrying, type RetryOptions } from '../../api/retrying';
+import type { PolicyEdit } from '../../iam/policy-edit';
+import type { Policy } from '../../iam/types';
+import { ProviderErrors } from '../errors';
+import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from './engine';
+import { settleUnanswered } from './settle';
+
+/** Timing and retry budgets of one policy's batcher. */
+export interface PolicyBatcherOptions {
+  /** A read-modify-write's retries (retry-policy.ts `change`). */
+  readonly change: RetryOptions;
+  /** The read that settles a write whose answer was lost (`check`). */
+  readonly check: RetryOptions;
+  /** Resource reads at plan (`read`). */
+  readonly read: RetryOptions;
+  /**
+   * How long the gathering of a batch waits for more requests, at most (see
+   * `gather`). @default 150
+   */
+  readonly maxGatherMs?: number;
+  /** The gathering stops when no request came for this long. @default 60 */
+  readonly idleGatherMs?: number;
+}
+
+/** What became of one change: written (or found already so), with the policy's etag after it. */
+export interface ChangeResult {
+  readonly etag: string;
+  /** Whether this change altered the policy (false: it was already so). */
+  readonly changed: boolean;
+  /** How many changes were written together with this one. */
+  readonly batchSize: number;
+}
+
+interface Pending {
+  readonly edits: readonly PolicyEdit[];
+  readonly resolve: (result: ChangeResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+/**
+ * One policy's changes, folded into as few read-modify-writes as possible
+ * (like terraform-provider-google's IAM batcher with its per-resource lock,
+ * but in process): while a write is in flight, and for a few ms after a first
+ * request, requests queue and then go out together as one `applyEditBatch`.
+ * The policy as last read or written is kept: the next batch writes against
+ * it without reading (its etag guards the write; the engine reads afresh when
+ * Google refuses it), and plan-time reads of any number of grants on the
+ * policy cost one getIamPolicy for the process's life.
+ *
+ * A write whose answer was lost is settled by a read before anyone is
+ * answered (settle.ts). On `stop()` (Ctrl-C), queued requests fail at once as
+ * cancelled, a batch not yet sent is not sent, and a write already sent is
+ * settled.
+ */
+export class PolicyBatcher {
+  /** The policy as last read or written here; undefined until the first read, and after a failed change. */
+  private known?: Policy;
+  private reading?: Promise<Policy>;
+  private queue: Pending[] = [];
+  private draining = false;
+  private stopped = false;
+  /** The size of the last batch answered: as many requests are likely on their way. */
+  private lastBatchSize = 0;
+
+  constructor(
+    private readonly endpoint: IamPolicyEndpoint,
+    private readonly options: PolicyBatcherOptions,
+  ) {}
+
+  /** The policy: read once (concurrent callers share the read) and kept, updated by this process's own writes. */
+  public read(): Promise<Policy> {
+    if (this.known) return Promise.resolve(this.known);
+    this.reading ??= retrying(() => this.endpoint.getIamPolicy(), this.options.read)
+      .then(({ value }) => {
+        this.known = value;
+        return value;
+      })
+      .finally(() => {
+        this.reading = undefined;
+      });
+    return this.reading;
+  }
+
+  /** Forgets the kept policy: the next read asks Google. */
+  public forget(): void {
+    this.known = undefined;
+  }
+
+  /** Queues `edits` into the next batch; rejects with Google's error, or a ProviderError (cancelled, outcome unknown). */
+  public change(edits: readonly PolicyEdit[], signal?: AbortSignal): Promise<ChangeResult> {
+    if (this.stopped || signal?.aborted) return Promise.reject(ProviderErrors.cancelled());
+    return new Promise<ChangeResult>((resolve, reject) => {
+      const pending: Pending = { edits, resolve, reject };
+      this.queue.push(pending);
+      signal?.addEventListener('abort', () => this.cancel(pending), { once: true });
+      void this.drain();
+    });
+  }
+
+  /** Cancels what is queued; a batch already being written is finished (and settled). */
+  public stop(): void {
+    this.stopped = true;
+    for (const pending of this.queue.splice(0)) pending.reject(ProviderErrors.cancelled());
+  }
+
+  private cancel(pending: Pending): void {
+    const index = this.queue.indexOf(pending);
+    if (index < 0) return; // already in a batch: it is finished and settled
+    this.queue.splice(index, 1);
+    pending.reject(ProviderErrors.cancelled());
+  }
+
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.queue.length > 0) {
+        // The first batch reads the policy first; requests arriving meanwhile join it.
+        if (!this.known) await this.read().catch(() => undefined);
+        await this.gather();
+        const batch = this.queue.splice(0);
+        if (batch.length === 0) continue;
+        await this.write(batch);
+        this.lastBatchSize = batch.length;
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /**
+   * Waits for the requests Terraform is about to send. Each answer frees one
+   * of Terraform's -parallelism slots, and it fills them again some ms apart
+   * (3–10 ms with 100 resources, 20–60 ms with 1,000, measured): so after a
+   * batch of N is answered, the next one waits for N requests, until none
+   * came for `idleGatherMs`, or for `maxGatherMs` at most. Taking them as
+   * they come instead alternates batches of 1 and 9 at -parallelism=10 (twice
+   * the writes); at 100 ms per call, 100 grants then cost 0.11 IAM calls each
+   * instead of 0.20, 1,000 grants 0.16 instead of 0.27 in the same time.
+   * The first batch, expecting no number, waits until none came for
+   * `idleGatherMs`: the changes of one plan to one policy (a drift repaired,
+   * a member replaced) then go out in one write even on a busy machine.
+   */
+  private async gather(): Promise<void> {
+    const until = Date.now() + (this.options.maxGatherMs ?? 150);
+    const idleMs = this.options.idleGatherMs ?? 60;
+    const expected = this.lastBatchSize || Infinity;
+    let queued = this.queue.length;
+    let lastArrival = Date.now();
+    while (this.queue.length < expected && Date.now() < until && Date.now() - lastArrival < idleMs) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      if (this.queue.length > queued) {
+        queued = this.queue.length;
+        lastArrival = Date.now();
+      }
+    }
+  }
+
+  private async write(batch: Pending[]): Promise<void> {
+    let writeSent = false;
+    const guarded: IamPolicyEndpoint = {
+      getIamPolicy: async () => {
+        if (this.stopped) throw ProviderErrors.writeCancelled();
+        const policy = await this.endpoint.getIamPolicy();
+        this.known = policy;
+        return policy;
+      },
+      setIamPolicy: (policy, setOptions) => {
+        if (this.stopped) throw ProviderErrors.writeCancelled();
+        writeSent = true;
+        return this.endpoint.setIamPolicy(policy, setOptions);
+      },
+    };
+    let outcomes: EditOutcome[];
+    try {
+      outcomes = await applyEditBatch(
+        guarded,
+        batch.map((pending, i) => ({ id: String(i), edits: pending.edits })),
+        {
+          ...this.options.change,
+          assumedPolicy: this.known,
+          stopRetrying: () => this.stopped,
+          onWritten: (policy) => {
+            this.known = policy;
+          },
+        },
+      );
+    } catch (error) {
+      // The engine reports Google's failures as outcomes; anything thrown is a fault of this process.
+      this.known = undefined;
+      for (const pending of batch) pending.reject(error);
+      return;
+    }
+    if (outcomes.some((o) => !o.ok)) this.known = undefined;
+    const failed = outcomes.filter((o): o is Extract<EditOutcome, { ok: false }> => !o.ok);
+    // A write was sent and some request failed: only a read can tell what Google carried out.
+    const settled =
+      writeSent && failed.length > 0
+        ? await settleUnanswered(
+            this.endpoint,
+            failed.map((o) => ({ outcome: o, edits: batch[Number(o.id)].edits })),
+            this.options.check,
+          )
+        : new Map<string, ChangeResult | Error>();
+    outcomes.forEach((outcome, i) => {
+      const pending = batch[i];
+      if (outcome.ok) {
+        pending.resolve({ etag: outcome.etag, changed: outcome.changed, batchSize: outcome.batchSize });
+        return;
+      }
+      const result = settled.get(outcome.id) ?? failureError(outcome);
+      if (result instanceof Error) pending.reject(result);
+      else pending.resolve(result);
+    });
+  }
+}
+
+/** The error a failed outcome rejects with: Google's (CANCELLED when the provider stopped before sending). */
+export function failureError(outcome: Extract<EditOutcome, { ok: false }>): Error {
+  if (outcome.status === 'CANCELLED') return ProviderErrors.cancelled();
+  return outcome.cause ?? new GoogleApiError(0, outcome.status, outcome.message);
+}
