@@ -5,7 +5,7 @@ import { BindingIdentity, grantKey, PolicyIdentity, type BindingLike } from '../
 import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
 import { parsePrincipal } from '../iam/principal';
 import { validationMessage } from '../synth/errors';
-import { holdsTokens } from '../synth/terraform-expression';
+import { holdsTokens } from '../synth/known-values';
 
 /** What the app-wide checks need to know about one grant. */
 export interface RegisteredGrant {
