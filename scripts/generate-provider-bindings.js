@@ -193,7 +193,9 @@ function typeFile(entry) {
   const { className } = namesOf(entry);
   const resource = entry.kind === 'resource';
   const structs = [];
-  const fields = entry.schema.attributes.filter(configurable).map((a) => ({ a, code: attributeCode(a, className + pascal(a.name), structs) }));
+  const fields = entry.schema.attributes
+    .filter(configurable)
+    .map((a) => ({ a, code: attributeCode(a, className + pascal(a.name), structs) }));
   const base = resource ? 'TerraformResource' : 'TerraformDataSource';
   const meta = ['provider', 'dependsOn', 'count', 'lifecycle', 'forEach', ...(resource ? ['provisioners', 'connection'] : [])];
   return [
@@ -208,7 +210,9 @@ function typeFile(entry) {
     ...fields.flatMap(({ a, code }) => [...docs(a.description, a), `readonly ${camel(a.name)}${a.required ? '' : '?'}: ${code.ts};`]),
     '}',
     '',
-    ...docs(`${entry.schema.description}\n\nThe ${resource ? 'resource type' : 'data source'} \`${entry.typeName}\` of the \`${PROVIDER.name}\` provider.`),
+    ...docs(
+      `${entry.schema.description}\n\nThe ${resource ? 'resource type' : 'data source'} \`${entry.typeName}\` of the \`${PROVIDER.name}\` provider.`,
+    ),
     `export class ${className} extends cdktf.${base} {`,
     `/** The Terraform type name. */`,
     `public static readonly tfResourceType = '${entry.typeName}';`,
@@ -265,7 +269,7 @@ function providerFile(entry) {
     `/** Configuration of a {@link ${className}}. */`,
     `export interface ${className}Config {`,
     ...fields.flatMap(({ a, code }) => [...docs(a.description, a), `readonly ${camel(a.name)}?: ${code.ts};`]),
-    ...docs('The provider configuration\'s alias: resources choose it with `provider`, e.g. for another project or identity.', {
+    ...docs("The provider configuration's alias: resources choose it with `provider`, e.g. for another project or identity.", {
       optional: true,
     }),
     'readonly alias?: string;',

@@ -35,8 +35,12 @@ export class GoogleIamBinding extends IamBindingGrant {
 
   constructor(scope: Construct, id: string, props: GoogleIamBindingProps) {
     const resource = settledResource(props.resource);
-    super(scope, id, { typeName: 'GoogleIamBinding', resource }, props, (self, rid, config) =>
-      new GoogleiamIamBinding(self, rid, { ...config, ...genericResourceConfig(resource) }),
+    super(
+      scope,
+      id,
+      { typeName: 'GoogleIamBinding', resource },
+      props,
+      (self, rid, config) => new GoogleiamIamBinding(self, rid, { ...config, ...genericResourceConfig(resource) }),
     );
     checkAt(this, () => validateGoogleIamResource(props.resource, isKnown, 'resource.', 'write'));
     this.resource = shownResource(resource);

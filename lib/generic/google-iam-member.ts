@@ -40,8 +40,12 @@ export class GoogleIamMember extends IamMemberGrant {
 
   constructor(scope: Construct, id: string, props: GoogleIamMemberProps) {
     const resource = settledResource(props.resource);
-    super(scope, id, { typeName: 'GoogleIamMember', resource }, props, (self, rid, config) =>
-      new GoogleiamIamMember(self, rid, { ...config, ...genericResourceConfig(resource) }),
+    super(
+      scope,
+      id,
+      { typeName: 'GoogleIamMember', resource },
+      props,
+      (self, rid, config) => new GoogleiamIamMember(self, rid, { ...config, ...genericResourceConfig(resource) }),
     );
     checkAt(this, () => validateGoogleIamResource(props.resource, isKnown, 'resource.', 'write'));
     this.resource = shownResource(resource);

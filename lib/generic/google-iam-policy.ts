@@ -40,8 +40,12 @@ export class GoogleIamPolicy extends IamPolicyGrant {
 
   constructor(scope: Construct, id: string, props: GoogleIamPolicyProps) {
     const resource = settledResource(props.resource);
-    super(scope, id, { typeName: 'GoogleIamPolicy', resource }, props, (self, rid, config) =>
-      new GoogleiamIamPolicy(self, rid, { ...config, ...genericResourceConfig(resource) }),
+    super(
+      scope,
+      id,
+      { typeName: 'GoogleIamPolicy', resource },
+      props,
+      (self, rid, config) => new GoogleiamIamPolicy(self, rid, { ...config, ...genericResourceConfig(resource) }),
     );
     checkAt(this, () =>
       validateGoogleIamResource(props.resource, isKnown, 'resource.', props.auditConfigs === undefined ? 'write' : 'write-audit-configs'),

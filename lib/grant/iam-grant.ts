@@ -92,7 +92,6 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
   }
 }
 
-
 /** A condition as the grant carries it: only the three fields Google defines. @internal */
 export function conditionOf(condition: IamCondition | undefined): ConditionInput | undefined {
   if (!condition) return undefined;

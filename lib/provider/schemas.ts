@@ -61,7 +61,7 @@ const getIamPolicyMethod = text('get_iam_policy_method', 'How getIamPolicy is ca
 function memberSchema(generic: boolean): Schema {
   return {
     version: 0,
-    description: "One principal granted one role (and condition), leaving every other grant on the policy alone.",
+    description: 'One principal granted one role (and condition), leaving every other grant on the policy alone.',
     attributes: [
       ...(generic ? genericFields : []),
       text('name', 'The resource whose IAM policy holds the grant.', { required: true }),
@@ -213,7 +213,13 @@ function typedPolicyDataSchema(idField: string): Schema {
 const genericPolicyDataSchema: Schema = {
   version: 0,
   description: "Reads any resource's IAM policy.",
-  attributes: [...genericFields, text('name', "The resource's name.", { required: true }), getIamPolicyMethod, requestedVersion, ...policyOutputs],
+  attributes: [
+    ...genericFields,
+    text('name', "The resource's name.", { required: true }),
+    getIamPolicyMethod,
+    requestedVersion,
+    ...policyOutputs,
+  ],
 };
 
 const importJobDataSchema: Schema = {

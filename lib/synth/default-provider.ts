@@ -29,5 +29,8 @@ export function useGoogleIamProvider(scope: IConstruct): void {
 function hasDefaultProvider(stack: TerraformStack): boolean {
   return stack.node
     .findAll()
-    .some((c) => TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === GoogleIamProvider.tfResourceType && c.alias === undefined);
+    .some(
+      (c) =>
+        TerraformProvider.isTerraformProvider(c) && c.terraformResourceType === GoogleIamProvider.tfResourceType && c.alias === undefined,
+    );
 }

@@ -1,6 +1,6 @@
 /**
- * The family at synth level: what each member, binding and policy construct
- * (typed and generic) puts into the stack's grants resource, the generic
+ * The family at synth level: which resource of the provider each member,
+ * binding and policy construct (typed and generic) declares, the generic
  * grants' getIamPolicy method per service, and every synth-time error, each
  * naming the construct path, the field and the value.
  */
@@ -22,7 +22,7 @@ import {
   type GoogleIamResource,
 } from '../../../lib';
 import { ConstructValidationError } from '../../../lib/synth/errors';
-import { grantsResource, parsedGrant } from '../../support/grants-json';
+import { synthJson } from '../../support/synth-json';
 import { thrownBy } from '../../support/rejection';
 import { resolveIn } from '../../support/resolve';
 
@@ -35,13 +35,11 @@ const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 const X = { title: 'until-2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
 
 const newStack = () => new TerraformStack(Testing.app(), 'stack');
-const grantsOf = (stack: TerraformStack) =>
-  Object.fromEntries(Object.entries(grantsResource(stack).instances).map(([key, instance]) => [key, parsedGrant(instance)]));
 
-describe('what each construct grants', () => {
-  test('member, binding and policy for the three resource types: the policy is keyed by its resource, its id is the name', () => {
+describe('what each construct declares', () => {
+  test('member, binding and policy for the three resource types: one resource of its type each, named as the construct', () => {
     const stack = newStack();
-    new AuthorizationPolicyIamBinding(stack, 'ApB', { name: AP, role: ROLE, members: ['user:a@example.com'] });
+    const binding = new AuthorizationPolicyIamBinding(stack, 'ApB', { name: AP, role: ROLE, members: ['user:a@example.com'] });
     const policy = new AuthorizationPolicyIamPolicy(stack, 'ApP', {
       name: 'projects/p-123456/locations/global/authorizationPolicies/other',
       bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { ...X, description: 'd' } }],
@@ -65,47 +63,48 @@ describe('what each construct grants', () => {
       bindings: [{ role: 'roles/datamigration.admin', members: ['user:b@example.com'] }],
     });
 
-    const grants = grantsOf(stack);
-    expect(Object.keys(grants).sort()).toEqual([
-      expect.stringMatching(
-        new RegExp(`^datamigration:${MJ}\\|roles/datamigration\\.viewer\\|user:a@example\\.com\\|if:until-2030:[0-9a-f]{12}$`),
-      ),
-      'datamigration:projects/p-123456/locations/us-central1/migrationJobs/owned|policy',
-      `networksecurity:${AG}|roles/networksecurity.addressGroupUser|user:a@example.com`,
-      `networksecurity:${AG}|roles/networksecurity.addressGroupViewer`,
-      'networksecurity:projects/p-123456/locations/global/addressGroups/owned|policy',
-      `networksecurity:${AP}|${ROLE}`,
-      'networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy',
-    ]);
-    expect(grants['networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy']).toEqual({
-      mode: 'policy',
-      resource: { service: 'networksecurity', apiVersion: 'v1', name: 'projects/p-123456/locations/global/authorizationPolicies/other' },
+    const resources = synthJson(stack).resource;
+    expect(Object.fromEntries(Object.entries(resources).map(([type, byName]) => [type, Object.keys(byName as object)]))).toEqual({
+      googleiam_authorization_policy_iam_binding: ['ApB'],
+      googleiam_authorization_policy_iam_policy: ['ApP'],
+      googleiam_address_group_iam_member: ['AgM'],
+      googleiam_address_group_iam_binding: ['AgB'],
+      googleiam_address_group_iam_policy: ['AgP'],
+      googleiam_migration_job_iam_member: ['MjM'],
+      googleiam_migration_job_iam_policy: ['MjP'],
+    });
+    expect(resources.googleiam_authorization_policy_iam_policy.ApP).toEqual({
+      name: 'projects/p-123456/locations/global/authorizationPolicies/other',
       bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { ...X, description: 'd' } }],
-      auditConfigs: [
+      audit_configs: [
         {
           service: 'allServices',
-          auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }, { logType: 'ADMIN_READ' }],
+          audit_log_configs: [{ log_type: 'DATA_READ', exempted_members: ['user:quiet@example.com'] }, { log_type: 'ADMIN_READ' }],
         },
       ],
     });
-    // No auditConfigs declared: none in the grant, so the runner leaves them alone.
-    expect(grants['datamigration:projects/p-123456/locations/us-central1/migrationJobs/owned|policy']).not.toHaveProperty('auditConfigs');
-    expect(grants['networksecurity:projects/p-123456/locations/global/addressGroups/owned|policy']).toMatchObject({
-      mode: 'policy',
+    // No auditConfigs declared: none in the configuration, so the provider leaves them alone.
+    expect(resources.googleiam_migration_job_iam_policy.MjP).not.toHaveProperty('audit_configs');
+    expect(resources.googleiam_address_group_iam_policy.AgP).toEqual({
+      name: 'projects/p-123456/locations/global/addressGroups/owned',
       bindings: [],
     });
-    expect(policy.id).toBe('projects/p-123456/locations/global/authorizationPolicies/other');
+    expect(resources.googleiam_migration_job_iam_member.MjM).toEqual({
+      name: MJ,
+      role: 'roles/datamigration.viewer',
+      member: 'user:a@example.com',
+      condition: X,
+    });
+    expect(resources.googleiam_authorization_policy_iam_binding.ApB).toEqual({ name: AP, role: ROLE, members: ['user:a@example.com'] });
+
     expect(policy.project).toBe('p-123456');
     expect(policy.bindings[0].role).toBe(ROLE);
-    expect(resolveIn(stack, policy.fqn)).toBe(
-      'terraform_data.google_iam_grants_applied["networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy"]',
-    );
-    expect(
-      grantsResource(stack).instances['networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy'].label,
-    ).toBe('AuthorizationPolicyIamPolicy stack/ApP');
+    expect(resolveIn(stack, policy.fqn)).toBe('${googleiam_authorization_policy_iam_policy.ApP}');
+    expect(resolveIn(stack, policy.id)).toBe('${googleiam_authorization_policy_iam_policy.ApP.id}');
+    expect(resolveIn(stack, binding.etag)).toBe('${googleiam_authorization_policy_iam_binding.ApB.etag}');
   });
 
-  test("generic grants: Google's published shape for the collection unless the construct says; a GET Google publishes is left out of the grant", () => {
+  test("generic grants: Google's published shape for the collection unless the construct says; a GET Google publishes is left out", () => {
     const stack = newStack();
     const secret = new GoogleIamMember(stack, 'Secret', {
       resource: SECRET,
@@ -161,18 +160,26 @@ describe('what each construct grants', () => {
       'GET',
     ]);
 
-    const resources = Object.values(grantsOf(stack))
-      .map((g) => (g as { resource: { name: string; service: string } }).resource)
-      .filter((r) => ['cloudresourcemanager', 'spanner', 'secretmanager'].includes(r.service))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    expect(resources).toEqual([
-      // An override that departs from what Google publishes (POST here) travels with the grant.
-      { service: 'cloudresourcemanager', apiVersion: 'v1', name: 'projects/other-project', getIamPolicyMethod: 'GET' },
-      { service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/p-123456', getIamPolicyMethod: 'POST' },
-      { service: 'spanner', apiVersion: 'v1', name: 'projects/p-123456/instances/i', getIamPolicyMethod: 'POST' },
-      { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/db-password' },
-      { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/other', getIamPolicyMethod: 'POST' },
-    ]);
+    const { resource } = synthJson(stack);
+    const apiOf = (r: { service: string; api_version: string; name: string; get_iam_policy_method?: string }) => ({
+      service: r.service,
+      api_version: r.api_version,
+      name: r.name,
+      ...(r.get_iam_policy_method ? { get_iam_policy_method: r.get_iam_policy_method } : {}),
+    });
+    expect(apiOf(resource.googleiam_iam_member.Secret)).toEqual({
+      service: 'secretmanager',
+      api_version: 'v1',
+      name: 'projects/p-123456/secrets/db-password',
+    });
+    expect(apiOf(resource.googleiam_iam_binding.Project)).toEqual({
+      ...apiOf(resource.googleiam_iam_binding.Project),
+      get_iam_policy_method: 'POST',
+    });
+    expect(resource.googleiam_iam_policy.Spanner.get_iam_policy_method).toBe('POST');
+    // An override that departs from what Google publishes travels with the grant.
+    expect(resource.googleiam_iam_member.ForcedPost.get_iam_policy_method).toBe('POST');
+    expect(resource.googleiam_iam_member.ForcedGet.get_iam_policy_method).toBe('GET');
     expect([secret, project, spanner, forcedPost, forcedGet].map((c) => c.resource.policyReadMethod)).toEqual([
       'GET',
       'POST',
@@ -180,43 +187,14 @@ describe('what each construct grants', () => {
       'POST',
       'GET',
     ]);
-    expect(Object.keys(grantsOf(stack))).toContain(
-      'secretmanager:projects/p-123456/secrets/db-password|roles/secretmanager.secretAccessor|user:a@example.com',
-    );
-    expect(spanner.id).toBe('projects/p-123456/instances/i');
     expect(project.project).toBe('p-123456');
   });
 
-  test("a generic grant's drift check and etag read use the method its API takes", () => {
-    const stack = newStack();
-    const grant = new GoogleIamMember(stack, 'G', { resource: PROJECT, role: 'roles/browser', member: 'user:a@example.com' });
-    expect(grant.etag).toMatch(/\$\{TfToken/);
-    const reads = Object.values(
-      JSON.parse(Testing.synth(stack)).data.external as Record<string, { program: string[]; query: Record<string, string> }>,
-    );
-    const byKind = Object.fromEntries(reads.map((r) => [r.program[2], r.query]));
-    expect(byKind.read).toEqual({
-      kind: 'iamPolicy',
-      service: 'cloudresourcemanager',
-      apiVersion: 'v3',
-      getIamPolicyMethod: 'POST',
-      name: 'projects/p-123456',
-      version: '3',
-      label: 'stack/G',
-    });
-    expect(byKind.drift).toMatchObject({
-      service: 'cloudresourcemanager',
-      apiVersion: 'v3',
-      getIamPolicyMethod: 'POST',
-      name: 'projects/p-123456',
-    });
-  });
-
-  test('values only Terraform knows are passed through unvalidated', () => {
+  test('values only Terraform knows are passed through unvalidated, the project derived in Terraform', () => {
     const stack = newStack();
     const name = new TerraformVariable(stack, 'secret', { type: 'string' }).stringValue;
     const members = new TerraformVariable(stack, 'members', { type: 'list(string)' }).listValue;
-    new GoogleIamBinding(stack, 'B', {
+    const binding = new GoogleIamBinding(stack, 'B', {
       resource: { service: 'secretmanager', apiVersion: 'v1', name },
       role: 'roles/secretmanager.viewer',
       members,
@@ -228,15 +206,10 @@ describe('what each construct grants', () => {
         { role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] },
       ],
     });
-    const grants = Object.values(grantsResource(stack).instances).map((i) => i.grant);
-    expect(grants).toEqual([
-      expect.stringMatching(
-        /^\$\{jsonencode\(\{"mode" = "binding", "resource" = \{"service" = "secretmanager", "apiVersion" = "v1", "name" = "\$\{var\.secret\}"\}.*"members" = var\.members/,
-      ),
-      expect.stringMatching(
-        /^\$\{jsonencode\(\{"mode" = "policy", .*"bindings" = \[\{"role" = "roles\/secretmanager\.viewer", "members" = var\.members\}/,
-      ),
-    ]);
+    const { resource } = synthJson(stack);
+    expect(resource.googleiam_iam_binding.B).toMatchObject({ name: '${var.secret}', members: '${var.members}' });
+    expect(resource.googleiam_iam_policy.P.bindings[0]).toEqual({ role: 'roles/secretmanager.viewer', members: '${var.members}' });
+    expect(resolveIn(stack, binding.project)).toBe('${replace(var.secret, "/^projects\\/([^/]+)(\\/.*)?$|^.*$/", "$1")}');
   });
 });
 
