@@ -10,7 +10,7 @@ import { describeGrant, grantEdits, type Grant, type GrantAction } from '../iam/
 import { endpointGrantKey, PolicyIdentity } from '../iam/identity';
 import type { PolicyEdit } from '../iam/policy-edit';
 import type { Policy } from '../iam/types';
-import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from './engine';
+import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from '../provider/policies/engine';
 import { ContractError } from '../contract/contract-error';
 import { parseAppliedGrant, parseGrant, parseGrantLabel } from '../contract/grant';
 import { RUNNER_ENV } from '../contract/runner-env';
@@ -23,7 +23,7 @@ import { PolicyQueue } from './policy-queue';
 import { RunMarkers } from './run-markers';
 import { StateDir } from './state-dir';
 import { declaredByTwin } from './twins';
-import { editsInEffect } from './undo';
+import { editsInEffect } from '../provider/policies/undo';
 
 /**
  * How long the lock holder waits, after its read, for a queue that grew

@@ -1,5 +1,5 @@
 import type { IamPolicyApi } from '../api/iam-policy';
-import type { IamPolicyEndpoint } from './engine';
+import type { IamPolicyEndpoint } from '../provider/policies/engine';
 
 /** The engine's view of one resource's policy, on the REST API. */
 export function policyEndpoint(api: IamPolicyApi, resourceName: string): IamPolicyEndpoint {

@@ -80,7 +80,17 @@ export function decodeCty(bytes: Uint8Array, type: CtyType): CtyValue {
     if (message.includes('__proto__')) throw new Error('the map key "__proto__" is not supported by this stand-in provider');
     throw new Error(`invalid msgpack: ${message}`);
   }
-  return fromRaw(raw, type, []);
+  return fromRaw(raw, type, [], false);
+}
+
+/**
+ * Reads a value of cty type `type` from its JSON form (Terraform's JSON
+ * state: lists and sets as arrays, maps and objects as JSON objects). With
+ * `dropUnknownAttributes`, object attributes the type lacks are left out
+ * (a state written by an older schema) instead of being an error.
+ */
+export function ctyFromJson(json: unknown, type: CtyType, options: { readonly dropUnknownAttributes?: boolean } = {}): CtyValue {
+  return fromRaw(json, type, [], options.dropUnknownAttributes === true);
 }
 
 /** Encodes `value` (which must conform to `type`) as msgpack. */
@@ -96,7 +106,7 @@ export function isWhollyKnown(value: CtyValue): boolean {
   return children.every(isWhollyKnown);
 }
 
-function fromRaw(raw: unknown, type: CtyType, path: string[]): CtyValue {
+function fromRaw(raw: unknown, type: CtyType, path: string[], dropUnknownAttributes: boolean): CtyValue {
   if (raw === null || raw === undefined) return null;
   if (raw instanceof RawUnknown) return unknownFromRaw(raw, path);
   const fail = (expected: string): never => {
@@ -112,21 +122,23 @@ function fromRaw(raw: unknown, type: CtyType, path: string[]): CtyValue {
   const [kind, inner] = type;
   if (kind === 'list' || kind === 'set') {
     if (!Array.isArray(raw)) return fail(`a ${kind}`);
-    return raw.map((element, i) => fromRaw(element, inner, [...path, String(i)]));
+    return raw.map((element, i) => fromRaw(element, inner, [...path, String(i)], dropUnknownAttributes));
   }
   if (!isPlainMap(raw)) return fail(kind === 'map' ? 'a map' : 'an object');
   if (kind === 'map') {
     const map = new Map<string, CtyValue>();
-    for (const key of Object.keys(raw)) map.set(key, fromRaw(raw[key], inner, [...path, key]));
+    for (const key of Object.keys(raw)) map.set(key, fromRaw(raw[key], inner, [...path, key], dropUnknownAttributes));
     return map;
   }
   const attributes = inner as ObjectAttributes;
   const object: { [attribute: string]: CtyValue } = {};
-  for (const key of Object.keys(raw)) {
+  for (const key of dropUnknownAttributes ? [] : Object.keys(raw)) {
     if (!Object.prototype.hasOwnProperty.call(attributes, key)) throw new Error(`${where(path)}: unsupported attribute "${key}"`);
   }
   for (const key of Object.keys(attributes)) {
-    object[key] = Object.prototype.hasOwnProperty.call(raw, key) ? fromRaw(raw[key], attributes[key], [...path, key]) : null;
+    object[key] = Object.prototype.hasOwnProperty.call(raw, key)
+      ? fromRaw(raw[key], attributes[key], [...path, key], dropUnknownAttributes)
+      : null;
   }
   return object;
 }

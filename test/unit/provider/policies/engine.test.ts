@@ -4,10 +4,10 @@
  * conflicts, the etag, the audit-config mask. The same engine against the
  * emulator over HTTP: test/integration/runner/engine.test.ts.
  */
-import { GoogleApiError } from '../../../lib/api/errors';
-import { applyEditBatch, samePolicy, type EditRequest, type IamPolicyEndpoint } from '../../../lib/runner/engine';
-import type { Policy } from '../../../lib/iam/types';
-import { MemoryPolicy } from '../../support/memory-policy';
+import { GoogleApiError } from '../../../../lib/api/errors';
+import { applyEditBatch, samePolicy, type EditRequest, type IamPolicyEndpoint } from '../../../../lib/provider/policies/engine';
+import type { Policy } from '../../../../lib/iam/types';
+import { MemoryPolicy } from '../../../support/memory-policy';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 const OWNER = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] };

@@ -3,12 +3,12 @@
  * Terraform counts as failed), and what the engine reports of a write whose
  * answer was lost.
  */
-import { GoogleApiError } from '../../../lib/api/errors';
-import { applyEdits, type PolicyEdit } from '../../../lib/iam/policy-edit';
-import type { Policy } from '../../../lib/iam/types';
-import { applyEditBatch } from '../../../lib/runner/engine';
-import { editsInEffect, undoEdits } from '../../../lib/runner/undo';
-import { MemoryPolicy } from '../../support/memory-policy';
+import { GoogleApiError } from '../../../../lib/api/errors';
+import { applyEdits, type PolicyEdit } from '../../../../lib/iam/policy-edit';
+import type { Policy } from '../../../../lib/iam/types';
+import { applyEditBatch } from '../../../../lib/provider/policies/engine';
+import { editsInEffect, undoEdits } from '../../../../lib/provider/policies/undo';
+import { MemoryPolicy } from '../../../support/memory-policy';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 const OTHER = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] };

@@ -1,10 +1,10 @@
-import { retrying, type RetryOptions } from '../api/retrying';
-import { GoogleApiError } from '../api/errors';
-import type { SetIamPolicyOptions } from '../api/iam-policy';
-import { IamValidationError } from '../iam/errors';
-import { applyEdits, type PolicyEdit } from '../iam/policy-edit';
-import type { Policy } from '../iam/types';
-import { RunnerErrors } from './errors';
+import { retrying, type RetryOptions } from '../../api/retrying';
+import { GoogleApiError } from '../../api/errors';
+import type { SetIamPolicyOptions } from '../../api/iam-policy';
+import { IamValidationError } from '../../iam/errors';
+import { applyEdits, type PolicyEdit } from '../../iam/policy-edit';
+import type { Policy } from '../../iam/types';
+import { ProviderErrors } from '../errors';
 import { samePolicy } from './policy-compare';
 import { undoEdits } from './undo';
 
@@ -48,6 +48,8 @@ export type EditOutcome =
        */
       readonly writeUnanswered?: boolean;
       readonly undo?: readonly PolicyEdit[];
+      /** The error itself: Google's (GoogleApiError), the policy rule the request breaks (IamValidationError), or this process's. */
+      readonly cause?: Error;
     };
 
 /** Retry schedule and hooks (retrying.ts), and an already started first read. */
@@ -126,7 +128,7 @@ export async function applyEditBatch(
     return requests.map((r) => {
       const rejection = value.rejected.get(r.id);
       return rejection
-        ? failure(r.id, 'INVALID_ARGUMENT', rejection.message, used, batchSize)
+        ? failure(r.id, 'INVALID_ARGUMENT', rejection.message, used, batchSize, rejection)
         : success(r.id, value, unanswered, used, batchSize);
     });
   } catch (error) {
@@ -140,7 +142,8 @@ export async function applyEditBatch(
     const message = error instanceof GoogleApiError ? error.apiMessage : String((error as Error)?.message ?? error);
     return requests.map((r) => {
       const undo = unanswered.undo?.get(r.id);
-      return { ...failure(r.id, status, message, attempts, batchSize), ...(undo ? { writeUnanswered: true, undo } : {}) };
+      const cause = error instanceof Error ? error : undefined;
+      return { ...failure(r.id, status, message, attempts, batchSize, cause), ...(undo ? { writeUnanswered: true, undo } : {}) };
     });
   }
 }
@@ -170,7 +173,7 @@ async function readModifyWrite(
   const current = await read;
   if (typeof current.etag !== 'string' || current.etag === '') {
     // Without the etag that was read, a write replaces the policy blindly.
-    throw RunnerErrors.blindWrite();
+    throw ProviderErrors.blindWrite();
   }
   let next: Policy = current;
   const changed = new Set<string>();
@@ -212,6 +215,6 @@ async function readModifyWrite(
   return { etag: written.etag ?? '', changed, rejected, undo };
 }
 
-function failure(id: string, status: string, message: string, attempts: number, batchSize: number): EditOutcome {
-  return { id, ok: false, status, message, attempts, batchSize };
+function failure(id: string, status: string, message: string, attempts: number, batchSize: number, cause?: Error): EditOutcome {
+  return { id, ok: false, status, message, attempts, batchSize, ...(cause ? { cause } : {}) };
 }

@@ -8,8 +8,10 @@
  * 2. The plugin serves gRPC over TLS on 127.0.0.1 with a certificate of its
  *    own, requires Terraform's client certificate, and prints one line on
  *    stdout: `1|<protocol>|tcp|127.0.0.1:<port>|grpc|<its certificate>`.
- * 3. Terraform calls plugin.GRPCController/Shutdown when done; the process
- *    then exits (Terraform would otherwise wait, then kill it).
+ * 3. go-plugin's client opens plugin.GRPCStdio/StreamStdio and
+ *    plugin.GRPCBroker/StartStream at once; both are held open, unused.
+ * 4. Terraform calls plugin.GRPCController/Shutdown when done; the process
+ *    then exits (Terraform would otherwise wait 2 s, then kill it).
  */
 import * as grpc from '@grpc/grpc-js';
 import { PluginServices } from './proto';
@@ -63,16 +65,36 @@ export async function servePlugin(options: PluginOptions): Promise<void> {
     if (shuttingDown) return;
     shuttingDown = true;
     options.onShutdown?.();
+    for (const stream of openStreams) stream.end();
     // Let the Shutdown answer reach Terraform (it then closes the connection), but never linger.
     const exit = (): never => process.exit(0);
     setTimeout(exit, 500).unref();
     server.tryShutdown(() => exit());
+  };
+  // Streams go-plugin keeps open for the process's life; ended on Shutdown so that the server can close at once.
+  const openStreams = new Set<{ end(): void }>();
+  const holdOpen = (call: grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>): void => {
+    openStreams.add(call);
+    call.on('cancelled', () => openStreams.delete(call));
+    call.on('error', () => openStreams.delete(call));
   };
   server.addService(options.services.provider, options.provider);
   server.addService(options.services.controller, {
     Shutdown: (_call: unknown, callback: grpc.sendUnaryData<object>) => {
       callback(null, {});
       setImmediate(shutdown);
+    },
+  });
+  server.addService(options.services.stdio, { StreamStdio: holdOpen });
+  server.addService(options.services.broker, {
+    StartStream: (call: grpc.ServerDuplexStream<unknown, unknown>) => {
+      holdOpen(call);
+      // Knocks for broker connections are never expected: Terraform's providers do not use the broker.
+      call.on('data', () => undefined);
+      call.on('end', () => {
+        openStreams.delete(call);
+        call.end();
+      });
     },
   });
   server.addService(options.services.health, {

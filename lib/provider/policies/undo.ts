@@ -1,6 +1,6 @@
-import { applyEdits, findBinding, hasMember, type PolicyEdit } from '../iam/policy-edit';
-import { IamValidationError } from '../iam/errors';
-import type { Policy } from '../iam/types';
+import { applyEdits, findBinding, hasMember, type PolicyEdit } from '../../iam/policy-edit';
+import { IamValidationError } from '../../iam/errors';
+import type { Policy } from '../../iam/types';
 import { samePolicy } from './policy-compare';
 
 /**

@@ -6,8 +6,8 @@ import { GoogleRestClient } from '../../../lib/api/client';
 import { GoogleApiError } from '../../../lib/api/errors';
 import { IamPolicyApi } from '../../../lib/api/iam-policy';
 import { TYPED_RESOURCE_TYPES } from '../../../lib/grant/resource-type';
-import { applyEditBatch, type EditRequest, type IamPolicyEndpoint } from '../../../lib/runner/engine';
-import { policyEndpoint } from '../../../lib/runner/policy-endpoint';
+import { applyEditBatch, type EditRequest, type IamPolicyEndpoint } from '../../../lib/provider/policies/engine';
+import { policyEndpoint } from '../../../lib/provider/policies/policy-endpoint';
 import { GoogleApiEmulator } from '../../../lib/testing';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';

@@ -1,4 +1,4 @@
-import type { Policy } from '../iam/types';
+import type { Policy } from '../../iam/types';
 
 /** Structural equality of two policies, independent of key order. */
 export function samePolicy(a: Policy, b: Policy): boolean {

@@ -1,0 +1,12 @@
+/** Laying the bundled provider out where Terraform finds it (no cdktf, no gRPC: used at synth and by the CLI). */
+export { providerPackage, packageManifest, providerSource, type ProviderPackage } from './provider-package';
+export {
+  installProvider,
+  providerPackageHash,
+  executableName,
+  DEFAULT_PLATFORMS,
+  type InstallOptions,
+  type Installation,
+} from './install-provider';
+export { packageHash, hashPackageFiles, type PackageFile } from './package-hash';
+export { lockEntry, mergeLockEntry, writeLockEntry, LOCK_FILE_NAME, type LockEntry } from './lock-file';

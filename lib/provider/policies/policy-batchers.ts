@@ -1,0 +1,38 @@
+import type { GoogleRestClient } from '../../api/client';
+import { IamPolicyApi } from '../../api/iam-policy';
+import type { IamResource } from '../../iam/grant';
+import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
+import { policyEndpoint } from './policy-endpoint';
+
+/**
+ * One PolicyBatcher per policy a provider process touches. A policy is its
+ * service, API version and name (PolicyIdentity's fields; one process has one
+ * set of credentials and endpoints), and the getIamPolicy method it is read with.
+ */
+export class PolicyBatchers {
+  private readonly batchers = new Map<string, PolicyBatcher>();
+  private stopped = false;
+
+  constructor(
+    private readonly client: GoogleRestClient,
+    private readonly options: PolicyBatcherOptions,
+  ) {}
+
+  /** The batcher of `resource`'s policy; throws an IamValidationError for a service or version that cannot be called. */
+  public of(resource: IamResource): PolicyBatcher {
+    const key = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod ?? '']);
+    let batcher = this.batchers.get(key);
+    if (!batcher) {
+      batcher = new PolicyBatcher(policyEndpoint(new IamPolicyApi(this.client, resource), resource.name), this.options);
+      if (this.stopped) batcher.stop();
+      this.batchers.set(key, batcher);
+    }
+    return batcher;
+  }
+
+  /** Ctrl-C: every batcher cancels what it has not sent. */
+  public stop(): void {
+    this.stopped = true;
+    for (const batcher of this.batchers.values()) batcher.stop();
+  }
+}

@@ -1,0 +1,2 @@
+/** The protocol layer: serves any ProviderDefinition (../framework) to Terraform. */
+export { serveProvider } from './serve';

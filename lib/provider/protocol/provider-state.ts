@@ -1,0 +1,56 @@
+/**
+ * What one provider process keeps between calls: the context its
+ * configuration built (later calls wait for ConfigureProvider, which
+ * Terraform sends first) and the running calls' abort signals (StopProvider
+ * aborts them all).
+ */
+import { ProtocolError } from './protocol-error';
+
+/** The configured context and the running calls of one provider process. */
+export class ProviderState<Context> {
+  private readonly running = new Set<AbortController>();
+  private context: Promise<Context | undefined>;
+  private settle!: (context: Context | undefined) => void;
+
+  constructor() {
+    this.context = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  /** Records the configuration's outcome: the context, or undefined when it failed. */
+  public configured(context: Context | undefined): void {
+    this.settle(context);
+    // Terraform configures a process once; should it configure again, later calls get the new context.
+    this.context = Promise.resolve(context);
+  }
+
+  /** The configured context, once ConfigureProvider has run; throws when it failed or `signal` aborts first. */
+  public async configuredContext(signal: AbortSignal): Promise<Context> {
+    const aborted = new Promise<never>((_, reject) => {
+      if (signal.aborted) reject(ProtocolError.interrupted());
+      signal.addEventListener('abort', () => reject(ProtocolError.interrupted()), { once: true });
+    });
+    const context = await Promise.race([this.context, aborted]);
+    if (context === undefined) throw ProtocolError.notConfigured();
+    return context;
+  }
+
+  /** Runs `work` with a signal that StopProvider (or the call's cancellation by Terraform) aborts. */
+  public async track<T>(
+    cancelled: { on(event: 'cancelled', listener: () => void): unknown },
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const controller = new AbortController();
+    this.running.add(controller);
+    cancelled.on('cancelled', () => controller.abort());
+    try {
+      return await work(controller.signal);
+    } finally {
+      this.running.delete(controller);
+    }
+  }
+
+  /** StopProvider: aborts every running call. Later calls get fresh signals, as terraform-plugin-go's do. */
+  public stopAll(): void {
+    for (const controller of this.running) controller.abort();
+  }
+}

@@ -1,0 +1,66 @@
+import { GoogleRestClient } from '../api/client';
+import { defaultProject } from '../api/credentials';
+import { retrySchedule, type RetrySchedule } from '../api/retry-policy';
+import { PolicyBatchers } from './policies/policy-batchers';
+import type { PolicyBatcherOptions } from './policies/policy-batcher';
+
+/** The provider block's settings (each undefined when the block leaves it out). */
+export interface ProviderSettings {
+  readonly project?: string;
+  /** A path to a credentials JSON, or the JSON itself. */
+  readonly credentials?: string;
+  readonly accessToken?: string;
+  readonly impersonateServiceAccount?: string;
+}
+
+/** What every call of one configured provider process shares. */
+export interface GoogleIamContext {
+  /** One client: credentials are loaded, and a token fetched, once per process. */
+  readonly client: GoogleRestClient;
+  /** The environment with the provider block's settings applied (retry and endpoint variables, credentials). */
+  readonly env: NodeJS.ProcessEnv;
+  /** Every policy's batcher and kept read. */
+  readonly policies: PolicyBatchers;
+  /** Data source reads and lookups (retry-policy.ts `read`). */
+  readonly readRetry: RetrySchedule;
+  /** The provider block's project, else the environment's or the credentials' (lib/api `defaultProject`). */
+  defaultProject(): Promise<string | undefined>;
+}
+
+/**
+ * Builds the context from the provider block and the environment. The
+ * block's values take precedence as in the Terraform google provider, whose
+ * `credentials` and `access_token` attributes default from the environment
+ * (`HandleSDKDefaults`) and whose token, when there is one, wins: so
+ * `access_token` is the client's token, and `credentials` stands in for
+ * `GOOGLE_CREDENTIALS` (it still yields to `GOOGLE_OAUTH_ACCESS_TOKEN`, as
+ * there). Everything else comes from the environment as lib/api reads it
+ * (ADC, impersonation, endpoint overrides). Throws a RetrySettingError for a
+ * bad retry variable.
+ */
+export function createContext(
+  settings: ProviderSettings,
+  processEnv: NodeJS.ProcessEnv = process.env,
+  batching: Partial<Pick<PolicyBatcherOptions, 'gatherMs' | 'maxGatherMs'>> = {},
+): GoogleIamContext {
+  const env: NodeJS.ProcessEnv = {
+    ...processEnv,
+    ...(settings.credentials !== undefined ? { GOOGLE_CREDENTIALS: settings.credentials } : {}),
+    ...(settings.impersonateServiceAccount !== undefined ? { GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: settings.impersonateServiceAccount } : {}),
+  };
+  const client = new GoogleRestClient({ env, ...(settings.accessToken !== undefined ? { accessToken: settings.accessToken } : {}) });
+  const readRetry = retrySchedule('read', env);
+  const policies = new PolicyBatchers(client, {
+    change: retrySchedule('change', env),
+    check: retrySchedule('check', env),
+    read: readRetry,
+    ...batching,
+  });
+  return {
+    client,
+    env,
+    policies,
+    readRetry,
+    defaultProject: async () => settings.project ?? (await defaultProject(env)),
+  };
+}

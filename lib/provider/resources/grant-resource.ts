@@ -1,0 +1,186 @@
+import type { IamResourceUse } from '../../api/resource-validation';
+import { describeGrant, grantEdits, grantId, type Grant, type IamResource } from '../../iam/grant';
+import { validateGrantValues } from '../../iam/grant-validation';
+import { grantKey } from '../../iam/identity';
+import type { PolicyEdit } from '../../iam/policy-edit';
+import type { Policy } from '../../iam/types';
+import { isNotFound, ProviderErrors, reportError } from '../errors';
+import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
+import type { Diagnostics } from '../framework/diagnostics';
+import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
+import type { Attribute } from '../framework/schema';
+import type { GoogleIamContext } from '../provider-context';
+import { knownValue, sameValue, stringOf } from './cty-values';
+import type { IamTypeDescriptor } from './iam-type-descriptor';
+import { COMPUTED_ATTRIBUTES } from './iam-schema';
+
+/** What distinguishes member, binding and policy: their attributes, their grant, how Google's policy refreshes them, their import IDs. */
+export interface GrantMode {
+  readonly mode: Grant['mode'];
+  /** Markdown for the schema: what the type does. */
+  describe(noun: string): string;
+  readonly attributes: readonly Attribute[];
+  /** The grant `values` declare, every value known, on `resource`. */
+  grantOf(resource: IamResource, values: CtyObject): Grant;
+  /**
+   * The grant as far as it is known, for the validators (lib/iam
+   * grant-validation), which skip what `isKnown` says is unknown.
+   */
+  partialGrant(values: CtyObject): Grant;
+  /** `state` refreshed from Google's policy; null when what it declares is gone. */
+  refresh(state: CtyObject, policy: Policy): CtyObject | null;
+  /** The import ID's words after `<resource>` (at least `minWords`, or exactly when `exactWords`). */
+  readonly importWords: { readonly min: number; readonly exact?: boolean; readonly format: string };
+  /** The attributes an import ID's words name, filled from the policy read (a condition found by its title). */
+  imported(words: readonly string[], policy: Policy): CtyObject;
+}
+
+/** The computed attributes and the attributes that name the resource, which every state holds. */
+const COMPUTED = COMPUTED_ATTRIBUTES.map((a) => a.name);
+
+/**
+ * An IAM resource type (member, binding or policy) of one descriptor (typed
+ * row or generic), like terraform-plugin-framework's resources: schema,
+ * validation, plan, and create/read/update/delete/import through the
+ * provider's per-policy batcher (lib/provider/policies).
+ */
+export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode): ResourceType<GoogleIamContext> {
+  const attributes = [...descriptor.resourceAttributes, ...mode.attributes, ...COMPUTED_ATTRIBUTES];
+  const use = (values: CtyObject): IamResourceUse =>
+    mode.mode === 'policy' && values.audit_configs !== null && values.audit_configs !== undefined ? 'write-audit-configs' : 'write';
+  /** The grant and its resource from values Terraform knows (planned, prior or state). */
+  const grantOf = (values: CtyObject): Grant => {
+    const resource = descriptor.resourceOf(values);
+    if (!resource) throw new Error('the resource attributes are not known');
+    return mode.grantOf(resource, values);
+  };
+  const batcher = (context: CallContext<GoogleIamContext>, grant: Grant) => context.provider.policies.of(grant.resource);
+
+  async function change(
+    context: CallContext<GoogleIamContext>,
+    grant: Grant,
+    edits: readonly PolicyEdit[],
+    summary: string,
+    diagnostics: Diagnostics,
+  ): Promise<string | undefined> {
+    try {
+      return (await batcher(context, grant).change(edits, context.signal)).etag;
+    } catch (error) {
+      reportError(diagnostics, summary, error);
+      return undefined;
+    }
+  }
+
+  return {
+    typeName: `googleiam_${descriptor.typeInfix}iam_${mode.mode}`,
+    schema: { version: 0, description: mode.describe(descriptor.noun), attributes },
+
+    validate(config, diagnostics) {
+      try {
+        descriptor.validate(config, use(config));
+      } catch (error) {
+        reportError(diagnostics, `Invalid ${descriptor.noun}`, error);
+      }
+      try {
+        validateGrantValues(mode.partialGrant(config), knownValue);
+      } catch (error) {
+        reportError(diagnostics, 'Invalid IAM grant', error);
+      }
+    },
+
+    plan(request: PlanRequest): PlannedChange {
+      const { prior, proposed } = request;
+      const configured = attributes.map((a) => a.name).filter((name) => !COMPUTED.includes(name));
+      const changed = prior === null || configured.some((name) => !sameValue(prior[name], proposed[name]));
+      const resource = descriptor.resourceOf(proposed);
+      const known = resource !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
+      const name = stringOf(proposed.name);
+      const planned: CtyObject = {
+        ...proposed,
+        id: known ? grantId(mode.grantOf(resource, proposed)) : UNKNOWN,
+        project: name === undefined ? UNKNOWN : descriptor.projectOf(name),
+        etag: changed ? UNKNOWN : (prior?.etag ?? UNKNOWN),
+      };
+      const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => !sameValue(prior[a], proposed[a])).map((a) => [a]);
+      return { planned, requiresReplace };
+    },
+
+    async create(context, planned, diagnostics) {
+      const grant = grantOf(planned);
+      const etag = await change(context, grant, grantEdits(grant, 'apply'), `Could not grant ${describeGrant(grant)}`, diagnostics);
+      return etag === undefined ? null : { ...planned, etag };
+    },
+
+    async update(context, prior, planned, diagnostics) {
+      const before = grantOf(prior);
+      const after = grantOf(planned);
+      // One write, no gap: a changed member, role or condition is taken away and granted in the same batch.
+      const edits =
+        grantKey(before) === grantKey(after)
+          ? grantEdits(after, 'apply')
+          : [...grantEdits(before, 'remove'), ...grantEdits(after, 'apply')];
+      const etag = await change(context, after, edits, `Could not change ${describeGrant(after)}`, diagnostics);
+      return etag === undefined ? prior : { ...planned, etag };
+    },
+
+    async delete(context, prior, diagnostics) {
+      const grant = grantOf(prior);
+      try {
+        await batcher(context, grant).change(grantEdits(grant, 'remove'), context.signal);
+      } catch (error) {
+        if (isNotFound(error)) {
+          diagnostics.warning(
+            `${grant.resource.name} no longer exists`,
+            `Google answered NOT_FOUND; ${describeGrant(grant)} went with it. ${(error as Error).message}`,
+          );
+          return;
+        }
+        reportError(diagnostics, `Could not revoke ${describeGrant(grant)}`, error);
+      }
+    },
+
+    async read(context, state, diagnostics) {
+      const grant = grantOf(state);
+      let policy: Policy;
+      try {
+        policy = await batcher(context, grant).read();
+      } catch (error) {
+        if (isNotFound(error)) {
+          diagnostics.warning(
+            `${grant.resource.name} no longer exists`,
+            `Google answered NOT_FOUND: ${describeGrant(grant)} is dropped from the state. ${(error as Error).message}`,
+          );
+          return null;
+        }
+        reportError(diagnostics, `Could not read the IAM policy of ${grant.resource.name}`, error);
+        return state;
+      }
+      const refreshed = mode.refresh(state, policy);
+      return refreshed === null ? null : { ...refreshed, etag: policy.etag ?? null };
+    },
+
+    async importState(context, id, diagnostics) {
+      try {
+        const [resourceId, ...words] = id.trim().split(/\s+/);
+        const { min, exact, format } = mode.importWords;
+        if (!resourceId || words.length < min || (exact && words.length !== min)) throw ProviderErrors.importId(id, format);
+        const resourceValues = descriptor.importedAttributes(resourceId);
+        const resource = descriptor.resourceOf(resourceValues);
+        if (!resource) throw ProviderErrors.importId(id, format);
+        const policy = await context.provider.policies.of(resource).read();
+        const values: CtyObject = { ...resourceValues, ...mode.imported(words, policy) };
+        return [
+          {
+            ...values,
+            id: grantId(mode.grantOf(resource, values)),
+            project: descriptor.projectOf(resource.name),
+            etag: policy.etag ?? null,
+          },
+        ];
+      } catch (error) {
+        reportError(diagnostics, `Cannot import ${JSON.stringify(id)}`, error);
+        return [];
+      }
+    },
+  };
+}

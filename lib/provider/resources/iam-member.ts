@@ -1,0 +1,64 @@
+import type { IamResource } from '../../iam/grant';
+import { BindingIdentity } from '../../iam/identity';
+import { samePrincipal } from '../../iam/principal';
+import type { Binding } from '../../iam/types';
+import { ProviderErrors } from '../errors';
+import type { ResourceType } from '../framework/resource';
+import type { GoogleIamContext } from '../provider-context';
+import { partial } from './cty-values';
+import { grantResourceType, type GrantMode } from './grant-resource';
+import { conditionOf, conditionValue, partialCondition } from './grant-values';
+import type { IamTypeDescriptor } from './iam-type-descriptor';
+import { CONDITION_ATTRIBUTE, MEMBER_ATTRIBUTE, ROLE_ATTRIBUTE } from './iam-schema';
+import { UNRESOLVED_RESOURCE } from './unresolved-resource';
+
+/** One principal granted a role (non-authoritative: the role's other members are left alone), as `google_*_iam_member`. */
+const MEMBER: GrantMode = {
+  mode: 'member',
+  describe: (noun) =>
+    `Grants one principal a role on a ${noun}'s IAM policy, keeping the role's other members (as the google provider's \`_iam_member\`).`,
+  attributes: [ROLE_ATTRIBUTE, MEMBER_ATTRIBUTE, CONDITION_ATTRIBUTE],
+  grantOf: (resource: IamResource, values) => {
+    const condition = conditionOf(values.condition);
+    return { mode: 'member', resource, role: values.role as string, member: values.member as string, ...(condition ? { condition } : {}) };
+  },
+  partialGrant: (values) => ({
+    mode: 'member',
+    resource: UNRESOLVED_RESOURCE,
+    role: partial(values.role),
+    member: partial(values.member),
+    condition: partialCondition(values.condition),
+  }),
+  // Gone when the principal is not in its binding (role + condition); the role's other members are never a difference.
+  refresh: (state, policy) => {
+    const identity = BindingIdentity.of(state.role as string, conditionOf(state.condition));
+    const present = (policy.bindings ?? []).some((b) => identity.matches(b) && holds(b, state.member as string));
+    return present ? state : null;
+  },
+  // terraform-provider-google google/tpgiamresource/resource_iam_member.go, iamMemberImport: "resource_name role member [condition_title]".
+  importWords: { min: 2, format: '"<resource> <role> <member>[ <condition title>]"' },
+  imported: ([role, member, ...title], policy) => {
+    const conditionTitle = title.join(' ');
+    const matches = (policy.bindings ?? []).filter(
+      (b) => b.role === role && (b.condition?.title ?? '') === conditionTitle && holds(b, member),
+    );
+    const identities = new Set(matches.map((b) => BindingIdentity.ofBinding(b).key));
+    if (identities.size === 0) {
+      throw ProviderErrors.nothingToImport(
+        `${member} does not hold ${role}${conditionTitle ? ` under a condition titled ${JSON.stringify(conditionTitle)}` : ''}`,
+      );
+    }
+    if (identities.size > 1)
+      throw ProviderErrors.nothingToImport(`the condition title ${JSON.stringify(conditionTitle)} matches several conditions of ${role}`);
+    return { role, member, condition: conditionValue(matches[0].condition) };
+  },
+};
+
+function holds(binding: Binding, member: string): boolean {
+  return (binding.members ?? []).some((m) => samePrincipal(m, member));
+}
+
+/** `googleiam_<type>_iam_member` of `descriptor`. */
+export function iamMemberResource(descriptor: IamTypeDescriptor): ResourceType<GoogleIamContext> {
+  return grantResourceType(descriptor, MEMBER);
+}

@@ -1,0 +1,130 @@
+import { GoogleIamApis, type GetIamPolicyShape } from '../../api/iam-apis';
+import { validateIamResource, type IamResourceUse } from '../../api/resource-validation';
+import type { IamResource } from '../../iam/grant';
+import { parseResourceName } from '../../iam/resource-name';
+import type { TypedResourceTypeRow } from '../../grant/typed-resource-types';
+import { ProviderErrors, snakeCase } from '../errors';
+import type { CtyObject } from '../framework/cty';
+import type { Attribute } from '../framework/schema';
+import { isKnown, knownValue, partial, stringOf } from './cty-values';
+import { GENERIC_RESOURCE_ATTRIBUTES, NAME_ATTRIBUTE } from './iam-schema';
+
+/**
+ * What one family of IAM resource types (member, binding, policy and the
+ * policy data source) needs to know about the resource whose policy it
+ * manages, like terraform-provider-google's per-resource IAM descriptors
+ * (tpgiamresource's `ResourceIamUpdater`): which attributes name it, how they
+ * become an `IamResource`, how they are checked and imported. Typed ones come
+ * from a row of lib/grant/typed-resource-types.ts, plus one generic.
+ */
+export interface IamTypeDescriptor {
+  /** The type names' infix: `authorization_policy_` (`googleiam_authorization_policy_iam_member`), `` for the generic types. */
+  readonly typeInfix: string;
+  /** For docs: `network-security authorization policy`, or `resource`. */
+  readonly noun: string;
+  /** The attributes that name the resource: `name`, and for the generic types `service`, `api_version`, `get_iam_policy_method`. */
+  readonly resourceAttributes: readonly Attribute[];
+  /** The attributes whose change makes another policy: a change replaces the resource. */
+  readonly replacedBy: readonly string[];
+  /** The resource named by `values`, or undefined while one of its attributes is unknown. */
+  resourceOf(values: CtyObject): IamResource | undefined;
+  /** Checks the known resource attributes for `use`; throws an IamValidationError naming the attribute (camelCase). */
+  validate(values: CtyObject, use: IamResourceUse): void;
+  /** The project of a resource name, when it has one. */
+  projectOf(name: string): string | null;
+  /** The `<resource>` part of an import ID, as the resource attributes; throws a ProviderError. */
+  importedAttributes(resourceId: string): CtyObject;
+}
+
+/** The descriptor of a typed resource type: `projects/{p}/locations/{l}/{collection}/{id}` of one API. */
+export function typedDescriptor(row: TypedResourceTypeRow): IamTypeDescriptor {
+  const nameFormat = { collection: row.collection, label: row.label };
+  const shape = publishedShape(row);
+  return {
+    typeInfix: `${snakeCase(row.stem)}_`,
+    noun: row.noun,
+    resourceAttributes: [
+      NAME_ATTRIBUTE(`The ${row.label}'s full name: \`projects/{project}/locations/{location}/${row.collection}/{id}\`.`),
+    ],
+    replacedBy: ['name'],
+    resourceOf: (values) => {
+      const name = stringOf(values.name);
+      if (name === undefined) return undefined;
+      return { service: row.service, apiVersion: row.apiVersion, name, ...(shape === 'GET' ? {} : { getIamPolicyMethod: shape }) };
+    },
+    validate: (values) => {
+      // The name must be one of this type's own collection: an address group's name on an authorization policy type is refused.
+      if (isKnown(values.name) && values.name !== null) parseResourceName(values.name as string, nameFormat, 'name');
+    },
+    projectOf: (name) => name.split('/')[1] ?? null,
+    importedAttributes: (resourceId) => {
+      try {
+        parseResourceName(resourceId, nameFormat, 'name');
+      } catch (error) {
+        throw ProviderErrors.importId(resourceId, `the ${row.label}'s name first (${(error as Error).message})`);
+      }
+      return { name: resourceId };
+    },
+  };
+}
+
+/** The generic descriptor: any IAM-enabled collection of Google's published API, by service, version and name. */
+export const GENERIC_DESCRIPTOR: IamTypeDescriptor = {
+  typeInfix: '',
+  noun: 'resource',
+  resourceAttributes: [
+    NAME_ATTRIBUTE("The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`."),
+    ...GENERIC_RESOURCE_ATTRIBUTES,
+  ],
+  replacedBy: ['name', 'service', 'api_version'],
+  resourceOf: (values) => {
+    const [service, apiVersion, name] = [stringOf(values.service), stringOf(values.api_version), stringOf(values.name)];
+    if (service === undefined || apiVersion === undefined || name === undefined || !isKnown(values.get_iam_policy_method)) return undefined;
+    const method = stringOf(values.get_iam_policy_method) as GetIamPolicyShape | undefined;
+    return { service, apiVersion, name, ...(method === undefined ? {} : { getIamPolicyMethod: method }) };
+  },
+  validate: (values, use) => {
+    validateIamResource(
+      {
+        service: partial(values.service),
+        apiVersion: partial(values.api_version),
+        name: partial(values.name),
+        getIamPolicyMethod: partial(values.get_iam_policy_method),
+      },
+      knownValue,
+      '',
+      'getIamPolicyMethod',
+      use,
+    );
+  },
+  projectOf: (name) => /^projects\/([^/]+)\//.exec(name)?.[1] ?? null,
+  importedAttributes: (resourceId) => {
+    const match = /^\/\/([a-z][a-z0-9]*)\.googleapis\.com\/(.+)$/.exec(resourceId);
+    if (!match) throw ProviderErrors.importId(resourceId, "Google's full resource name first, `//{service}.googleapis.com/{name}`");
+    const [, service, name] = match;
+    const apiVersion = importVersion(service, name);
+    if (apiVersion === undefined) {
+      throw ProviderErrors.importId(
+        resourceId,
+        `a resource of an IAM-enabled collection of ${service} in Google's published API (${GoogleIamApis.SOURCE})`,
+      );
+    }
+    return { service, api_version: apiVersion, name, get_iam_policy_method: null };
+  },
+};
+
+/** The API version an imported generic resource is managed through: v1 when it serves the name, else the newest stable, else the newest. */
+export function importVersion(service: string, name: string): string | undefined {
+  const versions = GoogleIamApis.versionsOf(service).filter((v) => GoogleIamApis.collection(service, v, name) !== undefined);
+  if (versions.includes('v1')) return 'v1';
+  const newestFirst = [...versions].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
+  return newestFirst.find((v) => /^v\d+$/.test(v)) ?? newestFirst[0];
+}
+
+function publishedShape(row: TypedResourceTypeRow): GetIamPolicyShape {
+  const template = `projects/*/locations/*/${row.collection}/*`;
+  const collection = GoogleIamApis.apiVersion(row.service, row.apiVersion)?.collections.find((c) => c.template === template);
+  if (!collection?.writable)
+    throw new Error(`${row.service} ${row.apiVersion} ${template} is not an IAM-enabled collection in ${GoogleIamApis.SOURCE}`);
+  return collection.shape;
+}

@@ -1,0 +1,271 @@
+/**
+ * The provider's resource types driven in process (as the protocol layer
+ * drives them) against the emulator over HTTP, with the real REST client:
+ * what each call writes (the emulator's write history), batching, etag reuse,
+ * one read per policy, in-place updates, settling a lost answer, Ctrl-C, 404s.
+ */
+import { ApiError } from '../../../lib/testing/emulator/api-error';
+import { UNKNOWN, type CtyObject } from '../../../lib/provider/framework/cty';
+import type { ResourceType } from '../../../lib/provider/framework/resource';
+import type { GoogleIamContext } from '../../../lib/provider/provider-context';
+import { GoogleApiEmulator } from '../../../lib/testing';
+import { fullValue, ProviderHarness, withDiagnostics } from '../../support/provider-harness';
+import { historyOf } from '../../support/write-history';
+
+const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ADMIN = 'roles/networksecurity.authorizationPolicyAdmin';
+const OWNER = { role: ADMIN, members: ['user:owner@example.com'] };
+const FAST_RETRIES = { CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS: '10', CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '2000' };
+
+let emulator: GoogleApiEmulator;
+let counter = 0;
+
+beforeAll(async () => {
+  emulator = await GoogleApiEmulator.start();
+});
+afterAll(() => emulator.close());
+afterEach(() => {
+  emulator.afterWrite = undefined;
+  emulator.setFaults(undefined);
+});
+
+function newPolicy(): string {
+  const name = `projects/p-123456/locations/global/authorizationPolicies/provider-${++counter}`;
+  emulator.addResource(name, { bindings: [OWNER] });
+  return name;
+}
+
+async function provider(env: Record<string, string> = FAST_RETRIES): Promise<ProviderHarness> {
+  return ProviderHarness.configure({ ...emulator.env(), ...env });
+}
+
+const user = (i: number | string) => `user:u${i}@example.com`;
+
+function member(type: ResourceType<GoogleIamContext>, name: string, principal: string, extra: CtyObject = {}): CtyObject {
+  const values = fullValue(type, { name, role: ROLE, member: principal, ...extra });
+  return { ...values, id: `${name}/${ROLE}/${principal}`, project: 'p-123456', etag: UNKNOWN };
+}
+
+async function create(harness: ProviderHarness, type: ResourceType<GoogleIamContext>, planned: CtyObject) {
+  return withDiagnostics((d) => type.create(harness.call, planned, d));
+}
+
+describe('batching', () => {
+  test('concurrent creates on one policy are one read and one write; the next wave reuses the etag (no read)', async () => {
+    const harness = await provider();
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    const name = newPolicy();
+    emulator.resetStats();
+    const first = await Promise.all(Array.from({ length: 10 }, (_, i) => create(harness, type, member(type, name, user(i)))));
+    expect(first.every((r) => !r.diagnostics.hasError && r.value !== null)).toBe(true);
+    expect(emulator.writes(name)).toHaveLength(1);
+    const second = await Promise.all(Array.from({ length: 10 }, (_, i) => create(harness, type, member(type, name, user(i + 10)))));
+    expect(second.every((r) => r.value !== null)).toBe(true);
+    expect(emulator.writes(name)).toHaveLength(2);
+    expect(emulator.stats()).toMatchObject({ getIamPolicy: 1, setIamPolicy: 2 });
+    expect(historyOf(emulator, name, ROLE).at(-1)).toHaveLength(20);
+    // The state's etag is the policy's after the batch that wrote it.
+    expect(second[0].value!.etag).toBe(emulator.policy(name).etag);
+  });
+
+  test('reads of N grants on one policy cost one getIamPolicy for the process', async () => {
+    const name = newPolicy();
+    const members = Array.from({ length: 25 }, (_, i) => user(i));
+    emulator.addResource(name, { bindings: [OWNER, { role: ROLE, members }] });
+    const harness = await provider();
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    emulator.resetStats();
+    const states = members.map((m) => ({ ...member(type, name, m), etag: 'old' }));
+    const reads = await Promise.all(states.map((s) => withDiagnostics((d) => type.read(harness.call, s, d))));
+    await withDiagnostics((d) => type.read(harness.call, states[0], d));
+    expect(reads.every((r) => r.value?.etag === emulator.policy(name).etag)).toBe(true);
+    expect(emulator.stats().getIamPolicy).toBe(1);
+  });
+});
+
+describe('update, delete, read', () => {
+  test("a member's change is one write that removes the old principal and adds the new one (no gap for others)", async () => {
+    const harness = await provider();
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    const name = newPolicy();
+    const prior = (await create(harness, type, member(type, name, user('old')))).value!;
+    const before = emulator.writes(name).length;
+    const planned = member(type, name, user('new'));
+    const { value, diagnostics } = await withDiagnostics((d) => type.update(harness.call, prior, planned, d));
+    expect(diagnostics.all).toEqual([]);
+    expect(value).toMatchObject({ member: user('new'), etag: emulator.policy(name).etag });
+    expect(historyOf(emulator, name, ROLE).slice(before)).toEqual([[user('new')]]);
+    expect(historyOf(emulator, name, ADMIN).slice(before)).toEqual([OWNER.members]);
+  });
+
+  test("a binding's new members are one write; a role change takes the old binding away in the same write", async () => {
+    const harness = await provider();
+    const type = harness.resource('googleiam_authorization_policy_iam_binding');
+    const name = newPolicy();
+    const binding = (role: string, members: string[]) => ({
+      ...fullValue(type, { name, role, members }),
+      id: `${name}/${role}`,
+      project: 'p-123456',
+      etag: UNKNOWN,
+    });
+    const prior = (await create(harness, type, binding(ROLE, [user(1), user(2)]))).value!;
+    const start = emulator.writes(name).length;
+    const changed = (await withDiagnostics((d) => type.update(harness.call, prior, binding(ROLE, [user(2), user(3)]), d))).value!;
+    expect(historyOf(emulator, name, ROLE).slice(start)).toEqual([[user(2), user(3)]]);
+    await withDiagnostics((d) =>
+      type.update(harness.call, changed, binding('roles/networksecurity.authorizationPolicyEditor', [user(2)]), d),
+    );
+    const last = emulator
+      .writes(name)
+      .at(-1)!
+      .policy.bindings!.map((b) => b.role);
+    expect(last).toEqual([ADMIN, 'roles/networksecurity.authorizationPolicyEditor']);
+    expect(emulator.writes(name)).toHaveLength(start + 2);
+  });
+
+  test("read drops a member that is gone, reports a binding's actual members (others' grants are no diff for a member)", async () => {
+    const name = newPolicy();
+    emulator.addResource(name, { bindings: [OWNER, { role: ROLE, members: ['user:Alice@Example.com', user('other')] }] });
+    const harness = await provider();
+    const memberType = harness.resource('googleiam_authorization_policy_iam_member');
+    const bindingType = harness.resource('googleiam_authorization_policy_iam_binding');
+    const present = { ...member(memberType, name, 'user:alice@example.com'), etag: 'x' };
+    const gone = { ...member(memberType, name, user('gone')), etag: 'x' };
+    expect((await withDiagnostics((d) => memberType.read(harness.call, present, d))).value).toMatchObject({
+      member: 'user:alice@example.com',
+    });
+    expect((await withDiagnostics((d) => memberType.read(harness.call, gone, d))).value).toBeNull();
+    const binding = {
+      ...fullValue(bindingType, { name, role: ROLE, members: ['user:alice@example.com'] }),
+      id: 'x',
+      project: 'p-123456',
+      etag: 'x',
+    };
+    const refreshed = (await withDiagnostics((d) => bindingType.read(harness.call, binding, d))).value!;
+    expect(refreshed.members).toEqual(['user:alice@example.com', user('other')]);
+    const noBinding = { ...binding, role: 'roles/networksecurity.authorizationPolicyEditor' };
+    expect((await withDiagnostics((d) => bindingType.read(harness.call, noBinding, d))).value).toBeNull();
+  });
+
+  test("a policy reads Google's bindings in the state's order; audit configs only when the state has them", async () => {
+    const name = newPolicy();
+    const audit = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
+    emulator.addResource(name, { bindings: [OWNER, { role: ROLE, members: [user(1)] }], auditConfigs: audit });
+    const harness = await provider();
+    const type = harness.resource('googleiam_authorization_policy_iam_policy');
+    const state = fullValue(type, {
+      name,
+      bindings: [{ role: ROLE, members: [user(1)], condition: null }],
+      id: name,
+      project: 'p-123456',
+      etag: 'x',
+    });
+    const read = (await withDiagnostics((d) => type.read(harness.call, state, d))).value!;
+    expect(read.bindings).toEqual([
+      { role: ROLE, members: [user(1)], condition: null },
+      { role: ADMIN, members: OWNER.members, condition: null },
+    ]);
+    expect(read.audit_configs).toBeNull();
+    const withAudit = (await withDiagnostics((d) => type.read(harness.call, { ...state, audit_configs: [] }, d))).value!;
+    expect(withAudit.audit_configs).toEqual([
+      { service: 'allServices', audit_log_configs: [{ log_type: 'DATA_READ', exempted_members: null }] },
+    ]);
+  });
+
+  test('a resource deleted in Google: read drops it with a warning, delete succeeds with a warning', async () => {
+    const harness = await provider();
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    const name = newPolicy();
+    const state = (await create(harness, type, member(type, name, user(1)))).value!;
+    emulator.removeResource(name);
+    harness.context.policies.of({ service: 'networksecurity', apiVersion: 'v1', name }).forget();
+    const read = await withDiagnostics((d) => type.read(harness.call, state, d));
+    expect(read.value).toBeNull();
+    expect(read.diagnostics.all).toEqual([expect.objectContaining({ severity: 'WARNING', summary: `${name} no longer exists` })]);
+    const deleted = await withDiagnostics((d) => type.delete(harness.call, state, d));
+    expect(deleted.diagnostics.all.map((d) => d.severity)).toEqual(['WARNING']);
+  });
+
+  test("a failed create returns no state, with Google's status and message", async () => {
+    const harness = await provider();
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    const name = `projects/p-123456/locations/global/authorizationPolicies/never-created-${++counter}`;
+    const { value, diagnostics } = await create(harness, type, member(type, name, user(1)));
+    expect(value).toBeNull();
+    expect(diagnostics.all).toEqual([expect.objectContaining({ severity: 'ERROR', detail: expect.stringContaining('NOT_FOUND') })]);
+  });
+});
+
+describe('a lost answer and Ctrl-C', () => {
+  const NO_RETRIES = { CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS: '10', CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '0' };
+
+  test('a write carried out whose answer was lost is settled by a read: the create succeeds', async () => {
+    const harness = await provider(NO_RETRIES);
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    const name = newPolicy();
+    await harness.context.policies.of({ service: 'networksecurity', apiVersion: 'v1', name }).read();
+    emulator.afterWrite = () => {
+      emulator.afterWrite = undefined;
+      throw new ApiError(503, 'UNAVAILABLE', 'lost on the way back');
+    };
+    emulator.resetStats();
+    const { value, diagnostics } = await create(harness, type, member(type, name, user(1)));
+    expect(diagnostics.all).toEqual([]);
+    expect(value).toMatchObject({ member: user(1), etag: emulator.policy(name).etag });
+    expect(emulator.stats()).toMatchObject({ setIamPolicy: 1, getIamPolicy: 1 }); // the write, then the settling read
+  });
+
+  test('a write that was not carried out and not answered fails, with no state', async () => {
+    const harness = await provider(NO_RETRIES);
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    const name = newPolicy();
+    emulator.setFaults({ rate: 1, kinds: ['503'], methods: ['setIamPolicy'] });
+    const { value, diagnostics } = await create(harness, type, member(type, name, user(1)));
+    expect(value).toBeNull();
+    expect(diagnostics.all[0].detail).toContain('UNAVAILABLE');
+    expect(emulator.writes(name)).toHaveLength(0);
+  });
+
+  test('stop() cancels what was not sent; the write in flight finishes and is answered', async () => {
+    const harness = await provider();
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    const name = newPolicy();
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let writing!: () => void;
+    const inFlight = new Promise<void>((resolve) => (writing = resolve));
+    emulator.afterWrite = () => {
+      writing();
+      return held;
+    };
+    const first = create(harness, type, member(type, name, user(1)));
+    await inFlight;
+    const second = create(harness, type, member(type, name, user(2)));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    harness.stop();
+    const late = await create(harness, type, member(type, name, user(3)));
+    release();
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.diagnostics.all).toEqual([]);
+    expect(a.value).not.toBeNull();
+    for (const cancelled of [b, late]) {
+      expect(cancelled.value).toBeNull();
+      expect(cancelled.diagnostics.all[0].detail).toMatch(/^cancelled: Terraform asked the provider to stop \(Ctrl-C\)/);
+    }
+    expect(historyOf(emulator, name, ROLE)).toEqual([[user(1)]]);
+  });
+
+  test('stop() while a write is retried after a lost answer: the write sent is settled by a read', async () => {
+    const harness = await provider({ CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS: '200', CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '5000' });
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    const name = newPolicy();
+    emulator.afterWrite = () => {
+      emulator.afterWrite = undefined;
+      setTimeout(() => harness.stop(), 20);
+      throw new ApiError(503, 'UNAVAILABLE', 'lost on the way back');
+    };
+    const { value, diagnostics } = await create(harness, type, member(type, name, user(1)));
+    expect(diagnostics.all).toEqual([]);
+    expect(value).toMatchObject({ member: user(1) });
+  });
+});

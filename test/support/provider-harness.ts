@@ -1,0 +1,67 @@
+import { Diagnostics } from '../../lib/provider/framework/diagnostics';
+import type { CtyObject } from '../../lib/provider/framework/cty';
+import type { CallContext, DataSourceType, ResourceType } from '../../lib/provider/framework/resource';
+import { googleIamProvider } from '../../lib/provider/google-iam-provider';
+import type { GoogleIamContext } from '../../lib/provider/provider-context';
+import type { ProviderDefinition } from '../../lib/provider/framework/resource';
+
+/**
+ * The provider driven in process, as the protocol layer drives it: configured
+ * once, then resource and data source calls with a CallContext, each with its
+ * own Diagnostics. Values are the decoded cty objects the protocol layer hands over.
+ */
+export class ProviderHarness {
+  public static async configure(env: NodeJS.ProcessEnv, config: Partial<Record<string, string>> = {}): Promise<ProviderHarness> {
+    const definition = googleIamProvider(env);
+    const diagnostics = new Diagnostics();
+    const context = await definition.configure(
+      { project: null, credentials: null, access_token: null, impersonate_service_account: null, ...config },
+      diagnostics,
+    );
+    if (diagnostics.hasError) throw new Error(JSON.stringify(diagnostics.all));
+    return new ProviderHarness(definition, context);
+  }
+
+  private readonly abort = new AbortController();
+
+  private constructor(
+    public readonly definition: ProviderDefinition<GoogleIamContext>,
+    public readonly context: GoogleIamContext,
+  ) {}
+
+  public get call(): CallContext<GoogleIamContext> {
+    return { provider: this.context, signal: this.abort.signal };
+  }
+
+  public resource(typeName: string): ResourceType<GoogleIamContext> {
+    const type = this.definition.resources.find((r) => r.typeName === typeName);
+    if (!type) throw new Error(`no resource type ${typeName}`);
+    return type;
+  }
+
+  public dataSource(typeName: string): DataSourceType<GoogleIamContext> {
+    const type = this.definition.dataSources.find((d) => d.typeName === typeName);
+    if (!type) throw new Error(`no data source ${typeName}`);
+    return type;
+  }
+
+  /** StopProvider: the definition's stop, and every running call's signal aborted, as the protocol layer does. */
+  public stop(): void {
+    this.definition.stop?.();
+    this.abort.abort();
+  }
+}
+
+/** Runs `call` with fresh diagnostics; returns both. */
+export async function withDiagnostics<T>(
+  call: (diagnostics: Diagnostics) => T | Promise<T>,
+): Promise<{ value: T; diagnostics: Diagnostics }> {
+  const diagnostics = new Diagnostics();
+  const value = await call(diagnostics);
+  return { value, diagnostics };
+}
+
+/** Every attribute of a schema, null unless given: a value as Terraform sends it. */
+export function fullValue(type: { schema: { attributes: readonly { name: string }[] } }, values: CtyObject): CtyObject {
+  return { ...Object.fromEntries(type.schema.attributes.map((a) => [a.name, null])), ...values };
+}

@@ -1,0 +1,119 @@
+/**
+ * ValidateResourceConfig and PlanResourceChange of the IAM resource types:
+ * the synth validators on what Terraform knows (unknowns skipped), attribute
+ * paths on diagnostics, computed values known where the configuration tells
+ * them, and replacement only for another policy.
+ */
+import { Diagnostics } from '../../../lib/provider/framework/diagnostics';
+import { Unknown, UNKNOWN, type CtyObject } from '../../../lib/provider/framework/cty';
+import { googleIamProvider } from '../../../lib/provider/google-iam-provider';
+import { fullValue } from '../../support/provider-harness';
+
+const provider = googleIamProvider({});
+const type = (name: string) => provider.resources.find((r) => r.typeName === name)!;
+const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
+const AG = 'projects/p-123456/locations/global/addressGroups/ag';
+const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+
+function validate(typeName: string, values: CtyObject): Diagnostics {
+  const diagnostics = new Diagnostics();
+  const resource = type(typeName);
+  resource.validate!(fullValue(resource, values), diagnostics);
+  return diagnostics;
+}
+
+test('every type name of the common brief, typed and generic', () => {
+  expect(provider.resources.map((r) => r.typeName)).toEqual(
+    ['authorization_policy_', 'address_group_', 'migration_job_', ''].flatMap((infix) =>
+      ['member', 'binding', 'policy'].map((mode) => `googleiam_${infix}iam_${mode}`),
+    ),
+  );
+  expect(provider.dataSources.map((d) => d.typeName)).toEqual([
+    'googleiam_authorization_policy_iam_policy',
+    'googleiam_address_group_iam_policy',
+    'googleiam_migration_job_iam_policy',
+    'googleiam_iam_policy',
+    'googleiam_import_job',
+  ]);
+});
+
+describe('validate', () => {
+  test('a typed grant whose name is of another collection is refused, on the name', () => {
+    const diagnostics = validate('googleiam_authorization_policy_iam_member', { name: AG, role: ROLE, member: 'user:a@example.com' });
+    expect(diagnostics.all).toEqual([
+      expect.objectContaining({ severity: 'ERROR', attribute: ['name'], detail: expect.stringContaining('authorizationPolicies') }),
+    ]);
+  });
+
+  test('bad values are reported on their attribute; unknown values are skipped', () => {
+    expect(validate('googleiam_authorization_policy_iam_member', { name: AP, role: ROLE, member: 'alice' }).all[0].attribute).toEqual([
+      'member',
+    ]);
+    expect(
+      validate('googleiam_authorization_policy_iam_binding', { name: AP, role: ROLE, members: ['user:a@example.com', 'bob'] }).all[0]
+        .attribute,
+    ).toEqual(['members', 1]);
+    const unknowns = validate('googleiam_authorization_policy_iam_binding', {
+      name: UNKNOWN,
+      role: UNKNOWN,
+      members: [UNKNOWN, 'user:a@example.com'],
+      condition: { expression: UNKNOWN, title: 'until 2030', description: null },
+    });
+    expect(unknowns.all).toEqual([]);
+    expect(
+      validate('googleiam_authorization_policy_iam_member', {
+        name: AP,
+        role: ROLE,
+        member: 'user:a@example.com',
+        condition: { expression: 'request.time <', title: 't', description: null },
+      }).all[0].attribute,
+    ).toEqual(['condition', 'expression']);
+  });
+
+  test("a policy's audit configs are checked down to the log type", () => {
+    const diagnostics = validate('googleiam_authorization_policy_iam_policy', {
+      name: AP,
+      bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: null }],
+      audit_configs: [{ service: 'allServices', audit_log_configs: [{ log_type: 'EVERYTHING', exempted_members: null }] }],
+    });
+    expect(diagnostics.all[0].attribute).toEqual(['audit_configs', 0, 'audit_log_configs', 0, 'log_type']);
+  });
+
+  test('a generic grant is checked against the table: the service, the version, a writable collection', () => {
+    const generic = (values: CtyObject) => validate('googleiam_iam_member', { role: ROLE, member: 'user:a@example.com', ...values });
+    expect(generic({ service: 'networksecurity', api_version: 'v1', name: AP }).all).toEqual([]);
+    expect(generic({ service: 'networksecurity', api_version: 'v9', name: AP }).all[0].attribute).toEqual(['api_version']);
+    expect(generic({ service: 'networksecurity', api_version: 'v1', name: 'projects/p/nothing/x' }).all[0].attribute).toEqual(['name']);
+    expect(generic({ service: 'networksecurity', api_version: 'v1', name: AP, get_iam_policy_method: 'PUT' }).all[0].attribute).toEqual([
+      'get_iam_policy_method',
+    ]);
+  });
+});
+
+describe('plan', () => {
+  const member = type('googleiam_authorization_policy_iam_member');
+  const proposed = (values: CtyObject) => fullValue(member, { name: AP, role: ROLE, member: 'user:a@example.com', ...values });
+
+  test('on create, id and project are known from the configuration, the etag only after apply', () => {
+    const { planned, requiresReplace } = member.plan!({ prior: null, proposed: proposed({}), config: proposed({}) }, new Diagnostics());
+    expect(planned).toMatchObject({ id: `${AP}/${ROLE}/user:a@example.com`, project: 'p-123456' });
+    expect(planned.etag).toBeInstanceOf(Unknown);
+    expect(requiresReplace).toEqual([]);
+    const unknownMember = member.plan!(
+      { prior: null, proposed: proposed({ member: UNKNOWN }), config: proposed({ member: UNKNOWN }) },
+      new Diagnostics(),
+    );
+    expect(unknownMember.planned.id).toBeInstanceOf(Unknown);
+  });
+
+  test('a changed member, role or condition is an update in place; another name replaces', () => {
+    const prior = { ...proposed({}), id: 'old', project: 'p-123456', etag: 'e1' };
+    const plan = (values: CtyObject) =>
+      member.plan!({ prior, proposed: { ...prior, ...values }, config: proposed(values) }, new Diagnostics());
+    expect(plan({ member: 'user:b@example.com' }).requiresReplace).toEqual([]);
+    expect(plan({ condition: { expression: 'true', title: 't', description: null } }).requiresReplace).toEqual([]);
+    expect(plan({ name: AP.replace(/ap$/, 'other') }).requiresReplace).toEqual([['name']]);
+    const unchanged = plan({});
+    expect(unchanged.planned.etag).toBe('e1');
+  });
+});
