@@ -12,8 +12,9 @@
  *   as docs, cdktf's meta-arguments), a struct per nested attribute, and a
  *   getter per attribute (nested ones as IResolvable references).
  *
- * The schemas come from `providerSchemas()` of lib/provider/schemas.ts,
- * bundled with esbuild (it imports the provider's resource files). `npm run
+ * The schemas come from `providerSchemas()` of lib/provider/schemas.ts (read
+ * off the provider definition), bundled with esbuild (it imports the
+ * provider's resource files). `npm run
  * generate:provider-bindings` writes the files (and removes files of types
  * that are gone); `--check` writes nothing and exits 1 naming each stale file
  * (test/unit/provider-bindings/generated.test.ts runs it).
@@ -45,7 +46,9 @@ function readEntries() {
     format: 'cjs',
     write: false,
     logLevel: 'silent',
-    external: ['cdktf', 'cdktn', 'constructs'],
+    // The vendor bundles load lazily, at the first API call, and may not be built yet.
+    external: ['cdktf', 'cdktn', 'constructs', '../../dist/vendor/*'],
+    loader: { '.proto': 'text' },
   });
   const module = new Module(SCHEMAS);
   module.paths = Module._nodeModulePaths(path.dirname(SCHEMAS));

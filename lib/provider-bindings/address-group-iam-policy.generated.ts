@@ -5,19 +5,19 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
 /**
- * One object of `condition`: an IAM condition: the binding applies only while the CEL expression holds.
+ * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
  */
 export interface GoogleiamAddressGroupIamPolicyBindingsCondition {
   /**
-   * Textual expression in Common Expression Language syntax.
+   * The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.
    */
   readonly expression: string;
   /**
-   * Short string describing the purpose of the expression.
+   * A short name for what the condition does; with the role it identifies the binding.
    */
   readonly title: string;
   /**
-   * Longer text describing the expression.
+   * What the condition is for.
    * @default - not set
    */
   readonly description?: string;
@@ -49,19 +49,19 @@ function googleiamAddressGroupIamPolicyBindingsConditionToHclTerraform(
 }
 
 /**
- * One object of `bindings`: every binding of the policy.
+ * One object of `bindings`: every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
  */
 export interface GoogleiamAddressGroupIamPolicyBindings {
   /**
-   * The role.
+   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
    */
   readonly role: string;
   /**
-   * The principals granted the role.
+   * Every principal of the binding (authoritative for this role and condition).
    */
   readonly members: string[];
   /**
-   * An IAM condition: the binding applies only while the CEL expression holds.
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    * @default - not set
    */
   readonly condition?: GoogleiamAddressGroupIamPolicyBindingsCondition;
@@ -94,7 +94,7 @@ function googleiamAddressGroupIamPolicyBindingsToHclTerraform(struct?: Googleiam
 }
 
 /**
- * One object of `audit_log_configs`: which types of permission are logged.
+ * One object of `audit_log_configs`: which permission types are logged.
  */
 export interface GoogleiamAddressGroupIamPolicyAuditConfigsAuditLogConfigs {
   /**
@@ -102,7 +102,7 @@ export interface GoogleiamAddressGroupIamPolicyAuditConfigsAuditLogConfigs {
    */
   readonly logType: string;
   /**
-   * Principals whose use is not logged.
+   * Principals not logged for this type.
    * @default - not set
    */
   readonly exemptedMembers?: string[];
@@ -137,15 +137,15 @@ function googleiamAddressGroupIamPolicyAuditConfigsAuditLogConfigsToHclTerraform
 }
 
 /**
- * One object of `audit_configs`: the policy's audit configs, replaced when given.
+ * One object of `audit_configs`: audit logging per service; when given, the policy's audit configs become exactly these.
  */
 export interface GoogleiamAddressGroupIamPolicyAuditConfigs {
   /**
-   * A service, or `allServices`.
+   * A service, e.g. `networksecurity.googleapis.com`, or `allServices`.
    */
   readonly service: string;
   /**
-   * Which types of permission are logged.
+   * Which permission types are logged.
    */
   readonly auditLogConfigs: GoogleiamAddressGroupIamPolicyAuditConfigsAuditLogConfigs[] | cdktf.IResolvable;
 }
@@ -181,22 +181,22 @@ function googleiamAddressGroupIamPolicyAuditConfigsToHclTerraform(
 /** Configuration of a {@link GoogleiamAddressGroupIamPolicy}. */
 export interface GoogleiamAddressGroupIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
-   * The resource whose IAM policy this owns.
+   * The address group's full name: `projects/{project}/locations/{location}/addressGroups/{id}`.
    */
   readonly name: string;
   /**
-   * Every binding of the policy.
+   * Every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
    */
   readonly bindings: GoogleiamAddressGroupIamPolicyBindings[] | cdktf.IResolvable;
   /**
-   * The policy's audit configs, replaced when given.
+   * Audit logging per service; when given, the policy's audit configs become exactly these.
    * @default - not set
    */
   readonly auditConfigs?: GoogleiamAddressGroupIamPolicyAuditConfigs[] | cdktf.IResolvable;
 }
 
 /**
- * Every binding of a resource's IAM policy, and its audit configs when given.
+ * Sets every binding of a network-security address group's IAM policy, and its audit configs when given (as the google provider's `_iam_policy`).
  *
  * The resource type `googleiam_address_group_iam_policy` of the `googleiam` provider.
  */
@@ -236,42 +236,42 @@ export class GoogleiamAddressGroupIamPolicy extends cdktf.TerraformResource {
   }
 
   /**
-   * The resource whose IAM policy this owns.
+   * The address group's full name: `projects/{project}/locations/{location}/addressGroups/{id}`.
    */
   public get name(): string {
     return this.getStringAttribute('name');
   }
 
   /**
-   * Every binding of the policy.
+   * Every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
    */
   public get bindings(): cdktf.IResolvable {
     return this.interpolationForAttribute('bindings');
   }
 
   /**
-   * The policy's audit configs, replaced when given.
+   * Audit logging per service; when given, the policy's audit configs become exactly these.
    */
   public get auditConfigs(): cdktf.IResolvable {
     return this.interpolationForAttribute('audit_configs');
   }
 
   /**
-   * Terraform-style id of the grant.
+   * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.
    */
   public get id(): string {
     return this.getStringAttribute('id');
   }
 
   /**
-   * Etag of the IAM policy after the last write or read.
+   * The policy's etag after the last change or refresh.
    */
   public get etag(): string {
     return this.getStringAttribute('etag');
   }
 
   /**
-   * The project of the resource, taken from its name.
+   * The project in the resource's name, if it has one.
    */
   public get project(): string {
     return this.getStringAttribute('project');

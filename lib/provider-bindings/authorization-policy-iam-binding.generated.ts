@@ -5,19 +5,19 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
 /**
- * One object of `condition`: an IAM condition: the binding applies only while the CEL expression holds.
+ * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
  */
 export interface GoogleiamAuthorizationPolicyIamBindingCondition {
   /**
-   * Textual expression in Common Expression Language syntax.
+   * The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.
    */
   readonly expression: string;
   /**
-   * Short string describing the purpose of the expression.
+   * A short name for what the condition does; with the role it identifies the binding.
    */
   readonly title: string;
   /**
-   * Longer text describing the expression.
+   * What the condition is for.
    * @default - not set
    */
   readonly description?: string;
@@ -51,26 +51,26 @@ function googleiamAuthorizationPolicyIamBindingConditionToHclTerraform(
 /** Configuration of a {@link GoogleiamAuthorizationPolicyIamBinding}. */
 export interface GoogleiamAuthorizationPolicyIamBindingConfig extends cdktf.TerraformMetaArguments {
   /**
-   * The resource whose IAM policy holds the binding.
+   * The authorization policy's full name: `projects/{project}/locations/{location}/authorizationPolicies/{id}`.
    */
   readonly name: string;
   /**
-   * The role that is granted.
+   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
    */
   readonly role: string;
   /**
-   * The principals granted the role.
+   * Every principal of the binding (authoritative for this role and condition).
    */
   readonly members: string[];
   /**
-   * An IAM condition: the binding applies only while the CEL expression holds.
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    * @default - not set
    */
   readonly condition?: GoogleiamAuthorizationPolicyIamBindingCondition;
 }
 
 /**
- * The whole member list of one role (and condition) on a resource.
+ * Sets every principal of one role (and condition) on a network-security authorization policy's IAM policy; other roles are left alone (as the google provider's `_iam_binding`).
  *
  * The resource type `googleiam_authorization_policy_iam_binding` of the `googleiam` provider.
  */
@@ -110,49 +110,49 @@ export class GoogleiamAuthorizationPolicyIamBinding extends cdktf.TerraformResou
   }
 
   /**
-   * The resource whose IAM policy holds the binding.
+   * The authorization policy's full name: `projects/{project}/locations/{location}/authorizationPolicies/{id}`.
    */
   public get name(): string {
     return this.getStringAttribute('name');
   }
 
   /**
-   * The role that is granted.
+   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
    */
   public get role(): string {
     return this.getStringAttribute('role');
   }
 
   /**
-   * The principals granted the role.
+   * Every principal of the binding (authoritative for this role and condition).
    */
   public get members(): string[] {
     return cdktf.Fn.tolist(this.getListAttribute('members'));
   }
 
   /**
-   * An IAM condition: the binding applies only while the CEL expression holds.
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    */
   public get condition(): cdktf.IResolvable {
     return this.interpolationForAttribute('condition');
   }
 
   /**
-   * Terraform-style id of the grant.
+   * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.
    */
   public get id(): string {
     return this.getStringAttribute('id');
   }
 
   /**
-   * Etag of the IAM policy after the last write or read.
+   * The policy's etag after the last change or refresh.
    */
   public get etag(): string {
     return this.getStringAttribute('etag');
   }
 
   /**
-   * The project of the resource, taken from its name.
+   * The project in the resource's name, if it has one.
    */
   public get project(): string {
     return this.getStringAttribute('project');

@@ -7,27 +7,27 @@ import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 /** Configuration of the data source {@link DataGoogleiamAddressGroupIamPolicy}. */
 export interface DataGoogleiamAddressGroupIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
-   * The resource's id.
+   * The address group's id.
    */
   readonly addressGroupId: string;
   /**
-   * The resource's location.
+   * The address group's location, e.g. `global`.
    */
   readonly location: string;
   /**
-   * The resource's project.
+   * The project; by default the provider's.
    * @default - set by the provider
    */
   readonly project?: string;
   /**
-   * Policy version to request: 0, 1 or 3.
+   * The policy version to ask for: 0, 1 or 3 (the default, so conditional bindings come back intact).
    * @default - not set
    */
   readonly optionsRequestedPolicyVersion?: number;
 }
 
 /**
- * Reads a resource's IAM policy.
+ * Reads a network-security address group's IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact).
  *
  * The data source `googleiam_address_group_iam_policy` of the `googleiam` provider.
  */
@@ -51,63 +51,63 @@ export class DataGoogleiamAddressGroupIamPolicy extends cdktf.TerraformDataSourc
   }
 
   /**
-   * The resource's id.
+   * The address group's id.
    */
   public get addressGroupId(): string {
     return this.getStringAttribute('address_group_id');
   }
 
   /**
-   * The resource's location.
+   * The address group's location, e.g. `global`.
    */
   public get location(): string {
     return this.getStringAttribute('location');
   }
 
   /**
-   * The resource's project.
+   * The project; by default the provider's.
    */
   public get project(): string {
     return this.getStringAttribute('project');
   }
 
   /**
-   * Policy version to request: 0, 1 or 3.
+   * The policy version to ask for: 0, 1 or 3 (the default, so conditional bindings come back intact).
    */
   public get optionsRequestedPolicyVersion(): number {
     return this.getNumberAttribute('options_requested_policy_version');
   }
 
   /**
-   * The resource whose policy was read.
+   * The resource's full name.
    */
   public get id(): string {
     return this.getStringAttribute('id');
   }
 
   /**
-   * Etag of the policy.
+   * The policy's etag.
    */
   public get etag(): string {
     return this.getStringAttribute('etag');
   }
 
   /**
-   * Policy version.
+   * The policy version Google returned: 0, 1 or 3.
    */
   public get version(): number {
     return this.getNumberAttribute('version');
   }
 
   /**
-   * The bindings.
+   * Principals bound to roles.
    */
   public get bindings(): cdktf.IResolvable {
     return this.interpolationForAttribute('bindings');
   }
 
   /**
-   * The audit configs.
+   * Audit logging per service.
    */
   public get auditConfigs(): cdktf.IResolvable {
     return this.interpolationForAttribute('audit_configs');

@@ -7,7 +7,11 @@ import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 /** Configuration of the data source {@link DataGoogleiamIamPolicy}. */
 export interface DataGoogleiamIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
-   * The API: its host name without `.googleapis.com`, e.g. `secretmanager`.
+   * The resource's full name, as its API's getIamPolicy takes it.
+   */
+  readonly name: string;
+  /**
+   * The API, its host name without `.googleapis.com`, e.g. `secretmanager`.
    */
   readonly service: string;
   /**
@@ -15,23 +19,19 @@ export interface DataGoogleiamIamPolicyConfig extends cdktf.TerraformMetaArgumen
    */
   readonly apiVersion: string;
   /**
-   * The resource's name.
-   */
-  readonly name: string;
-  /**
-   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`.
+   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`; by default what Google publishes for the name's collection.
    * @default - not set
    */
   readonly getIamPolicyMethod?: string;
   /**
-   * Policy version to request: 0, 1 or 3.
+   * The policy version to ask for: 0, 1 or 3 (the default, so conditional bindings come back intact).
    * @default - not set
    */
   readonly optionsRequestedPolicyVersion?: number;
 }
 
 /**
- * Reads any resource's IAM policy.
+ * Reads a resource's IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact).
  *
  * The data source `googleiam_iam_policy` of the `googleiam` provider.
  */
@@ -55,7 +55,14 @@ export class DataGoogleiamIamPolicy extends cdktf.TerraformDataSource {
   }
 
   /**
-   * The API: its host name without `.googleapis.com`, e.g. `secretmanager`.
+   * The resource's full name, as its API's getIamPolicy takes it.
+   */
+  public get name(): string {
+    return this.getStringAttribute('name');
+  }
+
+  /**
+   * The API, its host name without `.googleapis.com`, e.g. `secretmanager`.
    */
   public get service(): string {
     return this.getStringAttribute('service');
@@ -69,56 +76,49 @@ export class DataGoogleiamIamPolicy extends cdktf.TerraformDataSource {
   }
 
   /**
-   * The resource's name.
-   */
-  public get name(): string {
-    return this.getStringAttribute('name');
-  }
-
-  /**
-   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`.
+   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`; by default what Google publishes for the name's collection.
    */
   public get getIamPolicyMethod(): string {
     return this.getStringAttribute('get_iam_policy_method');
   }
 
   /**
-   * Policy version to request: 0, 1 or 3.
+   * The policy version to ask for: 0, 1 or 3 (the default, so conditional bindings come back intact).
    */
   public get optionsRequestedPolicyVersion(): number {
     return this.getNumberAttribute('options_requested_policy_version');
   }
 
   /**
-   * The resource whose policy was read.
+   * The resource's full name.
    */
   public get id(): string {
     return this.getStringAttribute('id');
   }
 
   /**
-   * Etag of the policy.
+   * The policy's etag.
    */
   public get etag(): string {
     return this.getStringAttribute('etag');
   }
 
   /**
-   * Policy version.
+   * The policy version Google returned: 0, 1 or 3.
    */
   public get version(): number {
     return this.getNumberAttribute('version');
   }
 
   /**
-   * The bindings.
+   * Principals bound to roles.
    */
   public get bindings(): cdktf.IResolvable {
     return this.interpolationForAttribute('bindings');
   }
 
   /**
-   * The audit configs.
+   * Audit logging per service.
    */
   public get auditConfigs(): cdktf.IResolvable {
     return this.interpolationForAttribute('audit_configs');
@@ -133,9 +133,9 @@ export class DataGoogleiamIamPolicy extends cdktf.TerraformDataSource {
 
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
+      name: jsonLiteral(this.config.name),
       service: jsonLiteral(this.config.service),
       api_version: jsonLiteral(this.config.apiVersion),
-      name: jsonLiteral(this.config.name),
       get_iam_policy_method: jsonLiteral(this.config.getIamPolicyMethod),
       options_requested_policy_version: cdktf.numberToTerraform(this.config.optionsRequestedPolicyVersion),
     };
@@ -143,9 +143,9 @@ export class DataGoogleiamIamPolicy extends cdktf.TerraformDataSource {
 
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
+      name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
       service: { value: hclLiteral(this.config.service), isBlock: false, type: 'simple', storageClassType: 'string' },
       api_version: { value: hclLiteral(this.config.apiVersion), isBlock: false, type: 'simple', storageClassType: 'string' },
-      name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
       get_iam_policy_method: {
         value: hclLiteral(this.config.getIamPolicyMethod),
         isBlock: false,

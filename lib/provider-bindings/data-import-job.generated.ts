@@ -11,23 +11,23 @@ export interface DataGoogleiamImportJobConfig extends cdktf.TerraformMetaArgumen
    */
   readonly importJobId: string;
   /**
-   * The import job's location.
+   * The import job's location, e.g. `us-central1`.
    */
   readonly location: string;
   /**
-   * The import job's project.
+   * The project; by default the provider's.
    * @default - set by the provider
    */
   readonly project?: string;
   /**
-   * Which parts to read.
+   * `IMPORT_JOB_VIEW_BASIC` or `IMPORT_JOB_VIEW_FULL`; Google's default when unset.
    * @default - not set
    */
   readonly view?: string;
 }
 
 /**
- * Reads a Migration Center import job.
+ * Reads a Migration Center import job (`migrationcenter.googleapis.com/v1alpha1`).
  *
  * The data source `googleiam_import_job` of the `googleiam` provider.
  */
@@ -58,112 +58,112 @@ export class DataGoogleiamImportJob extends cdktf.TerraformDataSource {
   }
 
   /**
-   * The import job's location.
+   * The import job's location, e.g. `us-central1`.
    */
   public get location(): string {
     return this.getStringAttribute('location');
   }
 
   /**
-   * The import job's project.
+   * The project; by default the provider's.
    */
   public get project(): string {
     return this.getStringAttribute('project');
   }
 
   /**
-   * Which parts to read.
+   * `IMPORT_JOB_VIEW_BASIC` or `IMPORT_JOB_VIEW_FULL`; Google's default when unset.
    */
   public get view(): string {
     return this.getStringAttribute('view');
   }
 
   /**
-   * The import job's id.
+   * The import job's full name.
    */
   public get id(): string {
     return this.getStringAttribute('id');
   }
 
   /**
-   * The import job's name.
+   * The import job's full name.
    */
   public get name(): string {
     return this.getStringAttribute('name');
   }
 
   /**
-   * The import job's display_name.
+   * Its display name.
    */
   public get displayName(): string {
     return this.getStringAttribute('display_name');
   }
 
   /**
-   * The import job's asset_source.
+   * The source of the assets.
    */
   public get assetSource(): string {
     return this.getStringAttribute('asset_source');
   }
 
   /**
-   * The import job's create_time.
+   * When it was created.
    */
   public get createTime(): string {
     return this.getStringAttribute('create_time');
   }
 
   /**
-   * The import job's update_time.
+   * When it was last updated.
    */
   public get updateTime(): string {
     return this.getStringAttribute('update_time');
   }
 
   /**
-   * The import job's complete_time.
+   * When it completed.
    */
   public get completeTime(): string {
     return this.getStringAttribute('complete_time');
   }
 
   /**
-   * The import job's state.
+   * Its state.
    */
   public get state(): string {
     return this.getStringAttribute('state');
   }
 
   /**
-   * Labels.
+   * Its labels.
    */
   public get labels(): { [key: string]: string } {
     return this.getStringMapAttribute('labels');
   }
 
   /**
-   * JSON text of execution_report_json.
+   * The execution report, as JSON text.
    */
   public get executionReportJson(): string {
     return this.getStringAttribute('execution_report_json');
   }
 
   /**
-   * JSON text of validation_report_json.
+   * The validation report, as JSON text.
    */
   public get validationReportJson(): string {
     return this.getStringAttribute('validation_report_json');
   }
 
   /**
-   * JSON text of object_storage_payload_json.
+   * The object storage payload, as JSON text.
    */
   public get objectStoragePayloadJson(): string {
     return this.getStringAttribute('object_storage_payload_json');
   }
 
   /**
-   * JSON text of inline_payload_json.
+   * The inline payload, as JSON text.
    */
   public get inlinePayloadJson(): string {
     return this.getStringAttribute('inline_payload_json');

@@ -8,22 +8,22 @@ import { layOutProviderAtSynth } from '../synth/provider-layout';
 /** Configuration of a {@link GoogleIamProvider}. */
 export interface GoogleIamProviderConfig {
   /**
-   * Default project.
+   * The default project of the data sources; else `GOOGLE_CLOUD_PROJECT` and the like, else the credentials'.
    * @default - not set
    */
   readonly project?: string;
   /**
-   * A service account key file path or its JSON.
+   * A credentials JSON, or the path of one (as the google provider); else `GOOGLE_CREDENTIALS` and Application Default Credentials.
    * @default - not set
    */
   readonly credentials?: string;
   /**
-   * An OAuth 2 access token.
+   * An OAuth 2 access token; else `GOOGLE_OAUTH_ACCESS_TOKEN`.
    * @default - not set
    */
   readonly accessToken?: string;
   /**
-   * A service account to impersonate.
+   * A service account to impersonate; else `GOOGLE_IMPERSONATE_SERVICE_ACCOUNT`.
    * @default - not set
    */
   readonly impersonateServiceAccount?: string;
@@ -35,7 +35,7 @@ export interface GoogleIamProviderConfig {
 }
 
 /**
- * Google Cloud IAM grants the google provider lacks.
+ * Google Cloud IAM grants the Terraform google provider lacks. Credentials, endpoints and retries as the google provider and gcloud read them from the environment.
  *
  * A stack that uses a construct of this library gets a default one without a line of code; add your own
  * (with an `alias`) for grants in other projects or with other credentials, and pass it as their `provider`.

@@ -5,19 +5,19 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
 /**
- * One object of `condition`: an IAM condition: the binding applies only while the CEL expression holds.
+ * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
  */
 export interface GoogleiamIamMemberCondition {
   /**
-   * Textual expression in Common Expression Language syntax.
+   * The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.
    */
   readonly expression: string;
   /**
-   * Short string describing the purpose of the expression.
+   * A short name for what the condition does; with the role it identifies the binding.
    */
   readonly title: string;
   /**
-   * Longer text describing the expression.
+   * What the condition is for.
    * @default - not set
    */
   readonly description?: string;
@@ -47,7 +47,11 @@ function googleiamIamMemberConditionToHclTerraform(struct?: GoogleiamIamMemberCo
 /** Configuration of a {@link GoogleiamIamMember}. */
 export interface GoogleiamIamMemberConfig extends cdktf.TerraformMetaArguments {
   /**
-   * The API: its host name without `.googleapis.com`, e.g. `secretmanager`.
+   * The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`.
+   */
+  readonly name: string;
+  /**
+   * The API, its host name without `.googleapis.com`, e.g. `secretmanager`.
    */
   readonly service: string;
   /**
@@ -55,31 +59,27 @@ export interface GoogleiamIamMemberConfig extends cdktf.TerraformMetaArguments {
    */
   readonly apiVersion: string;
   /**
-   * The resource whose IAM policy holds the grant.
-   */
-  readonly name: string;
-  /**
-   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`.
+   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`; by default what Google publishes for the name's collection.
    * @default - not set
    */
   readonly getIamPolicyMethod?: string;
   /**
-   * The role that is granted.
+   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
    */
   readonly role: string;
   /**
-   * The principal that is granted the role.
+   * The principal, e.g. `user:alice@example.com`, `serviceAccount:...`, `group:...`, `principal://...`.
    */
   readonly member: string;
   /**
-   * An IAM condition: the binding applies only while the CEL expression holds.
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    * @default - not set
    */
   readonly condition?: GoogleiamIamMemberCondition;
 }
 
 /**
- * One principal granted one role (and condition), leaving every other grant on the policy alone.
+ * Grants one principal a role on a resource's IAM policy, keeping the role's other members (as the google provider's `_iam_member`).
  *
  * The resource type `googleiam_iam_member` of the `googleiam` provider.
  */
@@ -119,7 +119,14 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
   }
 
   /**
-   * The API: its host name without `.googleapis.com`, e.g. `secretmanager`.
+   * The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`.
+   */
+  public get name(): string {
+    return this.getStringAttribute('name');
+  }
+
+  /**
+   * The API, its host name without `.googleapis.com`, e.g. `secretmanager`.
    */
   public get service(): string {
     return this.getStringAttribute('service');
@@ -133,56 +140,49 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
   }
 
   /**
-   * The resource whose IAM policy holds the grant.
-   */
-  public get name(): string {
-    return this.getStringAttribute('name');
-  }
-
-  /**
-   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`.
+   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`; by default what Google publishes for the name's collection.
    */
   public get getIamPolicyMethod(): string {
     return this.getStringAttribute('get_iam_policy_method');
   }
 
   /**
-   * The role that is granted.
+   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
    */
   public get role(): string {
     return this.getStringAttribute('role');
   }
 
   /**
-   * The principal that is granted the role.
+   * The principal, e.g. `user:alice@example.com`, `serviceAccount:...`, `group:...`, `principal://...`.
    */
   public get member(): string {
     return this.getStringAttribute('member');
   }
 
   /**
-   * An IAM condition: the binding applies only while the CEL expression holds.
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    */
   public get condition(): cdktf.IResolvable {
     return this.interpolationForAttribute('condition');
   }
 
   /**
-   * Terraform-style id of the grant.
+   * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.
    */
   public get id(): string {
     return this.getStringAttribute('id');
   }
 
   /**
-   * Etag of the IAM policy after the last write or read.
+   * The policy's etag after the last change or refresh.
    */
   public get etag(): string {
     return this.getStringAttribute('etag');
   }
 
   /**
-   * The project of the resource, taken from its name.
+   * The project in the resource's name, if it has one.
    */
   public get project(): string {
     return this.getStringAttribute('project');
@@ -190,9 +190,9 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
 
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
+      name: jsonLiteral(this.config.name),
       service: jsonLiteral(this.config.service),
       api_version: jsonLiteral(this.config.apiVersion),
-      name: jsonLiteral(this.config.name),
       get_iam_policy_method: jsonLiteral(this.config.getIamPolicyMethod),
       role: jsonLiteral(this.config.role),
       member: jsonLiteral(this.config.member),
@@ -202,9 +202,9 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
 
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
+      name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
       service: { value: hclLiteral(this.config.service), isBlock: false, type: 'simple', storageClassType: 'string' },
       api_version: { value: hclLiteral(this.config.apiVersion), isBlock: false, type: 'simple', storageClassType: 'string' },
-      name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
       get_iam_policy_method: {
         value: hclLiteral(this.config.getIamPolicyMethod),
         isBlock: false,

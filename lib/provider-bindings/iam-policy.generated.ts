@@ -5,19 +5,19 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
 /**
- * One object of `condition`: an IAM condition: the binding applies only while the CEL expression holds.
+ * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
  */
 export interface GoogleiamIamPolicyBindingsCondition {
   /**
-   * Textual expression in Common Expression Language syntax.
+   * The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.
    */
   readonly expression: string;
   /**
-   * Short string describing the purpose of the expression.
+   * A short name for what the condition does; with the role it identifies the binding.
    */
   readonly title: string;
   /**
-   * Longer text describing the expression.
+   * What the condition is for.
    * @default - not set
    */
   readonly description?: string;
@@ -45,19 +45,19 @@ function googleiamIamPolicyBindingsConditionToHclTerraform(struct?: GoogleiamIam
 }
 
 /**
- * One object of `bindings`: every binding of the policy.
+ * One object of `bindings`: every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
  */
 export interface GoogleiamIamPolicyBindings {
   /**
-   * The role.
+   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
    */
   readonly role: string;
   /**
-   * The principals granted the role.
+   * Every principal of the binding (authoritative for this role and condition).
    */
   readonly members: string[];
   /**
-   * An IAM condition: the binding applies only while the CEL expression holds.
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    * @default - not set
    */
   readonly condition?: GoogleiamIamPolicyBindingsCondition;
@@ -90,7 +90,7 @@ function googleiamIamPolicyBindingsToHclTerraform(struct?: GoogleiamIamPolicyBin
 }
 
 /**
- * One object of `audit_log_configs`: which types of permission are logged.
+ * One object of `audit_log_configs`: which permission types are logged.
  */
 export interface GoogleiamIamPolicyAuditConfigsAuditLogConfigs {
   /**
@@ -98,7 +98,7 @@ export interface GoogleiamIamPolicyAuditConfigsAuditLogConfigs {
    */
   readonly logType: string;
   /**
-   * Principals whose use is not logged.
+   * Principals not logged for this type.
    * @default - not set
    */
   readonly exemptedMembers?: string[];
@@ -133,15 +133,15 @@ function googleiamIamPolicyAuditConfigsAuditLogConfigsToHclTerraform(
 }
 
 /**
- * One object of `audit_configs`: the policy's audit configs, replaced when given.
+ * One object of `audit_configs`: audit logging per service; when given, the policy's audit configs become exactly these.
  */
 export interface GoogleiamIamPolicyAuditConfigs {
   /**
-   * A service, or `allServices`.
+   * A service, e.g. `networksecurity.googleapis.com`, or `allServices`.
    */
   readonly service: string;
   /**
-   * Which types of permission are logged.
+   * Which permission types are logged.
    */
   readonly auditLogConfigs: GoogleiamIamPolicyAuditConfigsAuditLogConfigs[] | cdktf.IResolvable;
 }
@@ -173,7 +173,11 @@ function googleiamIamPolicyAuditConfigsToHclTerraform(struct?: GoogleiamIamPolic
 /** Configuration of a {@link GoogleiamIamPolicy}. */
 export interface GoogleiamIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
-   * The API: its host name without `.googleapis.com`, e.g. `secretmanager`.
+   * The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`.
+   */
+  readonly name: string;
+  /**
+   * The API, its host name without `.googleapis.com`, e.g. `secretmanager`.
    */
   readonly service: string;
   /**
@@ -181,27 +185,23 @@ export interface GoogleiamIamPolicyConfig extends cdktf.TerraformMetaArguments {
    */
   readonly apiVersion: string;
   /**
-   * The resource whose IAM policy this owns.
-   */
-  readonly name: string;
-  /**
-   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`.
+   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`; by default what Google publishes for the name's collection.
    * @default - not set
    */
   readonly getIamPolicyMethod?: string;
   /**
-   * Every binding of the policy.
+   * Every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
    */
   readonly bindings: GoogleiamIamPolicyBindings[] | cdktf.IResolvable;
   /**
-   * The policy's audit configs, replaced when given.
+   * Audit logging per service; when given, the policy's audit configs become exactly these.
    * @default - not set
    */
   readonly auditConfigs?: GoogleiamIamPolicyAuditConfigs[] | cdktf.IResolvable;
 }
 
 /**
- * Every binding of a resource's IAM policy, and its audit configs when given.
+ * Sets every binding of a resource's IAM policy, and its audit configs when given (as the google provider's `_iam_policy`).
  *
  * The resource type `googleiam_iam_policy` of the `googleiam` provider.
  */
@@ -241,7 +241,14 @@ export class GoogleiamIamPolicy extends cdktf.TerraformResource {
   }
 
   /**
-   * The API: its host name without `.googleapis.com`, e.g. `secretmanager`.
+   * The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`.
+   */
+  public get name(): string {
+    return this.getStringAttribute('name');
+  }
+
+  /**
+   * The API, its host name without `.googleapis.com`, e.g. `secretmanager`.
    */
   public get service(): string {
     return this.getStringAttribute('service');
@@ -255,49 +262,42 @@ export class GoogleiamIamPolicy extends cdktf.TerraformResource {
   }
 
   /**
-   * The resource whose IAM policy this owns.
-   */
-  public get name(): string {
-    return this.getStringAttribute('name');
-  }
-
-  /**
-   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`.
+   * How getIamPolicy is called: `GET`, `POST` or `POST_QUERY`; by default what Google publishes for the name's collection.
    */
   public get getIamPolicyMethod(): string {
     return this.getStringAttribute('get_iam_policy_method');
   }
 
   /**
-   * Every binding of the policy.
+   * Every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
    */
   public get bindings(): cdktf.IResolvable {
     return this.interpolationForAttribute('bindings');
   }
 
   /**
-   * The policy's audit configs, replaced when given.
+   * Audit logging per service; when given, the policy's audit configs become exactly these.
    */
   public get auditConfigs(): cdktf.IResolvable {
     return this.interpolationForAttribute('audit_configs');
   }
 
   /**
-   * Terraform-style id of the grant.
+   * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.
    */
   public get id(): string {
     return this.getStringAttribute('id');
   }
 
   /**
-   * Etag of the IAM policy after the last write or read.
+   * The policy's etag after the last change or refresh.
    */
   public get etag(): string {
     return this.getStringAttribute('etag');
   }
 
   /**
-   * The project of the resource, taken from its name.
+   * The project in the resource's name, if it has one.
    */
   public get project(): string {
     return this.getStringAttribute('project');
@@ -305,9 +305,9 @@ export class GoogleiamIamPolicy extends cdktf.TerraformResource {
 
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
+      name: jsonLiteral(this.config.name),
       service: jsonLiteral(this.config.service),
       api_version: jsonLiteral(this.config.apiVersion),
-      name: jsonLiteral(this.config.name),
       get_iam_policy_method: jsonLiteral(this.config.getIamPolicyMethod),
       bindings: cdktf.listMapper(googleiamIamPolicyBindingsToTerraform, false)(this.config.bindings),
       audit_configs: cdktf.listMapper(googleiamIamPolicyAuditConfigsToTerraform, false)(this.config.auditConfigs),
@@ -316,9 +316,9 @@ export class GoogleiamIamPolicy extends cdktf.TerraformResource {
 
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
+      name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
       service: { value: hclLiteral(this.config.service), isBlock: false, type: 'simple', storageClassType: 'string' },
       api_version: { value: hclLiteral(this.config.apiVersion), isBlock: false, type: 'simple', storageClassType: 'string' },
-      name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
       get_iam_policy_method: {
         value: hclLiteral(this.config.getIamPolicyMethod),
         isBlock: false,
