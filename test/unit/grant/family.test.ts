@@ -718,6 +718,24 @@ describe('app-wide checks', () => {
     );
     expect(message).not.toMatch(/ProjectPolicy|OtherSecret/);
   });
+
+  test('the same member grant twice in a stack is refused (deleting either would revoke it); in two stacks it is a warning', () => {
+    expect(
+      synthErrors((st) => {
+        new AuthorizationPolicyIamMember(st, 'First', { name: AP, role: ROLE, member: 'user:Alice@Example.com' });
+        new AuthorizationPolicyIamMember(st, 'Second', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+      }),
+    ).toMatch(/stack\/Second: member: stack\/First grants the same member, role and condition on .*; declare it once/);
+
+    const app = Testing.app();
+    const [one, two] = [new TerraformStack(app, 'one'), new TerraformStack(app, 'two')];
+    new AuthorizationPolicyIamMember(one, 'Grant', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    const twin = new AuthorizationPolicyIamMember(two, 'Grant', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    expect(twin.node.validate()).toEqual([]);
+    expect(twin.node.findAll().flatMap((c) => c.node.metadata.map((m) => m.data))).toContainEqual(
+      expect.stringMatching(/one\/Grant grants the same member, role and condition in another stack/),
+    );
+  });
 });
 
 test('a generic construct given no resource (plain JavaScript) reports the field', () => {
