@@ -97,7 +97,9 @@ test("renaming or moving a construct keeps every grant: the new address's create
 
 test("a stack's last grant deleted while the stack keeps a GoogleIamProvider: the next apply revokes it", async () => {
   const { ap } = resources();
-  const ws = await deployed((s) => new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' }));
+  const ws = await deployed(
+    (s) => new AuthorizationPolicyIamMember(s, 'Only', { name: ap, role: VIEWER, member: 'user:only@example.com' }),
+  );
   expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:only@example.com']);
 
   // Terraform destroys a resource through its provider: the stack keeps the provider for that apply.
