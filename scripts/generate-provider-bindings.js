@@ -3,7 +3,7 @@
  * Writes the cdktf L1 classes of our provider (`googleiam`) from its schema,
  * the one source (issue 30), as cdktf's own provider generator writes them for
  * a registry provider, but small: one jsii-compatible file per type in
- * lib/provider-bindings/, with
+ * lib/provider-bindings/ (beside the two hand-written helpers they use), with
  * - the provider block, `GoogleIamProvider` (a TerraformProvider whose
  *   required_providers entry is `cdktf-google-iam/googleiam` at the package's
  *   version, so Terraform installs the copy synth lays out);
@@ -189,6 +189,9 @@ function getter(attribute) {
   return [...docs(attribute.description), `public get ${name}(): ${type} {`, `return ${body};`, '}', ''];
 }
 
+const SYNTHESIZE_DOCS = ['/** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */'];
+const SYNTHESIZE_HCL_DOCS = ["/** The configuration for cdktf's HCL renderer. */"];
+
 const GENERATOR_METADATA = `{ providerName: '${PROVIDER.name}', providerVersion: '${VERSION}', providerVersionConstraint: '${VERSION}' }`;
 
 /** The file of one resource type or data source. */
@@ -205,7 +208,7 @@ function typeFile(entry) {
     ...HEADER,
     "import * as cdktf from 'cdktf';",
     "import type { Construct } from 'constructs';",
-    "import { hclLiteral, jsonLiteral } from '../synth/literal-strings';",
+    "import { hclLiteral, jsonLiteral } from './literal-strings';",
     '',
     ...structs,
     `/** Configuration of ${resource ? 'a' : 'the data source'} {@link ${className}}. */`,
@@ -241,12 +244,14 @@ function typeFile(entry) {
     '}',
     '',
     ...entry.schema.attributes.flatMap(getter),
+    ...SYNTHESIZE_DOCS,
     'protected synthesizeAttributes(): { [name: string]: any } {',
     'return {',
     ...fields.map(({ a, code }) => `${a.name}: ${code.mapper}(this.config.${camel(a.name)}),`),
     '};',
     '}',
     '',
+    ...SYNTHESIZE_HCL_DOCS,
     'protected synthesizeHclAttributes(): { [name: string]: any } {',
     'const attributes: { [name: string]: any } = {',
     ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `this.config.${camel(a.name)}`)},`),
@@ -266,8 +271,8 @@ function providerFile(entry) {
     ...HEADER,
     "import * as cdktf from 'cdktf';",
     "import type { Construct } from 'constructs';",
-    "import { hclLiteral, jsonLiteral } from '../synth/literal-strings';",
-    "import { layOutProviderAtSynth } from '../synth/provider-layout';",
+    "import { hclLiteral, jsonLiteral } from './literal-strings';",
+    "import { layOutProviderAtSynth } from './provider-layout';",
     '',
     `/** Configuration of a {@link ${className}}. */`,
     `export interface ${className}Config {`,
@@ -310,12 +315,14 @@ function providerFile(entry) {
     'this._alias = value;',
     '}',
     '',
+    ...SYNTHESIZE_DOCS,
     'protected synthesizeAttributes(): { [name: string]: any } {',
     'return {',
     ...fields.map(({ a, code }) => `${a.name}: ${code.mapper}(this.config.${camel(a.name)}),`),
     '};',
     '}',
     '',
+    ...SYNTHESIZE_HCL_DOCS,
     'protected synthesizeHclAttributes(): { [name: string]: any } {',
     'const attributes: { [name: string]: any } = {',
     ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `this.config.${camel(a.name)}`)},`),

@@ -2,7 +2,7 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import { hclLiteral, jsonLiteral } from './literal-strings';
 
 /** Configuration of the data source {@link DataGoogleiamAuthorizationPolicyIamPolicy}. */
 export interface DataGoogleiamAuthorizationPolicyIamPolicyConfig extends cdktf.TerraformMetaArguments {
@@ -120,6 +120,7 @@ export class DataGoogleiamAuthorizationPolicyIamPolicy extends cdktf.TerraformDa
     return this.getStringAttribute('policy_data');
   }
 
+  /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
       authorization_policy_id: jsonLiteral(this.config.authorizationPolicyId),
@@ -129,6 +130,7 @@ export class DataGoogleiamAuthorizationPolicyIamPolicy extends cdktf.TerraformDa
     };
   }
 
+  /** The configuration for cdktf's HCL renderer. */
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
       authorization_policy_id: {

@@ -2,7 +2,7 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import { hclLiteral, jsonLiteral } from './literal-strings';
 
 /** Configuration of the data source {@link DataGoogleiamIamPolicy}. */
 export interface DataGoogleiamIamPolicyConfig extends cdktf.TerraformMetaArguments {
@@ -131,6 +131,7 @@ export class DataGoogleiamIamPolicy extends cdktf.TerraformDataSource {
     return this.getStringAttribute('policy_data');
   }
 
+  /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
       name: jsonLiteral(this.config.name),
@@ -141,6 +142,7 @@ export class DataGoogleiamIamPolicy extends cdktf.TerraformDataSource {
     };
   }
 
+  /** The configuration for cdktf's HCL renderer. */
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
       name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },

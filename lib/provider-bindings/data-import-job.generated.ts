@@ -2,7 +2,7 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import { hclLiteral, jsonLiteral } from './literal-strings';
 
 /** Configuration of the data source {@link DataGoogleiamImportJob}. */
 export interface DataGoogleiamImportJobConfig extends cdktf.TerraformMetaArguments {
@@ -169,6 +169,7 @@ export class DataGoogleiamImportJob extends cdktf.TerraformDataSource {
     return this.getStringAttribute('inline_payload_json');
   }
 
+  /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
       import_job_id: jsonLiteral(this.config.importJobId),
@@ -178,6 +179,7 @@ export class DataGoogleiamImportJob extends cdktf.TerraformDataSource {
     };
   }
 
+  /** The configuration for cdktf's HCL renderer. */
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
       import_job_id: { value: hclLiteral(this.config.importJobId), isBlock: false, type: 'simple', storageClassType: 'string' },

@@ -2,7 +2,7 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import { hclLiteral, jsonLiteral } from './literal-strings';
 
 /** Configuration of the data source {@link DataGoogleiamMigrationJobIamPolicy}. */
 export interface DataGoogleiamMigrationJobIamPolicyConfig extends cdktf.TerraformMetaArguments {
@@ -120,6 +120,7 @@ export class DataGoogleiamMigrationJobIamPolicy extends cdktf.TerraformDataSourc
     return this.getStringAttribute('policy_data');
   }
 
+  /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
       migration_job_id: jsonLiteral(this.config.migrationJobId),
@@ -129,6 +130,7 @@ export class DataGoogleiamMigrationJobIamPolicy extends cdktf.TerraformDataSourc
     };
   }
 
+  /** The configuration for cdktf's HCL renderer. */
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
       migration_job_id: { value: hclLiteral(this.config.migrationJobId), isBlock: false, type: 'simple', storageClassType: 'string' },

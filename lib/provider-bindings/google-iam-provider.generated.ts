@@ -2,8 +2,8 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
-import { layOutProviderAtSynth } from '../synth/provider-layout';
+import { hclLiteral, jsonLiteral } from './literal-strings';
+import { layOutProviderAtSynth } from './provider-layout';
 
 /** Configuration of a {@link GoogleIamProvider}. */
 export interface GoogleIamProviderConfig {
@@ -67,6 +67,7 @@ export class GoogleIamProvider extends cdktf.TerraformProvider {
     this._alias = value;
   }
 
+  /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
       project: jsonLiteral(this.config.project),
@@ -76,6 +77,7 @@ export class GoogleIamProvider extends cdktf.TerraformProvider {
     };
   }
 
+  /** The configuration for cdktf's HCL renderer. */
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
       project: { value: hclLiteral(this.config.project), isBlock: false, type: 'simple', storageClassType: 'string' },

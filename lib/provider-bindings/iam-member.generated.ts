@@ -2,7 +2,7 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import { hclLiteral, jsonLiteral } from './literal-strings';
 
 /**
  * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
@@ -188,6 +188,7 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
     return this.getStringAttribute('project');
   }
 
+  /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
       name: jsonLiteral(this.config.name),
@@ -200,6 +201,7 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
     };
   }
 
+  /** The configuration for cdktf's HCL renderer. */
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
       name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
