@@ -5,9 +5,10 @@ import { validateGrantValues } from '../iam/grant-validation';
 import { parseResourceName, type ResourceNameFormat } from '../iam/resource-name';
 import type { ConditionInput } from '../iam/types';
 import { checkAt } from '../synth/errors';
-import { isKnown, projectOfName } from '../synth/known-values';
+import { holdsTokens, isKnown, projectOfName } from '../synth/known-values';
 import { useGoogleIamProvider } from '../synth/default-provider';
 import type { GoogleIamProvider } from '../provider-bindings/google-iam-provider.generated';
+import { grantResourceName } from './grant-address';
 import { GrantRegistry } from './grant-registry';
 import type { IamCondition } from './iam-condition';
 import type { IamGrantOptions } from './iam-grant-options';
@@ -29,7 +30,7 @@ export interface GrantResourceConfig {
   readonly provider?: GoogleIamProvider;
 }
 
-/** The construct id of a grant's L1 resource: cdktf leaves `Default` out of the Terraform address, which is then the construct's own. */
+/** The construct id of a grant's L1 resource: cdktf leaves `Default` out of the address, which is then the construct's own where no name is given. */
 const RESOURCE_ID = 'Default';
 
 /** Where a grant construct's policy lives. @internal */
@@ -45,8 +46,9 @@ export interface GrantTarget {
  * The shared body of every grant construct: validates what is known at synth
  * (the provider's ValidateResourceConfig checks the rest at plan), registers
  * the grant for the app-wide checks, then declares the provider's L1 resource
- * (`googleiam_*_iam_member`, `_binding`, `_policy`), which Terraform creates,
- * reads, updates and deletes through the provider. The stack gets the
+ * (`googleiam_*_iam_member`, `_binding`, `_policy`), named by what it grants
+ * (grant-address.ts), which Terraform creates, reads, updates and deletes
+ * through the provider. The stack gets the
  * provider with no user code (see default-provider.ts).
  *
  * jsii erases this base class: its public members appear on each grant construct.
@@ -63,9 +65,9 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
   /** Etag of the resource's IAM policy after the grant's last write or refresh (known after apply). */
   public readonly etag: string;
   /**
-   * The Terraform address of the grant's resource, e.g.
-   * `googleiam_authorization_policy_iam_member.Grant`: what `dependsOn`,
-   * `terraform apply -target`, `-replace` and `import` take.
+   * The Terraform address of the grant's resource, named by what it grants, e.g.
+   * `googleiam_authorization_policy_iam_member.projects_p_..._user_alice_example_com_1a2b3c4d`:
+   * what `dependsOn`, `terraform apply -target`, `-replace` and `import` take.
    */
   public readonly fqn: string;
 
@@ -86,6 +88,8 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     GrantRegistry.of(this).register({ construct: this, typeName: target.typeName, grant });
     useGoogleIamProvider(this);
     const resource = declare(this, RESOURCE_ID, { name: this.name, ...(options.provider ? { provider: options.provider } : {}) });
+    // Named by what it grants (a grant holding values only Terraform knows: by the construct's path).
+    if (!holdsTokens(grant)) resource.overrideLogicalId(grantResourceName(grant));
     this.id = resource.id;
     this.etag = resource.etag;
     this.fqn = resource.fqn;

@@ -69,7 +69,9 @@ test('cdktf deploy grants; cdktf diff shows drift as a change; cdktf deploy repa
   emulator.addResource(MIGRATION_JOB, { ...policy, bindings: policy.bindings?.filter((b) => b.role !== 'roles/datamigration.viewer') });
   const diff = await cdktf(['diff', 'iam-grants']);
   ok(diff);
-  expect(diff.output).toMatch(/googleiam_migration_job_iam_binding\.DmsViewers[\s\S]*will be (created|updated in-place)/);
+  expect(diff.output).toMatch(
+    /googleiam_migration_job_iam_binding\.orders-db_datamigration_viewer_[0-9a-f]{8}[\s\S]*will be (created|updated in-place)/,
+  );
   expect(diff.output).not.toContain('Incomplete lock file information');
 
   ok(await cdktf(['deploy', 'iam-grants', '--auto-approve']));
@@ -129,7 +131,9 @@ describe('a plain JavaScript app, under cdktf-cli', () => {
       env,
     );
     expect(plan.code).toBe(2);
-    expect(plan.output).toMatch(/googleiam_authorization_policy_iam_member\.Readers will be created/);
+    expect(plan.output).toMatch(
+      /googleiam_authorization_policy_iam_member\.ci-checked_[\w-]*_group_readers_example_com_[0-9a-f]{8} will be created/,
+    );
 
     ok(await run(['deploy', 'checked', '--auto-approve']));
     expect(emulator.policy(POLICY).bindings).toEqual([

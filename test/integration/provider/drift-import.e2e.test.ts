@@ -84,7 +84,11 @@ test('import: an import block and `terraform import`, conditional grants by titl
     },
     import: [{ to: 'googleiam_authorization_policy_iam_member.viewer', id: `${name} ${ROLE} ${user(1)}` }],
   });
-  const imported = await workspace.terraform(['import', 'googleiam_iam_binding.editors', `//networksecurity.googleapis.com/${name} ${EDITOR} ${CONDITION.title}`]);
+  const imported = await workspace.terraform([
+    'import',
+    'googleiam_iam_binding.editors',
+    `//networksecurity.googleapis.com/${name} ${EDITOR} ${CONDITION.title}`,
+  ]);
   expect(imported.stdout).toContain('Import successful!');
   const plan = await workspace.plan();
   expect(plan.stdout).toContain('Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.');

@@ -34,7 +34,9 @@ afterAll(async () => {
 function configure(members: readonly string[], editors: readonly string[]): void {
   workspace.configure({
     resource: {
-      googleiam_authorization_policy_iam_member: Object.fromEntries(members.map((m, i) => [`m${i}`, { name: NAME, role: ROLE, member: m }])),
+      googleiam_authorization_policy_iam_member: Object.fromEntries(
+        members.map((m, i) => [`m${i}`, { name: NAME, role: ROLE, member: m }]),
+      ),
       googleiam_authorization_policy_iam_binding: editors.length ? { editors: { name: NAME, role: EDITOR, members: editors } } : {},
     },
   });
@@ -49,7 +51,9 @@ test('add: ten members and a binding are applied in a few batched writes; a plan
   expect(apply.code).toBe(0);
   expect(apply.stdout).toContain('Apply complete! Resources: 11 added, 0 changed, 0 destroyed.');
   expect(emulator.writes(NAME).length).toBeLessThanOrEqual(3);
-  expect(historyOf(emulator, NAME, ROLE).at(-1)).toEqual(['user:someone-else@example.com', ...Array.from({ length: 10 }, (_, i) => user(i))].sort());
+  expect(historyOf(emulator, NAME, ROLE).at(-1)).toEqual(
+    ['user:someone-else@example.com', ...Array.from({ length: 10 }, (_, i) => user(i))].sort(),
+  );
   const plan = await workspace.plan();
   expect(plan.code).toBe(0);
 });
@@ -74,7 +78,9 @@ test("delete from the configuration: revoked, others' grants kept", async () => 
   );
   const apply = await workspace.apply();
   expect(apply.stdout).toContain('Resources: 0 added, 0 changed, 2 destroyed.');
-  expect(historyOf(emulator, NAME, ROLE).at(-1)).toEqual(['user:someone-else@example.com', ...Array.from({ length: 8 }, (_, i) => user(i))].sort());
+  expect(historyOf(emulator, NAME, ROLE).at(-1)).toEqual(
+    ['user:someone-else@example.com', ...Array.from({ length: 8 }, (_, i) => user(i))].sort(),
+  );
   expect(emulator.policy(NAME).bindings).toContainEqual(OTHERS);
 });
 

@@ -22,7 +22,7 @@ import {
   type GoogleIamResource,
 } from '../../../lib';
 import { ConstructValidationError } from '../../../lib/synth/errors';
-import { synthJson } from '../../support/synth-json';
+import { resourceOf, synthJson } from '../../support/synth-json';
 import { thrownBy } from '../../support/rejection';
 import { resolveIn } from '../../support/resolve';
 
@@ -37,7 +37,7 @@ const X = { title: 'until-2030', expression: 'request.time < timestamp("2030-01-
 const newStack = () => new TerraformStack(Testing.app(), 'stack');
 
 describe('what each construct declares', () => {
-  test('member, binding and policy for the three resource types: one resource of its type each, named as the construct', () => {
+  test('member, binding and policy for the three resource types: one resource of its type each, named by what it grants', () => {
     const stack = newStack();
     const binding = new AuthorizationPolicyIamBinding(stack, 'ApB', { name: AP, role: ROLE, members: ['user:a@example.com'] });
     const policy = new AuthorizationPolicyIamPolicy(stack, 'ApP', {
@@ -64,16 +64,17 @@ describe('what each construct declares', () => {
     });
 
     const resources = synthJson(stack).resource;
+    // Each resource is named by what it grants (persisted: a change would replace users' grants), not by its construct.
     expect(Object.fromEntries(Object.entries(resources).map(([type, byName]) => [type, Object.keys(byName as object)]))).toEqual({
-      googleiam_authorization_policy_iam_binding: ['ApB'],
-      googleiam_authorization_policy_iam_policy: ['ApP'],
-      googleiam_address_group_iam_member: ['AgM'],
-      googleiam_address_group_iam_binding: ['AgB'],
-      googleiam_address_group_iam_policy: ['AgP'],
-      googleiam_migration_job_iam_member: ['MjM'],
-      googleiam_migration_job_iam_policy: ['MjP'],
+      googleiam_authorization_policy_iam_binding: ['ap_networksecurity_authorizationPolicyViewer_172b018f'],
+      googleiam_authorization_policy_iam_policy: ['other_policy_ae7b0582'],
+      googleiam_address_group_iam_member: ['ag_networksecurity_addressGroupUser_user_a_example_com_6c8444b3'],
+      googleiam_address_group_iam_binding: ['ag_networksecurity_addressGroupViewer_58ccc4b2'],
+      googleiam_address_group_iam_policy: ['owned_policy_f03dedb7'],
+      googleiam_migration_job_iam_member: ['mj_datamigration_viewer_user_a_example_com_until-2030_a8e5cfbd'],
+      googleiam_migration_job_iam_policy: ['owned_policy_90f5c8b5'],
     });
-    expect(resources.googleiam_authorization_policy_iam_policy.ApP).toEqual({
+    expect(resources.googleiam_authorization_policy_iam_policy.other_policy_ae7b0582).toEqual({
       name: 'projects/p-123456/locations/global/authorizationPolicies/other',
       bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { ...X, description: 'd' } }],
       audit_configs: [
@@ -84,24 +85,30 @@ describe('what each construct declares', () => {
       ],
     });
     // No auditConfigs declared: none in the configuration, so the provider leaves them alone.
-    expect(resources.googleiam_migration_job_iam_policy.MjP).not.toHaveProperty('audit_configs');
-    expect(resources.googleiam_address_group_iam_policy.AgP).toEqual({
+    expect(resources.googleiam_migration_job_iam_policy.owned_policy_90f5c8b5).not.toHaveProperty('audit_configs');
+    expect(resources.googleiam_address_group_iam_policy.owned_policy_f03dedb7).toEqual({
       name: 'projects/p-123456/locations/global/addressGroups/owned',
       bindings: [],
     });
-    expect(resources.googleiam_migration_job_iam_member.MjM).toEqual({
+    expect(resources.googleiam_migration_job_iam_member['mj_datamigration_viewer_user_a_example_com_until-2030_a8e5cfbd']).toEqual({
       name: MJ,
       role: 'roles/datamigration.viewer',
       member: 'user:a@example.com',
       condition: X,
     });
-    expect(resources.googleiam_authorization_policy_iam_binding.ApB).toEqual({ name: AP, role: ROLE, members: ['user:a@example.com'] });
+    expect(resources.googleiam_authorization_policy_iam_binding.ap_networksecurity_authorizationPolicyViewer_172b018f).toEqual({
+      name: AP,
+      role: ROLE,
+      members: ['user:a@example.com'],
+    });
 
     expect(policy.project).toBe('p-123456');
     expect(policy.bindings[0].role).toBe(ROLE);
-    expect(resolveIn(stack, policy.fqn)).toBe('${googleiam_authorization_policy_iam_policy.ApP}');
-    expect(resolveIn(stack, policy.id)).toBe('${googleiam_authorization_policy_iam_policy.ApP.id}');
-    expect(resolveIn(stack, binding.etag)).toBe('${googleiam_authorization_policy_iam_binding.ApB.etag}');
+    expect(resolveIn(stack, policy.fqn)).toBe('${googleiam_authorization_policy_iam_policy.other_policy_ae7b0582}');
+    expect(resolveIn(stack, policy.id)).toBe('${googleiam_authorization_policy_iam_policy.other_policy_ae7b0582.id}');
+    expect(resolveIn(stack, binding.etag)).toBe(
+      '${googleiam_authorization_policy_iam_binding.ap_networksecurity_authorizationPolicyViewer_172b018f.etag}',
+    );
   });
 
   test("generic grants: Google's published shape for the collection unless the construct says; a GET Google publishes is left out", () => {
@@ -160,26 +167,18 @@ describe('what each construct declares', () => {
       'GET',
     ]);
 
-    const { resource } = synthJson(stack);
-    const apiOf = (r: { service: string; api_version: string; name: string; get_iam_policy_method?: string }) => ({
-      service: r.service,
-      api_version: r.api_version,
-      name: r.name,
-      ...(r.get_iam_policy_method ? { get_iam_policy_method: r.get_iam_policy_method } : {}),
-    });
-    expect(apiOf(resource.googleiam_iam_member.Secret)).toEqual({
+    expect(resourceOf(stack, secret)).toMatchObject({
       service: 'secretmanager',
       api_version: 'v1',
       name: 'projects/p-123456/secrets/db-password',
     });
-    expect(apiOf(resource.googleiam_iam_binding.Project)).toEqual({
-      ...apiOf(resource.googleiam_iam_binding.Project),
-      get_iam_policy_method: 'POST',
-    });
-    expect(resource.googleiam_iam_policy.Spanner.get_iam_policy_method).toBe('POST');
+    // A GET that Google publishes is left out; the provider finds it in the same table.
+    expect(resourceOf(stack, secret)).not.toHaveProperty('get_iam_policy_method');
+    expect(resourceOf(stack, project)).toMatchObject({ service: 'cloudresourcemanager', api_version: 'v3', get_iam_policy_method: 'POST' });
+    expect(resourceOf(stack, spanner).get_iam_policy_method).toBe('POST');
     // An override that departs from what Google publishes travels with the grant.
-    expect(resource.googleiam_iam_member.ForcedPost.get_iam_policy_method).toBe('POST');
-    expect(resource.googleiam_iam_member.ForcedGet.get_iam_policy_method).toBe('GET');
+    expect(resourceOf(stack, forcedPost).get_iam_policy_method).toBe('POST');
+    expect(resourceOf(stack, forcedGet).get_iam_policy_method).toBe('GET');
     expect([secret, project, spanner, forcedPost, forcedGet].map((c) => c.resource.policyReadMethod)).toEqual([
       'GET',
       'POST',
@@ -207,6 +206,7 @@ describe('what each construct declares', () => {
       ],
     });
     const { resource } = synthJson(stack);
+    // A grant holding values only Terraform knows is named by its construct's path.
     expect(resource.googleiam_iam_binding.B).toMatchObject({ name: '${var.secret}', members: '${var.members}' });
     expect(resource.googleiam_iam_policy.P.bindings[0]).toEqual({ role: 'roles/secretmanager.viewer', members: '${var.members}' });
     expect(resolveIn(stack, binding.project)).toBe('${replace(var.secret, "/^projects\\/([^/]+)(\\/.*)?$|^.*$/", "$1")}');

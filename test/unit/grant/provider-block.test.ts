@@ -6,7 +6,7 @@
  */
 import { TerraformStack, Testing } from 'cdktf';
 import { AuthorizationPolicyIamMember, DataImportJob, GoogleIamProvider } from '../../../lib';
-import { synthJson } from '../../support/synth-json';
+import { resourceOf, synthJson } from '../../support/synth-json';
 
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
@@ -49,12 +49,14 @@ test('an aliased provider: the grants that name it use it, the others the defaul
     alias: 'admin',
     impersonateServiceAccount: 'admin@p-123456.iam.gserviceaccount.com',
   });
-  grant(stack, 'Alice', admin);
-  grant(stack, 'Bob');
-  const json = synthJson(stack);
-  expect(json.provider.googleiam).toEqual([{ alias: 'admin', impersonate_service_account: 'admin@p-123456.iam.gserviceaccount.com' }, {}]);
-  expect(json.resource.googleiam_authorization_policy_iam_member.Alice.provider).toBe('googleiam.admin');
-  expect(json.resource.googleiam_authorization_policy_iam_member.Bob).not.toHaveProperty('provider');
+  const alice = grant(stack, 'Alice', admin);
+  const bob = grant(stack, 'Bob');
+  expect(synthJson(stack).provider.googleiam).toEqual([
+    { alias: 'admin', impersonate_service_account: 'admin@p-123456.iam.gserviceaccount.com' },
+    {},
+  ]);
+  expect(resourceOf(stack, alice).provider).toBe('googleiam.admin');
+  expect(resourceOf(stack, bob)).not.toHaveProperty('provider');
 });
 
 test('credentials given to the provider stay out of the resources and data sources', () => {
