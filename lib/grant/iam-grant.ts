@@ -60,7 +60,11 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
   public readonly name: string;
   /** The project the resource belongs to, taken from `name` (a Terraform expression when `name` is one). */
   public readonly project: string;
-  /** The Terraform id of the grant's resource, as the provider sets it (known after apply). */
+  /**
+   * The Terraform id of the grant's resource, as the provider sets it at plan (a Terraform expression): member
+   * `{name}/{role}/{member}`, binding `{name}/{role}`, policy `{name}`, member and binding followed by
+   * `/{title}/{description}/{expression}` when conditional.
+   */
   public readonly id: string;
   /** Etag of the resource's IAM policy after the grant's last write or refresh (known after apply). */
   public readonly etag: string;
