@@ -40,7 +40,8 @@ module.exports = {
       roots: ['<rootDir>/test/integration'],
       testMatch: ['**/*.e2e.test.ts'],
       // The examples' CLI test drives the cdktf CLI in another process; the flavour's own package test covers cdktn's CLI.
-      testPathIgnorePatterns: ['/test/integration/examples/'],
+      // The provider's own tests use hand-written configurations, no cdktf: once is enough.
+      testPathIgnorePatterns: ['/test/integration/examples/', '/test/integration/provider/'],
       moduleNameMapper: { '^cdktf$': 'cdktn', '^cdktf/(.*)$': 'cdktn/$1' },
     },
     { ...base, displayName: 'package', roots: ['<rootDir>/test/package'], testMatch: ['**/*.test.ts'] },

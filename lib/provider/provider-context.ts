@@ -30,18 +30,19 @@ export interface GoogleIamContext {
 /**
  * Builds the context from the provider block and the environment. The
  * block's values take precedence as in the Terraform google provider, whose
- * `credentials` and `access_token` attributes default from the environment
- * (`HandleSDKDefaults`) and whose token, when there is one, wins: so
- * `access_token` is the client's token, and `credentials` stands in for
- * `GOOGLE_CREDENTIALS` (it still yields to `GOOGLE_OAUTH_ACCESS_TOKEN`, as
- * there). Everything else comes from the environment as lib/api reads it
- * (ADC, impersonation, endpoint overrides). Throws a RetrySettingError for a
- * bad retry variable.
+ * `access_token` and `credentials` attributes fall back on
+ * `GOOGLE_OAUTH_ACCESS_TOKEN` and `GOOGLE_CREDENTIALS` (and its aliases), and
+ * which authenticates with a token whenever it has one (lib/api
+ * credential-source.ts follows the same order): so `access_token` is the
+ * client's token, and `credentials` stands in for `GOOGLE_CREDENTIALS`,
+ * still yielding to a token in the environment. Everything else comes from
+ * the environment as lib/api reads it (ADC, impersonation, endpoint
+ * overrides, retries). Throws a RetrySettingError for a bad retry variable.
  */
 export function createContext(
   settings: ProviderSettings,
   processEnv: NodeJS.ProcessEnv = process.env,
-  batching: Partial<Pick<PolicyBatcherOptions, 'gatherMs' | 'maxGatherMs'>> = {},
+  batching: Partial<Pick<PolicyBatcherOptions, 'maxGatherMs' | 'idleGatherMs'>> = {},
 ): GoogleIamContext {
   const env: NodeJS.ProcessEnv = {
     ...processEnv,

@@ -101,7 +101,10 @@ export class GoogleIamWorkspace {
   /** `type.name` (and `[key]`) of every instance in the state. */
   public addresses(): string[] {
     return this.state().flatMap((r) =>
-      r.instances.map((i) => `${r.type}.${r.name}${(i as { index_key?: string }).index_key === undefined ? '' : `["${(i as { index_key?: string }).index_key}"]`}`),
+      r.instances.map(
+        (i) =>
+          `${r.type}.${r.name}${(i as { index_key?: string }).index_key === undefined ? '' : `["${(i as { index_key?: string }).index_key}"]`}`,
+      ),
     );
   }
 

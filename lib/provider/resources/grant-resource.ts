@@ -29,13 +29,13 @@ export interface GrantMode {
   partialGrant(values: CtyObject): Grant;
   /** `state` refreshed from Google's policy; null when what it declares is gone. */
   refresh(state: CtyObject, policy: Policy): CtyObject | null;
-  /** The import ID's words after `<resource>` (at least `minWords`, or exactly when `exactWords`). */
+  /** How many words an import ID has after `<resource>`: at least `min`, exactly `min` when `exact`; `format` for messages. */
   readonly importWords: { readonly min: number; readonly exact?: boolean; readonly format: string };
   /** The attributes an import ID's words name, filled from the policy read (a condition found by its title). */
   imported(words: readonly string[], policy: Policy): CtyObject;
 }
 
-/** The computed attributes and the attributes that name the resource, which every state holds. */
+/** The attributes only the provider sets (never configured): left out of the plan's comparisons. */
 const COMPUTED = COMPUTED_ATTRIBUTES.map((a) => a.name);
 
 /**

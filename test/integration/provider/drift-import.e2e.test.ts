@@ -110,3 +110,80 @@ test('a resource deleted in Google: plan and destroy succeed, with a warning', a
   expect(destroy.code).toBe(0);
   expect(workspace.state()).toEqual([]);
 });
+
+test('the data sources under terraform: the policy (version 3 by default) and an import job, as outputs', async () => {
+  const { name, workspace } = setUp({ bindings: [{ role: ROLE, members: [user(1)], condition: CONDITION }] });
+  emulator.addImportJob({
+    name: 'projects/p-123456/locations/us-central1/importJobs/job',
+    displayName: 'Job',
+    state: 'IMPORT_JOB_STATE_COMPLETED',
+  });
+  workspace.configure(
+    {
+      data: {
+        googleiam_authorization_policy_iam_policy: { ap: { authorization_policy_id: name.split('/').pop(), location: 'global' } },
+        googleiam_import_job: { job: { import_job_id: 'job', location: 'us-central1' } },
+      },
+      output: {
+        title: { value: '${data.googleiam_authorization_policy_iam_policy.ap.bindings[0].condition.title}' },
+        project: { value: '${data.googleiam_authorization_policy_iam_policy.ap.project}' },
+        state: { value: '${data.googleiam_import_job.job.state}' },
+      },
+    },
+    { project: 'p-123456' },
+  );
+  const apply = await workspace.apply();
+  expect(apply.code).toBe(0);
+  const outputs = await workspace.terraform(['output', '-json']);
+  expect(JSON.parse(outputs.stdout)).toMatchObject({
+    title: { value: CONDITION.title },
+    project: { value: 'p-123456' },
+    state: { value: 'IMPORT_JOB_STATE_COMPLETED' },
+  });
+});
+
+test('a generic policy resource: authoritative for bindings (and audit configs when given); a binding added by others is drift', async () => {
+  const { name, workspace } = setUp({ bindings: [{ role: EDITOR, members: [user('before')] }] });
+  const audit = [{ service: 'allServices', audit_log_configs: [{ log_type: 'DATA_READ', exempted_members: [user('quiet')] }] }];
+  workspace.configure({
+    resource: {
+      googleiam_iam_policy: {
+        all: {
+          service: 'networksecurity',
+          api_version: 'v1',
+          name,
+          bindings: [
+            { role: ROLE, members: [user(1), user(2)] },
+            { role: EDITOR, members: [user(3)], condition: CONDITION },
+          ],
+          audit_configs: audit,
+        },
+      },
+    },
+  });
+  expect((await workspace.apply()).code).toBe(0);
+  expect(emulator.writes(name)).toHaveLength(1);
+  expect(emulator.policy(name)).toMatchObject({
+    bindings: [
+      { role: ROLE, members: [user(1), user(2)] },
+      { role: EDITOR, members: [user(3)], condition: CONDITION },
+    ],
+    auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: [user('quiet')] }] }],
+  });
+  expect((await workspace.plan()).code).toBe(0);
+
+  emulator.addResource(name, {
+    ...emulator.policy(name),
+    bindings: [...emulator.policy(name).bindings!, { role: EDITOR, members: [user('added')] }],
+  });
+  const drift = await workspace.plan();
+  expect(drift.code).toBe(2);
+  expect(drift.stdout).toContain('1 to change');
+  const before = emulator.writes(name).length;
+  expect((await workspace.apply()).code).toBe(0);
+  expect(emulator.writes(name).length - before).toBe(1);
+  expect(membersOf(emulator, name, EDITOR)).toEqual([]);
+
+  expect((await workspace.terraform(['destroy', '-auto-approve', '-input=false'])).code).toBe(0);
+  expect(emulator.policy(name).bindings ?? []).toEqual([]);
+});

@@ -3,6 +3,8 @@
  * data sources and the Direct-form lookup mode, in process against the
  * emulator over HTTP: none of them writes.
  */
+import { spawn } from 'child_process';
+import { providerPackage } from '../../../lib/install';
 import { parseLookupAnswer, serializeLookupAnswer } from '../../../lib/contract/lookup-answer';
 import { serializeReadQuery, locatedPolicyQuery, importJobQuery } from '../../../lib/contract/read-query';
 import { runLookup } from '../../../lib/provider/lookup-mode';
@@ -137,5 +139,21 @@ describe('data sources and the lookup mode', () => {
     });
     const missing = serializeReadQuery(importJobQuery({ location: 'us-central1', importJobId: 'nothing' }, undefined));
     expect(await runLookup(JSON.stringify(missing), env)).toMatchObject({ error: { kind: 'google', status: 'NOT_FOUND' } });
+  });
+
+  test('the bundle in lookup mode: the query on stdin, the answer on stdout', async () => {
+    const query = serializeReadQuery(
+      importJobQuery({ project: 'demo-project', location: 'us-central1', importJobId: 'everything' }, undefined),
+    );
+    const child = spawn(process.execPath, [providerPackage().bundlePath, 'lookup'], {
+      env: { ...process.env, ...emulator.env() },
+      stdio: 'pipe',
+    });
+    child.stdin.end(JSON.stringify(query));
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(parseLookupAnswer(stdout)).toMatchObject({ project: 'demo-project', value: { name: FULL_JOB_NAME, displayName: 'Everything' } });
   });
 });

@@ -2,7 +2,7 @@
  * The read-modify-write engine against an in-memory policy (see
  * test/support/memory-policy.ts): batching, isolation of a bad request,
  * conflicts, the etag, the audit-config mask. The same engine against the
- * emulator over HTTP: test/integration/runner/engine.test.ts.
+ * emulator over HTTP: test/integration/provider/engine.test.ts.
  */
 import { GoogleApiError } from '../../../../lib/api/errors';
 import { applyEditBatch, samePolicy, type EditRequest, type IamPolicyEndpoint } from '../../../../lib/provider/policies/engine';
