@@ -176,8 +176,11 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     // The user's aliased provider and the default one the stack gets without code.
     expect(synthesized.provider.googleiam).toEqual([{ alias: 'secrets', project: PROJECT }, {}]);
     // The grant's resource is named by what it grants (the secret, role and member), and uses the alias.
-    const [reader] = Object.values(synthesized.resource.googleiam_iam_member) as Array<{ member: string; provider: string }>;
-    expect(reader).toMatchObject({ member: 'serviceAccount:app@kernel-project.iam.gserviceaccount.com', provider: 'googleiam.secrets' });
+    const [secretReader] = Object.values(synthesized.resource.googleiam_iam_member) as Array<{ member: string; provider: string }>;
+    expect(secretReader).toMatchObject({
+      member: 'serviceAccount:app@kernel-project.iam.gserviceaccount.com',
+      provider: 'googleiam.secrets',
+    });
     expect(text).toContain('group:api-readers@example.com');
     expect(text).toContain('office-hours');
     expect(text).toContain('${var.reader}');
