@@ -31,7 +31,7 @@ module.exports = {
       displayName: 'unit',
       roots: ['<rootDir>/test/unit'],
       testMatch: ['**/*.test.ts'],
-      globalSetup: '<rootDir>/test/support/runner-bundle.js',
+      globalSetup: '<rootDir>/test/support/provider-bundle.js',
     },
     { ...base, displayName: 'integration', roots: ['<rootDir>/test/integration'], testMatch: ['**/*.test.ts'] },
     {

@@ -1,12 +1,11 @@
 /**
  * The example app: what a user of cdktf-google-iam writes.
  *
- * - Stack `iam-grants`: grants. Each is one instance of the stack's
- *   `terraform_data.google_iam_grants`, whose provisioners run the bundled
- *   runner; `terraform plan` checks them for drift through the
- *   `hashicorp/external` provider.
+ * - Stack `iam-grants`: grants. Each is a resource of the library's own
+ *   `googleiam` provider, which synth lays out in the stack's folder;
+ *   `terraform plan` refreshes them from Google, so drift shows as a change.
  * - Stack `iam-lookups` reads an address group's IAM policy and an import job
- *   at plan time (Output form), through the same runner and provider.
+ *   at plan time (Output form), through the same provider's data sources.
  * - The Direct form (`GoogleLookups`) runs while synthesizing and decides what
  *   to synthesize: the migration operators only get their binding once the
  *   inventory import job has COMPLETED.

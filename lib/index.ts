@@ -1,7 +1,8 @@
 // Public API of cdktf-google-iam. Only constructs, classes and jsii structs are
-// exported; lib/iam, lib/api and the grant runner are internal.
+// exported; lib/iam, lib/api, the provider and its other L1 classes are internal.
 export * from './grant/iam-condition';
-export { GoogleIamGrants } from './grant/google-iam-grants';
+// The provider block: users add their own (aliases) for other projects or identities.
+export * from './provider-bindings/google-iam-provider.generated';
 export * from './grant/iam-grant-options';
 export * from './iam/audit-log-type';
 export type { IamPolicyBindingProps, IamAuditConfigProps, IamAuditLogConfigProps } from './grant/iam-policy-grant';

@@ -4,7 +4,7 @@
  * TypeScript sources (lib/), with the framework import swapped at build time
  * ('cdktf' -> 'cdktn', nothing else), compiled by jsii into a package of its
  * own (`cdktn-google-iam`, with its own .jsii for the other languages), beside
- * the same runner and vendor bundles (dist/, which hold no framework code).
+ * the same provider and vendor bundles (dist/, which hold no framework code).
  * Run `npm run build` first; `npm run build:cdktn` does both.
  */
 'use strict';
@@ -40,7 +40,8 @@ fs.mkdirSync(OUT);
 copyTree(path.join(ROOT, 'lib'), path.join(OUT, 'lib'), (name) =>
   (name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.md') ? swapFramework : undefined,
 );
-if (!fs.existsSync(path.join(ROOT, 'dist', 'runner', 'runner.js'))) throw new Error('dist/ is missing: run `npm run build` first');
+if (!fs.existsSync(path.join(ROOT, 'dist', 'provider', 'terraform-provider-googleiam.js')))
+  throw new Error('dist/ is missing: run `npm run build` first');
 fs.cpSync(path.join(ROOT, 'dist'), path.join(OUT, 'dist'), { recursive: true });
 fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(OUT, 'LICENSE'));
 fs.writeFileSync(

@@ -43,6 +43,7 @@ function readRows() {
   return module.exports.TYPED_RESOURCE_TYPE_ROWS;
 }
 
+const snake = (stem) => stem.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 const kebab = (stem) => stem.replace(/([a-z0-9])([A-Z])/g, '$1-$2').toLowerCase();
 /** `a` or `an` before a class name or noun. */
 const article = (word) => (/^[aeiou]/i.test(word) ? 'an' : 'a');
@@ -75,13 +76,15 @@ function constructsFile(row) {
   const type = `TYPED_RESOURCE_TYPES.${row.stem}`;
   const nameDocs = ['/**', ` * Name of the ${row.label}:`, ` * \`projects/{project}/locations/{location}/${row.collection}/{id}\`.`, ' */'];
   const role = row.exampleRole ? `\`${row.exampleRole}\`` : 'a predefined role';
-  const grantClass = (name, base) => [
+  const l1 = (kind) => `Googleiam${row.stem}Iam${kind}`;
+  const grantClass = (name, base, kind) => [
     `export class ${name} extends ${base} {`,
     `constructor(scope: Construct, id: string, props: ${name}Props) {`,
-    `super(scope, id, typedGrantTarget('${name}', ${type}, props.name), props);`,
+    `super(scope, id, typedGrantTarget('${name}', ${type}, props.name), props, (self, rid, config) => new ${l1(kind)}(self, rid, config));`,
     '}',
     '}',
   ];
+  const bindings = (kind) => `../provider-bindings/${kebab(row.stem)}-iam-${kind}.generated`;
   return [
     ...HEADER,
     "import type { Construct } from 'constructs';",
@@ -92,6 +95,10 @@ function constructsFile(row) {
     "import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } from '../grant/iam-policy-grant';",
     "import { TYPED_RESOURCE_TYPES, typedGrantTarget } from '../grant/resource-type';",
     "import { DataIamPolicyRead, locatedPolicyTarget } from '../lookups/data-iam-policy';",
+    `import { ${l1('Binding')} } from '${bindings('binding')}';`,
+    `import { ${l1('Member')} } from '${bindings('member')}';`,
+    `import { ${l1('Policy')} } from '${bindings('policy')}';`,
+    `import { Data${l1('Policy')} } from '../provider-bindings/data-${kebab(row.stem)}-iam-policy.generated';`,
     '',
     `/** Properties of ${article(n.member)} {@link ${n.member}}. */`,
     `export interface ${n.member}Props extends IamGrantOptions {`,
@@ -117,10 +124,11 @@ function constructsFile(row) {
     ' * or with `terraform destroy`) removes only that principal from that role',
     ' * and condition.',
     ' *',
-    ' * The grant is made at `terraform apply` by a read-modify-write of the',
-    ' * policy (etag, retries, per-policy lock); no Terraform provider is needed.',
+    ` * Declares the \`googleiam_${snake(row.stem)}_iam_member\` resource of the library's own`,
+    ' * provider, which makes the grant at `terraform apply` by a read-modify-write',
+    ' * of the policy (etag, retries, per-policy batching) and shows drift in `terraform plan`.',
     ' */',
-    ...grantClass(n.member, 'IamMemberGrant'),
+    ...grantClass(n.member, 'IamMemberGrant', 'Member'),
     '',
     `/** Properties of ${article(n.binding)} {@link ${n.binding}}. */`,
     `export interface ${n.binding}Props extends IamGrantOptions {`,
@@ -147,7 +155,7 @@ function constructsFile(row) {
     ' * in one write (nobody who stays loses access in between); deleting it',
     ' * removes the binding.',
     ' */',
-    ...grantClass(n.binding, 'IamBindingGrant'),
+    ...grantClass(n.binding, 'IamBindingGrant', 'Binding'),
     '',
     `/** Properties of ${article(n.policy)} {@link ${n.policy}}. */`,
     `export interface ${n.policy}Props extends IamGrantOptions {`,
@@ -172,7 +180,7 @@ function constructsFile(row) {
     ' * resources empty the whole policy instead. No member or binding construct',
     ` * may grant on the same ${row.label} (synth fails, naming both).`,
     ' */',
-    ...grantClass(n.policy, 'IamPolicyGrant'),
+    ...grantClass(n.policy, 'IamPolicyGrant', 'Policy'),
     '',
     `/** Properties of ${article(n.data)} {@link ${n.data}}: the arguments of \`${n.lookup}\`. */`,
     `export interface ${n.data}Props {`,
@@ -182,7 +190,7 @@ function constructsFile(row) {
     'readonly location: string;',
     '/**',
     ` * The project of the ${row.label}.`,
-    " * @default - the runner's default project: `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project",
+    " * @default - the provider's default project: its `project`, `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project",
     ' */',
     'readonly project?: string;',
     ...VERSION_DOCS,
@@ -190,9 +198,8 @@ function constructsFile(row) {
     '',
     '/**',
     ` * The Output form of \`${n.lookup}\`: reads ${article(row.noun)} ${row.noun}'s IAM policy at`,
-    ' * plan time, so its attributes are Terraform expressions usable in other',
-    ' * resources. Needs Node.js where `terraform plan` runs and the',
-    ' * `hashicorp/external` provider (required in the stack).',
+    ` * plan time (the provider's \`googleiam_${snake(row.stem)}_iam_policy\` data source), so its attributes are`,
+    ' * Terraform expressions usable in other resources.',
     ' *',
     row.providerDataSource
       ? " * Unlike the google provider's own data source, this asks for policy version 3, so conditional bindings come back intact."
@@ -206,7 +213,9 @@ function constructsFile(row) {
     '',
     `constructor(scope: Construct, id: string, props: ${n.data}Props) {`,
     `const target = locatedPolicyTarget(${type}, '${row.idField}', props.${row.idField}, props);`,
-    'super(scope, id, target, props.optionsRequestedPolicyVersion);',
+    'super(scope, id, target, props.optionsRequestedPolicyVersion, (self, rid, optionsRequestedPolicyVersion) =>',
+    `new Data${l1('Policy')}(self, rid, { ${row.idField}: props.${row.idField}, location: props.location, project: props.project, optionsRequestedPolicyVersion }),`,
+    ');',
     `this.${row.idField} = props.${row.idField};`,
     'this.location = props.location;',
     '}',

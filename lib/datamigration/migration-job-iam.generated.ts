@@ -8,6 +8,10 @@ import { IamMemberGrant } from '../grant/iam-member-grant';
 import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } from '../grant/iam-policy-grant';
 import { TYPED_RESOURCE_TYPES, typedGrantTarget } from '../grant/resource-type';
 import { DataIamPolicyRead, locatedPolicyTarget } from '../lookups/data-iam-policy';
+import { GoogleiamMigrationJobIamBinding } from '../provider-bindings/migration-job-iam-binding.generated';
+import { GoogleiamMigrationJobIamMember } from '../provider-bindings/migration-job-iam-member.generated';
+import { GoogleiamMigrationJobIamPolicy } from '../provider-bindings/migration-job-iam-policy.generated';
+import { DataGoogleiamMigrationJobIamPolicy } from '../provider-bindings/data-migration-job-iam-policy.generated';
 
 /** Properties of a {@link MigrationJobIamMember}. */
 export interface MigrationJobIamMemberProps extends IamGrantOptions {
@@ -36,12 +40,19 @@ export interface MigrationJobIamMemberProps extends IamGrantOptions {
  * or with `terraform destroy`) removes only that principal from that role
  * and condition.
  *
- * The grant is made at `terraform apply` by a read-modify-write of the
- * policy (etag, retries, per-policy lock); no Terraform provider is needed.
+ * Declares the `googleiam_migration_job_iam_member` resource of the library's own
+ * provider, which makes the grant at `terraform apply` by a read-modify-write
+ * of the policy (etag, retries, per-policy batching) and shows drift in `terraform plan`.
  */
 export class MigrationJobIamMember extends IamMemberGrant {
   constructor(scope: Construct, id: string, props: MigrationJobIamMemberProps) {
-    super(scope, id, typedGrantTarget('MigrationJobIamMember', TYPED_RESOURCE_TYPES.MigrationJob, props.name), props);
+    super(
+      scope,
+      id,
+      typedGrantTarget('MigrationJobIamMember', TYPED_RESOURCE_TYPES.MigrationJob, props.name),
+      props,
+      (self, rid, config) => new GoogleiamMigrationJobIamMember(self, rid, config),
+    );
   }
 }
 
@@ -75,7 +86,13 @@ export interface MigrationJobIamBindingProps extends IamGrantOptions {
  */
 export class MigrationJobIamBinding extends IamBindingGrant {
   constructor(scope: Construct, id: string, props: MigrationJobIamBindingProps) {
-    super(scope, id, typedGrantTarget('MigrationJobIamBinding', TYPED_RESOURCE_TYPES.MigrationJob, props.name), props);
+    super(
+      scope,
+      id,
+      typedGrantTarget('MigrationJobIamBinding', TYPED_RESOURCE_TYPES.MigrationJob, props.name),
+      props,
+      (self, rid, config) => new GoogleiamMigrationJobIamBinding(self, rid, config),
+    );
   }
 }
 
@@ -107,7 +124,13 @@ export interface MigrationJobIamPolicyProps extends IamGrantOptions {
  */
 export class MigrationJobIamPolicy extends IamPolicyGrant {
   constructor(scope: Construct, id: string, props: MigrationJobIamPolicyProps) {
-    super(scope, id, typedGrantTarget('MigrationJobIamPolicy', TYPED_RESOURCE_TYPES.MigrationJob, props.name), props);
+    super(
+      scope,
+      id,
+      typedGrantTarget('MigrationJobIamPolicy', TYPED_RESOURCE_TYPES.MigrationJob, props.name),
+      props,
+      (self, rid, config) => new GoogleiamMigrationJobIamPolicy(self, rid, config),
+    );
   }
 }
 
@@ -119,7 +142,7 @@ export interface DataMigrationJobIamPolicyProps {
   readonly location: string;
   /**
    * The project of the migration job.
-   * @default - the runner's default project: `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project
+   * @default - the provider's default project: its `project`, `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project
    */
   readonly project?: string;
   /**
@@ -132,9 +155,8 @@ export interface DataMigrationJobIamPolicyProps {
 
 /**
  * The Output form of `getMigrationJobIamPolicy`: reads a Database Migration Service migration job's IAM policy at
- * plan time, so its attributes are Terraform expressions usable in other
- * resources. Needs Node.js where `terraform plan` runs and the
- * `hashicorp/external` provider (required in the stack).
+ * plan time (the provider's `googleiam_migration_job_iam_policy` data source), so its attributes are
+ * Terraform expressions usable in other resources.
  *
  * Asks for policy version 3, so conditional bindings come back intact.
  */
@@ -146,7 +168,19 @@ export class DataMigrationJobIamPolicy extends DataIamPolicyRead {
 
   constructor(scope: Construct, id: string, props: DataMigrationJobIamPolicyProps) {
     const target = locatedPolicyTarget(TYPED_RESOURCE_TYPES.MigrationJob, 'migrationJobId', props.migrationJobId, props);
-    super(scope, id, target, props.optionsRequestedPolicyVersion);
+    super(
+      scope,
+      id,
+      target,
+      props.optionsRequestedPolicyVersion,
+      (self, rid, optionsRequestedPolicyVersion) =>
+        new DataGoogleiamMigrationJobIamPolicy(self, rid, {
+          migrationJobId: props.migrationJobId,
+          location: props.location,
+          project: props.project,
+          optionsRequestedPolicyVersion,
+        }),
+    );
     this.migrationJobId = props.migrationJobId;
     this.location = props.location;
   }

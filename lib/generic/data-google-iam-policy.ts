@@ -1,9 +1,10 @@
 import type { Construct } from 'constructs';
 import { DataIamPolicyRead } from '../lookups/data-iam-policy';
 import { checkAt } from '../synth/errors';
-import { isKnown } from '../synth/known-values';
+import { isKnown, projectOfName } from '../synth/known-values';
 import type { GoogleIamResource } from '../grant/google-iam-resource';
-import { settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
+import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
+import { DataGoogleiamIamPolicy } from '../provider-bindings/data-iam-policy.generated';
 
 /** Properties of a {@link DataGoogleIamPolicy}: the arguments of `getIamPolicy`. */
 export interface DataGoogleIamPolicyProps {
@@ -19,10 +20,9 @@ export interface DataGoogleIamPolicyProps {
 
 /**
  * The Output form of `GoogleLookups.getIamPolicy`: reads the IAM policy of
- * any resource with REST `:getIamPolicy` at plan time, so its attributes are
- * Terraform expressions usable in other resources. Needs Node.js where
- * `terraform plan` runs and the `hashicorp/external` provider (required in
- * the stack).
+ * any resource with REST `:getIamPolicy` at plan time (the provider's
+ * `googleiam_iam_policy` data source), so its attributes are Terraform
+ * expressions usable in other resources.
  */
 export class DataGoogleIamPolicy extends DataIamPolicyRead {
   /** The resource that is read, with its getIamPolicy method settled. */
@@ -30,7 +30,15 @@ export class DataGoogleIamPolicy extends DataIamPolicyRead {
 
   constructor(scope: Construct, id: string, props: DataGoogleIamPolicyProps) {
     const resource = settledResource(props.resource);
-    super(scope, id, resource, props.optionsRequestedPolicyVersion);
+    super(
+      scope,
+      id,
+      undefined,
+      props.optionsRequestedPolicyVersion,
+      (self, rid, optionsRequestedPolicyVersion) =>
+        new DataGoogleiamIamPolicy(self, rid, { ...genericResourceConfig(resource), name: resource.name, optionsRequestedPolicyVersion }),
+      projectOfName(resource.name),
+    );
     checkAt(this, () => validateGoogleIamResource(props.resource, isKnown));
     this.resource = shownResource(resource);
   }

@@ -5,7 +5,8 @@ import type { IamGrantOptions } from '../grant/iam-grant-options';
 import type { GoogleIamResource } from '../grant/google-iam-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
+import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
+import { GoogleiamIamBinding } from '../provider-bindings/iam-binding.generated';
 
 /** Properties of a {@link GoogleIamBinding}. */
 export interface GoogleIamBindingProps extends IamGrantOptions {
@@ -34,7 +35,13 @@ export class GoogleIamBinding extends IamBindingGrant {
 
   constructor(scope: Construct, id: string, props: GoogleIamBindingProps) {
     const resource = settledResource(props.resource);
-    super(scope, id, { typeName: 'GoogleIamBinding', resource }, props);
+    super(
+      scope,
+      id,
+      { typeName: 'GoogleIamBinding', resource },
+      props,
+      (self, rid, config) => new GoogleiamIamBinding(self, rid, { ...config, ...genericResourceConfig(resource) }),
+    );
     checkAt(this, () => validateGoogleIamResource(props.resource, isKnown, 'resource.', 'write'));
     this.resource = shownResource(resource);
   }

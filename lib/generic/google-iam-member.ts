@@ -5,7 +5,8 @@ import { IamMemberGrant } from '../grant/iam-member-grant';
 import type { GoogleIamResource } from '../grant/google-iam-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
+import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
+import { GoogleiamIamMember } from '../provider-bindings/iam-member.generated';
 
 /** Properties of a {@link GoogleIamMember}. */
 export interface GoogleIamMemberProps extends IamGrantOptions {
@@ -29,7 +30,7 @@ export interface GoogleIamMemberProps extends IamGrantOptions {
  * Grants one principal a role on any resource with REST `:getIamPolicy` /
  * `:setIamPolicy`, leaving every other grant on the policy alone; deleting
  * it removes only that principal from that role and condition. Same
- * lifecycle, batching, drift check and errors as the typed `*IamMember`
+ * lifecycle, batching, drift detection and errors as the typed `*IamMember`
  * constructs; a typed construct and a generic one on the same resource are
  * checked against each other.
  */
@@ -39,7 +40,13 @@ export class GoogleIamMember extends IamMemberGrant {
 
   constructor(scope: Construct, id: string, props: GoogleIamMemberProps) {
     const resource = settledResource(props.resource);
-    super(scope, id, { typeName: 'GoogleIamMember', resource }, props);
+    super(
+      scope,
+      id,
+      { typeName: 'GoogleIamMember', resource },
+      props,
+      (self, rid, config) => new GoogleiamIamMember(self, rid, { ...config, ...genericResourceConfig(resource) }),
+    );
     checkAt(this, () => validateGoogleIamResource(props.resource, isKnown, 'resource.', 'write'));
     this.resource = shownResource(resource);
   }

@@ -4,7 +4,8 @@ import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } 
 import type { GoogleIamResource } from '../grant/google-iam-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
+import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
+import { GoogleiamIamPolicy } from '../provider-bindings/iam-policy.generated';
 
 /** Properties of a {@link GoogleIamPolicy}. */
 export interface GoogleIamPolicyProps extends IamGrantOptions {
@@ -39,7 +40,13 @@ export class GoogleIamPolicy extends IamPolicyGrant {
 
   constructor(scope: Construct, id: string, props: GoogleIamPolicyProps) {
     const resource = settledResource(props.resource);
-    super(scope, id, { typeName: 'GoogleIamPolicy', resource }, props);
+    super(
+      scope,
+      id,
+      { typeName: 'GoogleIamPolicy', resource },
+      props,
+      (self, rid, config) => new GoogleiamIamPolicy(self, rid, { ...config, ...genericResourceConfig(resource) }),
+    );
     checkAt(this, () =>
       validateGoogleIamResource(props.resource, isKnown, 'resource.', props.auditConfigs === undefined ? 'write' : 'write-audit-configs'),
     );

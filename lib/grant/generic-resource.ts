@@ -7,7 +7,7 @@ import { genericResource } from './resource-type';
 
 /**
  * The resource a generic construct or lookup names, as the grant model and
- * the runner take it: its getIamPolicy method settled (see resource-type.ts). @internal
+ * the provider take it: its getIamPolicy method settled (see resource-type.ts). @internal
  */
 export function settledResource(resource: GoogleIamResource): IamResource {
   const { service, apiVersion, name, policyReadMethod } =
@@ -43,4 +43,10 @@ export function shownResource(resource: IamResource): GoogleIamResource {
   const known = [service, apiVersion, name].every(isKnownAtSynth);
   const method = getIamPolicyMethod ?? (known && GoogleIamApis.collection(service, apiVersion, name) ? 'GET' : undefined);
   return { service, apiVersion, name, ...(method ? { policyReadMethod: method as GetIamPolicyMethod } : {}) };
+}
+
+/** The fields a generic grant resource adds to the typed ones' configuration: the API that serves the policy. @internal */
+export function genericResourceConfig(resource: IamResource): { service: string; apiVersion: string; getIamPolicyMethod?: string } {
+  const { service, apiVersion, getIamPolicyMethod } = resource;
+  return { service, apiVersion, ...(getIamPolicyMethod ? { getIamPolicyMethod } : {}) };
 }

@@ -5,7 +5,7 @@ import { BindingIdentity, grantKey, PolicyIdentity, type BindingLike } from '../
 import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
 import { parsePrincipal } from '../iam/principal';
 import { validationMessage } from '../synth/errors';
-import { holdsTokens } from '../synth/terraform-expression';
+import { holdsTokens } from '../synth/known-values';
 
 /** What the app-wide checks need to know about one grant. */
 export interface RegisteredGrant {
@@ -30,7 +30,9 @@ const registries = new WeakMap<IConstruct, GrantRegistry>();
  *   and no policy construct beside member or binding grants on its resource:
  *   each apply of one would undo the other;
  * - the principal limits per policy, summed over the app;
- * - a warning when two stacks grant the same member: deleting it from either
+ * - one declaration per member grant in a stack (each is a resource of the
+ *   provider: deleting either would revoke what the other declares), and a
+ *   warning when two stacks grant the same member: deleting it from either
  *   stack revokes it for both.
  * Grants holding values that are still tokens at synth are left out.
  */
@@ -76,8 +78,7 @@ export class GrantRegistry {
   }
 
   private validate(entry: RegisteredGrant): string[] {
-    this.warnAboutDuplicates(entry);
-    return [...this.conflicts(entry), ...this.limits(entry)];
+    return [...this.duplicates(entry), ...this.conflicts(entry), ...this.limits(entry)];
   }
 
   private conflicts(entry: RegisteredGrant): string[] {
@@ -127,15 +128,29 @@ export class GrantRegistry {
     ];
   }
 
-  /** The same member grant in two stacks: allowed (each stack holds it), but deleting it in either revokes it. */
-  private warnAboutDuplicates(entry: RegisteredGrant): void {
-    if (entry.grant.mode !== 'member') return;
+  /**
+   * The same member grant twice: in one stack an error (two resources of the provider would each revoke it on
+   * delete); in two stacks allowed (each stack holds it), with a warning that deleting it in either revokes it.
+   */
+  private duplicates(entry: RegisteredGrant): string[] {
+    if (entry.grant.mode !== 'member') return [];
     const first = this.firstByKey.get(grantKey(entry.grant));
-    if (!first || first === entry || TerraformStack.of(first.construct) === TerraformStack.of(entry.construct)) return;
+    if (!first || first === entry) return [];
+    if (TerraformStack.of(first.construct) === TerraformStack.of(entry.construct)) {
+      return [
+        validationMessage(
+          entry.construct,
+          'member',
+          entry.grant.member,
+          `${first.construct.node.path} grants the same member, role and condition on ${entry.grant.resource.name}; declare it once (deleting either would revoke it)`,
+        ),
+      ];
+    }
     Annotations.of(entry.construct).addWarning(
       `${first.construct.node.path} grants the same member, role and condition in another stack; ` +
         'deleting the grant from either stack revokes it for both. Declare it in one stack.',
     );
+    return [];
   }
 
   /** Reported once per policy, on the grant that crosses the limit. */

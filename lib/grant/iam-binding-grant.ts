@@ -1,6 +1,7 @@
 import type { Construct } from 'constructs';
+import type { ConditionInput } from '../iam/types';
 import type { IamCondition } from './iam-condition';
-import { conditionOf, IamGrant, type GrantTarget } from './iam-grant';
+import { conditionOf, IamGrant, type GrantResourceConfig, type GrantResourceFactory, type GrantTarget } from './iam-grant';
 import type { IamGrantOptions } from './iam-grant-options';
 
 /** The props every `*IamBinding` construct shares. @internal */
@@ -8,6 +9,13 @@ export interface IamBindingFields extends IamGrantOptions {
   readonly role: string;
   readonly members: string[];
   readonly condition?: IamCondition;
+}
+
+/** The configuration of a binding resource (`googleiam_*_iam_binding`). @internal */
+export interface BindingResourceConfig extends GrantResourceConfig {
+  readonly role: string;
+  readonly members: string[];
+  readonly condition?: ConditionInput;
 }
 
 /**
@@ -31,16 +39,20 @@ export abstract class IamBindingGrant extends IamGrant {
    */
   public readonly condition?: IamCondition;
 
-  protected constructor(scope: Construct, id: string, target: GrantTarget, props: IamBindingFields) {
-    super(
-      scope,
-      id,
-      target,
-      { mode: 'binding', resource: target.resource, role: props.role, members: props.members, condition: conditionOf(props.condition) },
-      props,
+  protected constructor(
+    scope: Construct,
+    id: string,
+    target: GrantTarget,
+    props: IamBindingFields,
+    resourceType: GrantResourceFactory<BindingResourceConfig>,
+  ) {
+    const { role, members } = props;
+    const condition = conditionOf(props.condition);
+    super(scope, id, target, { mode: 'binding', resource: target.resource, role, members, condition }, props, (self, rid, base) =>
+      resourceType(self, rid, { ...base, role, members, ...(condition ? { condition } : {}) }),
     );
-    this.role = props.role;
-    this.members = props.members;
+    this.role = role;
+    this.members = members;
     this.condition = props.condition;
   }
 }

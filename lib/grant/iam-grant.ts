@@ -1,17 +1,37 @@
-import { Fn, Token, type ITerraformDependable } from 'cdktf';
+import type { ITerraformDependable, TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
-import { grantId, type Grant, type IamResource } from '../iam/grant';
+import type { Grant, IamResource } from '../iam/grant';
 import { validateGrantValues } from '../iam/grant-validation';
 import { parseResourceName, type ResourceNameFormat } from '../iam/resource-name';
 import type { ConditionInput } from '../iam/types';
-import { namedPolicyQuery } from '../contract/read-query';
 import { checkAt } from '../synth/errors';
-import { RunnerRead } from '../synth/runner-read';
-import { GoogleIamGrants } from './google-iam-grants';
+import { holdsTokens, isKnown, projectOfName } from '../synth/known-values';
+import { useGoogleIamProvider } from '../synth/default-provider';
+import type { GoogleIamProvider } from '../provider-bindings/google-iam-provider.generated';
+import { grantResourceName } from './grant-address';
 import { GrantRegistry } from './grant-registry';
 import type { IamCondition } from './iam-condition';
 import type { IamGrantOptions } from './iam-grant-options';
-import { isKnown } from '../synth/known-values';
+
+/** The attributes every grant resource of the provider has. @internal */
+export type GrantResource = TerraformResource & { readonly id: string; readonly etag: string };
+
+/**
+ * Creates a grant's L1 resource, of its type's generated class, as the child
+ * `id` of `scope` (the configuration as the typed types' classes take it;
+ * the generic ones add the resource's API). @internal
+ */
+export type GrantResourceFactory<Config> = (scope: Construct, id: string, config: Config) => GrantResource;
+
+/** What every grant resource's configuration holds besides what it grants. @internal */
+export interface GrantResourceConfig {
+  /** The resource whose policy holds the grant. */
+  readonly name: string;
+  readonly provider?: GoogleIamProvider;
+}
+
+/** The construct id of a grant's L1 resource: cdktf leaves `Default` out of the address, which is then the construct's own where no name is given. */
+const RESOURCE_ID = 'Default';
 
 /** Where a grant construct's policy lives. @internal */
 export interface GrantTarget {
@@ -23,15 +43,13 @@ export interface GrantTarget {
 }
 
 /**
- * The shared body of every grant construct: validates what is known at synth,
- * registers the grant for the app-wide checks, and adds it to its stack's
- * grants resource (`terraform_data.google_iam_grants`, see
- * google-iam-grants.ts), whose provisioners run the bundled runner at
- * create (grant, from grants-applied.ts) and destroy (revoke) time.
- *
- * A grant is one instance of that resource, applied by one instance of
- * `terraform_data.google_iam_grants_applied`; its `fqn` is the address of
- * the latter, so what `dependsOn` a grant waits until it is in Google.
+ * The shared body of every grant construct: validates what is known at synth
+ * (the provider's ValidateResourceConfig checks the rest at plan), registers
+ * the grant for the app-wide checks, then declares the provider's L1 resource
+ * (`googleiam_*_iam_member`, `_binding`, `_policy`), named by what it grants
+ * (grant-address.ts), which Terraform creates, reads, updates and deletes
+ * through the provider. The stack gets the
+ * provider with no user code (see default-provider.ts).
  *
  * jsii erases this base class: its public members appear on each grant construct.
  *
@@ -43,49 +61,42 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
   /** The project the resource belongs to, taken from `name` (a Terraform expression when `name` is one). */
   public readonly project: string;
   /**
-   * Terraform-style id: `{name}/{role}/{member}` for a member, `{name}/{role}` for a binding, `{name}` for a
-   * policy; member and binding followed by `/{title}/{description}/{expression}` when conditional.
+   * The Terraform id of the grant's resource, as the provider sets it at plan (a Terraform expression): member
+   * `{name}/{role}/{member}`, binding `{name}/{role}`, policy `{name}`, member and binding followed by
+   * `/{title}/{description}/{expression}` when conditional.
    */
   public readonly id: string;
+  /** Etag of the resource's IAM policy after the grant's last write or refresh (known after apply). */
+  public readonly etag: string;
   /**
-   * The Terraform address of the grant's application, `terraform_data.google_iam_grants_applied["<key>"]`: what
-   * `dependsOn`, `terraform apply -target` and `-replace` take. `terraform destroy -target` takes the grant's own
-   * instance, `terraform_data.google_iam_grants["<key>"]`, whose destroy revokes it.
+   * The Terraform address of the grant's resource, named by what it grants, e.g.
+   * `googleiam_authorization_policy_iam_member.projects_p_..._user_alice_example_com_1a2b3c4d`:
+   * what `dependsOn`, `terraform apply -target`, `-replace` and `import` take.
    */
   public readonly fqn: string;
 
-  private readonly target: GrantTarget;
-  private etagRead?: RunnerRead;
-
-  protected constructor(scope: Construct, id: string, target: GrantTarget, grant: Grant, options: IamGrantOptions) {
+  /** Validates and registers `grant`, then declares its resource: `declare(this, RESOURCE_ID, { name, provider })` plus what it grants. */
+  protected constructor(
+    scope: Construct,
+    id: string,
+    target: GrantTarget,
+    grant: Grant,
+    options: IamGrantOptions,
+    declare: (scope: Construct, id: string, config: GrantResourceConfig) => GrantResource,
+  ) {
     super(scope, id);
-    this.target = target;
     this.name = target.resource.name;
-    this.project = projectOf(this.name);
+    this.project = projectOfName(this.name);
     if (isKnown(this.name) && target.nameFormat) checkAt(this, () => parseResourceName(this.name, target.nameFormat!, 'name'));
     checkAt(this, () => validateGrantValues(grant, isKnown));
-    this.id = grantId(grant);
-    const label = `${target.typeName} ${this.node.path}`;
-    this.fqn = GoogleIamGrants.of(this)._addGrant(grant, label, {
-      detectDrift: options.detectDrift ?? true,
-      failPlanOnDrift: options.failPlanOnDrift ?? false,
-    });
     GrantRegistry.of(this).register({ construct: this, typeName: target.typeName, grant });
-  }
-
-  /**
-   * Etag of the resource's IAM policy, read after this grant is applied.
-   *
-   * Using it adds a plan-time read through the runner (Terraform's `external`
-   * data source, which then needs the `hashicorp/external` provider) that
-   * reads the policy once the grant exists; no credential reaches the plan or the state.
-   */
-  public get etag(): string {
-    this.etagRead ??= new RunnerRead(this, 'PolicyEtag', {
-      query: namedPolicyQuery(this.target.resource, '3'),
-      dependsOn: [this],
-    });
-    return this.etagRead.field('etag');
+    useGoogleIamProvider(this);
+    const resource = declare(this, RESOURCE_ID, { name: this.name, ...(options.provider ? { provider: options.provider } : {}) });
+    // Named by what it grants (a grant holding values only Terraform knows: by the construct's path).
+    if (!holdsTokens(grant)) resource.overrideLogicalId(grantResourceName(grant));
+    this.id = resource.id;
+    this.etag = resource.etag;
+    this.fqn = resource.fqn;
   }
 }
 
@@ -94,10 +105,4 @@ export function conditionOf(condition: IamCondition | undefined): ConditionInput
   if (!condition) return undefined;
   const { expression, title, description } = condition;
   return description === undefined ? { expression, title } : { expression, title, description };
-}
-
-/** `projects/{project}/...` → project; a token name yields a token. */
-function projectOf(name: string): string {
-  if (!Token.isUnresolved(name)) return name.split('/')[1] ?? '';
-  return Token.asString(Fn.element(Fn.split('/', name), 1));
 }

@@ -1,6 +1,7 @@
 import type { Construct } from 'constructs';
+import type { ConditionInput } from '../iam/types';
 import type { IamCondition } from './iam-condition';
-import { conditionOf, IamGrant, type GrantTarget } from './iam-grant';
+import { conditionOf, IamGrant, type GrantResourceConfig, type GrantResourceFactory, type GrantTarget } from './iam-grant';
 import type { IamGrantOptions } from './iam-grant-options';
 
 /** The props every `*IamMember` construct shares. @internal */
@@ -8,6 +9,13 @@ export interface IamMemberFields extends IamGrantOptions {
   readonly role: string;
   readonly member: string;
   readonly condition?: IamCondition;
+}
+
+/** The configuration of a member resource (`googleiam_*_iam_member`). @internal */
+export interface MemberResourceConfig extends GrantResourceConfig {
+  readonly role: string;
+  readonly member: string;
+  readonly condition?: ConditionInput;
 }
 
 /**
@@ -30,16 +38,20 @@ export abstract class IamMemberGrant extends IamGrant {
    */
   public readonly condition?: IamCondition;
 
-  protected constructor(scope: Construct, id: string, target: GrantTarget, props: IamMemberFields) {
-    super(
-      scope,
-      id,
-      target,
-      { mode: 'member', resource: target.resource, role: props.role, member: props.member, condition: conditionOf(props.condition) },
-      props,
+  protected constructor(
+    scope: Construct,
+    id: string,
+    target: GrantTarget,
+    props: IamMemberFields,
+    resourceType: GrantResourceFactory<MemberResourceConfig>,
+  ) {
+    const { role, member } = props;
+    const condition = conditionOf(props.condition);
+    super(scope, id, target, { mode: 'member', resource: target.resource, role, member, condition }, props, (self, rid, base) =>
+      resourceType(self, rid, { ...base, role, member, ...(condition ? { condition } : {}) }),
     );
-    this.role = props.role;
-    this.member = props.member;
+    this.role = role;
+    this.member = member;
     this.condition = props.condition;
   }
 }

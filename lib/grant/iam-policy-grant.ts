@@ -1,9 +1,8 @@
 import { Token } from 'cdktf';
 import type { Construct } from 'constructs';
-import type { GrantBinding } from '../iam/grant';
-import type { AuditConfig } from '../iam/types';
+import type { ConditionInput } from '../iam/types';
 import type { IamCondition } from './iam-condition';
-import { conditionOf, IamGrant, type GrantTarget } from './iam-grant';
+import { conditionOf, IamGrant, type GrantResourceConfig, type GrantResourceFactory, type GrantTarget } from './iam-grant';
 import type { IamGrantOptions } from './iam-grant-options';
 
 /** One binding of a `*IamPolicy` construct: a role, its principals, and an optional condition. */
@@ -48,6 +47,25 @@ export interface IamPolicyFields extends IamGrantOptions {
   readonly auditConfigs?: IamAuditConfigProps[];
 }
 
+/** One binding of a policy resource's configuration (what the grant's bindings are too). @internal */
+export interface PolicyResourceBinding {
+  readonly role: string;
+  readonly members: string[];
+  readonly condition?: ConditionInput;
+}
+
+/** One audit config of a policy resource's configuration (a type, not an interface: the grant's AuditConfig has an index signature). @internal */
+export type PolicyResourceAuditConfig = {
+  readonly service: string;
+  readonly auditLogConfigs: { readonly logType: string; readonly exemptedMembers?: string[] }[];
+};
+
+/** The configuration of a policy resource (`googleiam_*_iam_policy`). @internal */
+export interface PolicyResourceConfig extends GrantResourceConfig {
+  readonly bindings: PolicyResourceBinding[];
+  readonly auditConfigs?: PolicyResourceAuditConfig[];
+}
+
 /**
  * Every binding of a resource's IAM policy: at each apply the policy's
  * bindings become exactly `bindings` (any other binding, e.g. one added in
@@ -77,18 +95,17 @@ export abstract class IamPolicyGrant extends IamGrant {
    */
   public readonly auditConfigs?: IamAuditConfigProps[];
 
-  protected constructor(scope: Construct, id: string, target: GrantTarget, props: IamPolicyFields) {
-    super(
-      scope,
-      id,
-      target,
-      {
-        mode: 'policy',
-        resource: target.resource,
-        bindings: grantBindings(props.bindings),
-        ...(props.auditConfigs === undefined ? {} : { auditConfigs: auditConfigsOf(props.auditConfigs) }),
-      },
-      props,
+  protected constructor(
+    scope: Construct,
+    id: string,
+    target: GrantTarget,
+    props: IamPolicyFields,
+    resourceType: GrantResourceFactory<PolicyResourceConfig>,
+  ) {
+    const bindings = grantBindings(props.bindings);
+    const auditConfigs = props.auditConfigs === undefined ? {} : { auditConfigs: auditConfigsOf(props.auditConfigs) };
+    super(scope, id, target, { mode: 'policy', resource: target.resource, bindings, ...auditConfigs }, props, (self, rid, base) =>
+      resourceType(self, rid, { ...base, bindings, ...auditConfigs }),
     );
     this.bindings = props.bindings;
     this.auditConfigs = props.auditConfigs;
@@ -96,20 +113,20 @@ export abstract class IamPolicyGrant extends IamGrant {
 }
 
 /** The bindings as the grant carries them: a condition with only the fields Google defines. A token list passes as it is. */
-function grantBindings(bindings: IamPolicyBindingProps[]): GrantBinding[] {
-  if (Token.isUnresolved(bindings) || !Array.isArray(bindings)) return bindings as unknown as GrantBinding[];
+function grantBindings(bindings: IamPolicyBindingProps[]): PolicyResourceBinding[] {
+  if (Token.isUnresolved(bindings) || !Array.isArray(bindings)) return bindings as unknown as PolicyResourceBinding[];
   return bindings.map((b) => {
     const condition = Token.isUnresolved(b.condition) ? b.condition : conditionOf(b.condition);
     return { role: b.role, members: b.members, ...(condition === undefined ? {} : { condition }) };
   });
 }
 
-function auditConfigsOf(configs: IamAuditConfigProps[]): AuditConfig[] {
-  if (Token.isUnresolved(configs) || !Array.isArray(configs)) return configs as unknown as AuditConfig[];
-  return configs.map((c): AuditConfig => ({
+function auditConfigsOf(configs: IamAuditConfigProps[]): PolicyResourceAuditConfig[] {
+  if (Token.isUnresolved(configs) || !Array.isArray(configs)) return configs as unknown as PolicyResourceAuditConfig[];
+  return configs.map((c): PolicyResourceAuditConfig => ({
     service: c.service,
     auditLogConfigs: Token.isUnresolved(c.auditLogConfigs)
-      ? (c.auditLogConfigs as unknown as AuditConfig['auditLogConfigs'])
+      ? (c.auditLogConfigs as unknown as PolicyResourceAuditConfig['auditLogConfigs'])
       : (c.auditLogConfigs ?? []).map((l) => ({
           logType: l.logType,
           ...(l.exemptedMembers === undefined ? {} : { exemptedMembers: l.exemptedMembers }),

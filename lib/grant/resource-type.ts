@@ -58,10 +58,10 @@ export function resourceOfType(type: IamResourceType, name: string): IamResource
  * The resource a generic grant or lookup names, with `getIamPolicyMethod`
  * settled: the explicit value, else the shape Google publishes for the
  * collection the name belongs to. It is left out only where it is `GET` and
- * Google publishes `GET` (what the runner then finds in the table itself), so
+ * Google publishes `GET` (what the provider then finds in the table itself), so
  * a grant's JSON and identity do not depend on whether that was spelled out;
  * an override that departs from the table travels with the grant. A name
- * Terraform knows only at apply is settled by the runner.
+ * Terraform knows only at apply is settled by the provider.
  */
 export function genericResource(input: IamResourceInput): IamResource {
   const published = publishedShape(input);

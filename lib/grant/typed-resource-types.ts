@@ -7,7 +7,9 @@
  * resource-type.ts checks the row against Google's published API
  * (GoogleIamApis) when the library loads. Like terraform-provider-google's
  * per-resource IAM descriptors, everything else (the grant engine, the
- * runner, the emulator) is shared and needs nothing per type.
+ * provider, the emulator) is shared and needs nothing per type; the provider
+ * serves one resource and data source type per row, whose L1 classes
+ * scripts/generate-provider-bindings.js writes.
  *
  * Plain data, no imports: the generator loads this file as it is.
  */

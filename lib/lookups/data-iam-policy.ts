@@ -1,55 +1,55 @@
-import { Token, type IResolvable } from 'cdktf';
+import type { IResolvable, TerraformDataSource } from 'cdktf';
 import { Construct } from 'constructs';
-import { validateLocatedResource, validatePolicyVersion } from '../iam/located-resource';
-import type { ResourceNameFormat } from '../iam/resource-name';
+import { validateLocatedResource, validatePolicyVersion, type LocatedResource } from '../iam/located-resource';
 import type { IamResourceType } from '../grant/resource-type';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { RunnerRead } from '../synth/runner-read';
-import { locatedPolicyQuery, namedPolicyQuery } from '../contract/read-query';
+import { useGoogleIamProvider } from '../synth/default-provider';
 
-/** Which resource's policy an Output-form lookup reads. @internal */
-export type PolicyReadTarget =
-  | {
-      readonly service: string;
-      readonly apiVersion: string;
-      readonly nameFormat: ResourceNameFormat;
-      readonly project?: string;
-      readonly location: string;
-      readonly id: string;
-      /** The props field that holds the id, e.g. `addressGroupId`. */
-      readonly idField: string;
-    }
-  | {
-      readonly service: string;
-      readonly apiVersion: string;
-      readonly getIamPolicyMethod?: 'GET' | 'POST' | 'POST_QUERY';
-      /** A full resource name. */
-      readonly name: string;
-    };
+/** What every IAM policy data source of the provider has (`googleiam_*_iam_policy`). @internal */
+export type PolicyDataSource = TerraformDataSource & {
+  readonly etag: string;
+  readonly version: number;
+  readonly bindings: IResolvable;
+  readonly auditConfigs: IResolvable;
+  readonly policyData: string;
+  /** The typed data sources' project (the generic one has none: the construct knows it from the name). */
+  readonly project?: string;
+};
 
-/** The target of a typed Output-form lookup: the resource of `type` whose id is in the props field `idField`. @internal */
+/**
+ * Declares a lookup's data source, of its type's generated class, as the
+ * child `id` of `scope`, reading `version`. @internal
+ */
+export type PolicyDataSourceFactory = (scope: Construct, id: string, version: number) => PolicyDataSource;
+
+/** What a typed Output-form lookup reads: the resource of `type` whose id is in the props field `idField`. @internal */
+export interface LocatedPolicyTarget extends LocatedResource {
+  readonly type: IamResourceType;
+}
+
+/** The target of a typed Output-form lookup. @internal */
 export function locatedPolicyTarget(
   type: IamResourceType,
   idField: string,
   id: string,
   where: { readonly project?: string; readonly location: string },
-): PolicyReadTarget {
-  return { ...type, project: where.project, location: where.location, id, idField };
+): LocatedPolicyTarget {
+  return { type, project: where.project, location: where.location, id, idField };
 }
 
 /**
- * The Output form of the `get*IamPolicy` lookups: reads a resource's IAM
- * policy at plan time, through the library's runner (Terraform's `external`
- * data source; no credential reaches the plan or the state), so its
- * attributes are Terraform expressions usable in other resources.
+ * The Output form of the `get*IamPolicy` lookups: the provider's IAM policy
+ * data source, read at plan time (no credential reaches the plan or the
+ * state), so its attributes are Terraform expressions usable in other
+ * resources. Validates what is known at synth first.
  *
  * jsii erases this base class: its public members appear on each `Data*IamPolicy` construct.
  *
  * @internal
  */
 export abstract class DataIamPolicyRead extends Construct {
-  /** The project that is read: the one given, else the runner's default project (a Terraform expression then). */
+  /** The project that is read: the one given, else the provider's default project (a Terraform expression then). */
   public readonly project: string;
   /** The policy version requested: 0, 1 or 3. */
   public readonly optionsRequestedPolicyVersion: number;
@@ -57,31 +57,39 @@ export abstract class DataIamPolicyRead extends Construct {
   public readonly etag: string;
   /** Policy version: 0, 1 or 3 (0 when the resource has no policy). */
   public readonly version: number;
-  /** The bindings, as a list of `{role, members, condition?}` objects (`[]` when none); a condition has all four fields. */
+  /**
+   * The bindings, as a list of `{role, members, condition}` objects (`[]` when none); a condition has
+   * `expression`, `title`, `description` and `location` (null when unconditional).
+   */
   public readonly bindings: IResolvable;
-  /** The audit configs, as a list of `{service, auditLogConfigs}` objects (`[]` when none). */
+  /** The audit configs, as a list of `{service, audit_log_configs: [{log_type, exempted_members}]}` objects (`[]` when none). */
   public readonly auditConfigs: IResolvable;
   /** The policy as the API returned it (JSON text). */
   public readonly body: string;
 
-  protected constructor(scope: Construct, id: string, target: PolicyReadTarget, optionsRequestedPolicyVersion: number | undefined) {
+  /** `project`: what the construct knows of it, if not the data source's project. */
+  protected constructor(
+    scope: Construct,
+    id: string,
+    where: LocatedPolicyTarget | undefined,
+    optionsRequestedPolicyVersion: number | undefined,
+    declare: PolicyDataSourceFactory,
+    project?: string,
+  ) {
     super(scope, id);
     const version = optionsRequestedPolicyVersion ?? 3;
     checkAt(this, () => {
-      if ('location' in target)
-        validateLocatedResource({ project: target.project, location: target.location, id: target.id, idField: target.idField }, isKnown);
+      if (where) validateLocatedResource(where, isKnown);
       validatePolicyVersion(version, isKnown);
     });
     this.optionsRequestedPolicyVersion = version;
-    const versionText = Token.isUnresolved(version) ? Token.asString(version) : String(version);
-    const read = new RunnerRead(this, 'Policy', {
-      query: 'location' in target ? locatedPolicyQuery(target, target, versionText) : namedPolicyQuery(target, versionText),
-    });
-    this.project = ('location' in target ? target.project : undefined) ?? read.field('project');
-    this.etag = read.field('etag');
-    this.version = read.numberField('version');
-    this.bindings = read.jsonField('bindings');
-    this.auditConfigs = read.jsonField('auditConfigs');
-    this.body = read.field('body');
+    useGoogleIamProvider(this);
+    const read = declare(this, 'Default', version);
+    this.project = project ?? where?.project ?? read.project ?? '';
+    this.etag = read.etag;
+    this.version = read.version;
+    this.bindings = read.bindings;
+    this.auditConfigs = read.auditConfigs;
+    this.body = read.policyData;
   }
 }

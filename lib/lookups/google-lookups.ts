@@ -10,7 +10,7 @@ import { validateImportJobView } from '../api/import-job-view';
 import { checkAt } from '../synth/errors';
 import { LookupContext } from './lookup-context';
 import { importJobQuery, locatedPolicyQuery, namedPolicyQuery, type ReadQueryFields } from '../contract/read-query';
-import { RunnerLookup } from './runner-lookup';
+import { ProviderLookup } from './provider-lookup';
 
 /** Properties of {@link GoogleLookups}. */
 export interface GoogleLookupsProps {
@@ -128,10 +128,10 @@ export interface GetIamPolicyArgs {
 /**
  * The Direct form of the lookups: reads Google while the app synthesizes, so
  * the result can decide what to synthesize (e.g. grant only once an import job
- * has COMPLETED). Same credentials and endpoint overrides as the grant runner.
+ * has COMPLETED). Same credentials and endpoint overrides as the provider.
  *
  * Every lookup blocks until its result is there, in every language (it runs
- * the library's runner in a child `node` and waits for it), and returns the
+ * the library's bundled provider in a child `node` and waits for it), and returns the
  * typed result. Results are kept in the context file
  * (`cdktf-google-iam.context.json` beside `cdktf.json`): a lookup found there
  * makes no network call and looks up no credentials. Set
@@ -221,7 +221,7 @@ export class GoogleLookups {
    * Validates the arguments before anything else and settles the project as far
    * as it can be without credentials (the call's, the props', then the
    * environment's); undefined leaves it to the credentials' project, found by
-   * the runner.
+   * the provider's lookup.
    */
   private settle(
     lookup: string,
@@ -243,7 +243,7 @@ export class GoogleLookups {
     const kept = context.get(key);
     if (kept) return kept;
     context.checkMayRead(`GoogleLookups.${lookup}`, key);
-    const value = RunnerLookup.read(`GoogleLookups.${lookup}`, args, query, this.props.accessToken);
+    const value = ProviderLookup.read(`GoogleLookups.${lookup}`, args, query, this.props.accessToken);
     context.set(key, value);
     return value;
   }

@@ -1,11 +1,11 @@
-import type { IResolvable } from 'cdktf';
+import { Fn, Token, type IResolvable } from 'cdktf';
 import { Construct } from 'constructs';
 import { validateLocatedResource } from '../iam/located-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { importJobQuery } from '../contract/read-query';
-import { RunnerRead } from '../synth/runner-read';
+import { useGoogleIamProvider } from '../synth/default-provider';
 import { validateImportJobView } from '../api/import-job-view';
+import { DataGoogleiamImportJob } from '../provider-bindings/data-import-job.generated';
 
 /** Properties of a {@link DataImportJob}: the arguments of `getImportJob`. */
 export interface DataImportJobProps {
@@ -15,7 +15,7 @@ export interface DataImportJobProps {
   readonly location: string;
   /**
    * The project of the import job.
-   * @default - the runner's default project: `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project
+   * @default - the provider's default project: its `project`, `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project
    */
   readonly project?: string;
   /**
@@ -28,8 +28,8 @@ export interface DataImportJobProps {
 
 /**
  * The Output form of `getImportJob`: reads a Migration Center import job at
- * plan time, through the library's runner (Terraform's `external` data
- * source; no credential reaches the plan or the state). Strings are typed
+ * plan time (the provider's `googleiam_import_job` data source; no
+ * credential reaches the plan or the state). Strings are typed
  * attributes (`''` when absent); reports, payloads and labels are Terraform
  * values (objects or lists) usable in other resources, with the same empty
  * values as the Direct form where Google left them out.
@@ -39,7 +39,7 @@ export class DataImportJob extends Construct {
   public readonly importJobId: string;
   /** The import job's location. */
   public readonly location: string;
-  /** The project that is read: the one given, else the runner's default project (a Terraform expression then). */
+  /** The project that is read: the one given, else the provider's default project (a Terraform expression then). */
   public readonly project: string;
   /**
    * The view that is read.
@@ -71,8 +71,6 @@ export class DataImportJob extends Construct {
   public readonly objectStoragePayload: IResolvable;
   /** `{format, payload: [{name, data}]}`; empty when absent. */
   public readonly inlinePayload: IResolvable;
-  /** The import job as the API returned it (JSON text). */
-  public readonly body: string;
 
   constructor(scope: Construct, id: string, props: DataImportJobProps) {
     super(scope, id);
@@ -84,20 +82,34 @@ export class DataImportJob extends Construct {
     this.location = props.location;
     this.view = props.view;
 
-    const read = new RunnerRead(this, 'ImportJob', { query: importJobQuery(props, props.view) });
-    this.project = props.project ?? read.field('project');
-    this.name = read.field('name');
-    this.displayName = read.field('displayName');
-    this.assetSource = read.field('assetSource');
-    this.createTime = read.field('createTime');
-    this.updateTime = read.field('updateTime');
-    this.completeTime = read.field('completeTime');
-    this.state = read.field('state');
-    this.labels = read.jsonField('labels');
-    this.executionReport = read.jsonField('executionReport');
-    this.validationReport = read.jsonField('validationReport');
-    this.objectStoragePayload = read.jsonField('objectStoragePayload');
-    this.inlinePayload = read.jsonField('inlinePayload');
-    this.body = read.field('body');
+    useGoogleIamProvider(this);
+    const read = new DataGoogleiamImportJob(this, 'Default', {
+      importJobId: props.importJobId,
+      location: props.location,
+      project: props.project,
+      view: props.view,
+    });
+    this.project = props.project ?? read.project;
+    this.name = read.name;
+    this.displayName = read.displayName;
+    this.assetSource = read.assetSource;
+    this.createTime = read.createTime;
+    this.updateTime = read.updateTime;
+    this.completeTime = read.completeTime;
+    this.state = read.state;
+    this.labels = read.interpolationForAttribute('labels');
+    this.executionReport = jsonValue(read.executionReportJson);
+    this.validationReport = jsonValue(read.validationReportJson);
+    this.objectStoragePayload = jsonValue(read.objectStoragePayloadJson);
+    this.inlinePayload = jsonValue(read.inlinePayloadJson);
   }
+}
+
+/**
+ * A part the data source gives as JSON text, as a Terraform value: a
+ * resolvable object, since the jsii kernel cannot hand `Fn.jsondecode`'s
+ * string token to Python, Java, Go or .NET as the `IResolvable` it is declared as.
+ */
+function jsonValue(json: string): IResolvable {
+  return Token.asAny(Fn.jsondecode(json));
 }

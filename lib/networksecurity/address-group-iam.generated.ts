@@ -8,6 +8,10 @@ import { IamMemberGrant } from '../grant/iam-member-grant';
 import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } from '../grant/iam-policy-grant';
 import { TYPED_RESOURCE_TYPES, typedGrantTarget } from '../grant/resource-type';
 import { DataIamPolicyRead, locatedPolicyTarget } from '../lookups/data-iam-policy';
+import { GoogleiamAddressGroupIamBinding } from '../provider-bindings/address-group-iam-binding.generated';
+import { GoogleiamAddressGroupIamMember } from '../provider-bindings/address-group-iam-member.generated';
+import { GoogleiamAddressGroupIamPolicy } from '../provider-bindings/address-group-iam-policy.generated';
+import { DataGoogleiamAddressGroupIamPolicy } from '../provider-bindings/data-address-group-iam-policy.generated';
 
 /** Properties of an {@link AddressGroupIamMember}. */
 export interface AddressGroupIamMemberProps extends IamGrantOptions {
@@ -36,12 +40,19 @@ export interface AddressGroupIamMemberProps extends IamGrantOptions {
  * or with `terraform destroy`) removes only that principal from that role
  * and condition.
  *
- * The grant is made at `terraform apply` by a read-modify-write of the
- * policy (etag, retries, per-policy lock); no Terraform provider is needed.
+ * Declares the `googleiam_address_group_iam_member` resource of the library's own
+ * provider, which makes the grant at `terraform apply` by a read-modify-write
+ * of the policy (etag, retries, per-policy batching) and shows drift in `terraform plan`.
  */
 export class AddressGroupIamMember extends IamMemberGrant {
   constructor(scope: Construct, id: string, props: AddressGroupIamMemberProps) {
-    super(scope, id, typedGrantTarget('AddressGroupIamMember', TYPED_RESOURCE_TYPES.AddressGroup, props.name), props);
+    super(
+      scope,
+      id,
+      typedGrantTarget('AddressGroupIamMember', TYPED_RESOURCE_TYPES.AddressGroup, props.name),
+      props,
+      (self, rid, config) => new GoogleiamAddressGroupIamMember(self, rid, config),
+    );
   }
 }
 
@@ -75,7 +86,13 @@ export interface AddressGroupIamBindingProps extends IamGrantOptions {
  */
 export class AddressGroupIamBinding extends IamBindingGrant {
   constructor(scope: Construct, id: string, props: AddressGroupIamBindingProps) {
-    super(scope, id, typedGrantTarget('AddressGroupIamBinding', TYPED_RESOURCE_TYPES.AddressGroup, props.name), props);
+    super(
+      scope,
+      id,
+      typedGrantTarget('AddressGroupIamBinding', TYPED_RESOURCE_TYPES.AddressGroup, props.name),
+      props,
+      (self, rid, config) => new GoogleiamAddressGroupIamBinding(self, rid, config),
+    );
   }
 }
 
@@ -107,7 +124,13 @@ export interface AddressGroupIamPolicyProps extends IamGrantOptions {
  */
 export class AddressGroupIamPolicy extends IamPolicyGrant {
   constructor(scope: Construct, id: string, props: AddressGroupIamPolicyProps) {
-    super(scope, id, typedGrantTarget('AddressGroupIamPolicy', TYPED_RESOURCE_TYPES.AddressGroup, props.name), props);
+    super(
+      scope,
+      id,
+      typedGrantTarget('AddressGroupIamPolicy', TYPED_RESOURCE_TYPES.AddressGroup, props.name),
+      props,
+      (self, rid, config) => new GoogleiamAddressGroupIamPolicy(self, rid, config),
+    );
   }
 }
 
@@ -119,7 +142,7 @@ export interface DataAddressGroupIamPolicyProps {
   readonly location: string;
   /**
    * The project of the address group.
-   * @default - the runner's default project: `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project
+   * @default - the provider's default project: its `project`, `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project
    */
   readonly project?: string;
   /**
@@ -132,9 +155,8 @@ export interface DataAddressGroupIamPolicyProps {
 
 /**
  * The Output form of `getAddressGroupIamPolicy`: reads a network-security address group's IAM policy at
- * plan time, so its attributes are Terraform expressions usable in other
- * resources. Needs Node.js where `terraform plan` runs and the
- * `hashicorp/external` provider (required in the stack).
+ * plan time (the provider's `googleiam_address_group_iam_policy` data source), so its attributes are
+ * Terraform expressions usable in other resources.
  *
  * Unlike the google provider's own data source, this asks for policy version 3, so conditional bindings come back intact.
  */
@@ -146,7 +168,19 @@ export class DataAddressGroupIamPolicy extends DataIamPolicyRead {
 
   constructor(scope: Construct, id: string, props: DataAddressGroupIamPolicyProps) {
     const target = locatedPolicyTarget(TYPED_RESOURCE_TYPES.AddressGroup, 'addressGroupId', props.addressGroupId, props);
-    super(scope, id, target, props.optionsRequestedPolicyVersion);
+    super(
+      scope,
+      id,
+      target,
+      props.optionsRequestedPolicyVersion,
+      (self, rid, optionsRequestedPolicyVersion) =>
+        new DataGoogleiamAddressGroupIamPolicy(self, rid, {
+          addressGroupId: props.addressGroupId,
+          location: props.location,
+          project: props.project,
+          optionsRequestedPolicyVersion,
+        }),
+    );
     this.addressGroupId = props.addressGroupId;
     this.location = props.location;
   }

@@ -8,6 +8,10 @@ import { IamMemberGrant } from '../grant/iam-member-grant';
 import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } from '../grant/iam-policy-grant';
 import { TYPED_RESOURCE_TYPES, typedGrantTarget } from '../grant/resource-type';
 import { DataIamPolicyRead, locatedPolicyTarget } from '../lookups/data-iam-policy';
+import { GoogleiamAuthorizationPolicyIamBinding } from '../provider-bindings/authorization-policy-iam-binding.generated';
+import { GoogleiamAuthorizationPolicyIamMember } from '../provider-bindings/authorization-policy-iam-member.generated';
+import { GoogleiamAuthorizationPolicyIamPolicy } from '../provider-bindings/authorization-policy-iam-policy.generated';
+import { DataGoogleiamAuthorizationPolicyIamPolicy } from '../provider-bindings/data-authorization-policy-iam-policy.generated';
 
 /** Properties of an {@link AuthorizationPolicyIamMember}. */
 export interface AuthorizationPolicyIamMemberProps extends IamGrantOptions {
@@ -36,12 +40,19 @@ export interface AuthorizationPolicyIamMemberProps extends IamGrantOptions {
  * or with `terraform destroy`) removes only that principal from that role
  * and condition.
  *
- * The grant is made at `terraform apply` by a read-modify-write of the
- * policy (etag, retries, per-policy lock); no Terraform provider is needed.
+ * Declares the `googleiam_authorization_policy_iam_member` resource of the library's own
+ * provider, which makes the grant at `terraform apply` by a read-modify-write
+ * of the policy (etag, retries, per-policy batching) and shows drift in `terraform plan`.
  */
 export class AuthorizationPolicyIamMember extends IamMemberGrant {
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamMemberProps) {
-    super(scope, id, typedGrantTarget('AuthorizationPolicyIamMember', TYPED_RESOURCE_TYPES.AuthorizationPolicy, props.name), props);
+    super(
+      scope,
+      id,
+      typedGrantTarget('AuthorizationPolicyIamMember', TYPED_RESOURCE_TYPES.AuthorizationPolicy, props.name),
+      props,
+      (self, rid, config) => new GoogleiamAuthorizationPolicyIamMember(self, rid, config),
+    );
   }
 }
 
@@ -75,7 +86,13 @@ export interface AuthorizationPolicyIamBindingProps extends IamGrantOptions {
  */
 export class AuthorizationPolicyIamBinding extends IamBindingGrant {
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamBindingProps) {
-    super(scope, id, typedGrantTarget('AuthorizationPolicyIamBinding', TYPED_RESOURCE_TYPES.AuthorizationPolicy, props.name), props);
+    super(
+      scope,
+      id,
+      typedGrantTarget('AuthorizationPolicyIamBinding', TYPED_RESOURCE_TYPES.AuthorizationPolicy, props.name),
+      props,
+      (self, rid, config) => new GoogleiamAuthorizationPolicyIamBinding(self, rid, config),
+    );
   }
 }
 
@@ -107,7 +124,13 @@ export interface AuthorizationPolicyIamPolicyProps extends IamGrantOptions {
  */
 export class AuthorizationPolicyIamPolicy extends IamPolicyGrant {
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamPolicyProps) {
-    super(scope, id, typedGrantTarget('AuthorizationPolicyIamPolicy', TYPED_RESOURCE_TYPES.AuthorizationPolicy, props.name), props);
+    super(
+      scope,
+      id,
+      typedGrantTarget('AuthorizationPolicyIamPolicy', TYPED_RESOURCE_TYPES.AuthorizationPolicy, props.name),
+      props,
+      (self, rid, config) => new GoogleiamAuthorizationPolicyIamPolicy(self, rid, config),
+    );
   }
 }
 
@@ -119,7 +142,7 @@ export interface DataAuthorizationPolicyIamPolicyProps {
   readonly location: string;
   /**
    * The project of the authorization policy.
-   * @default - the runner's default project: `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project
+   * @default - the provider's default project: its `project`, `GOOGLE_CLOUD_PROJECT`, `GOOGLE_PROJECT`, `GCLOUD_PROJECT`, `CLOUDSDK_CORE_PROJECT`, then the credentials' project
    */
   readonly project?: string;
   /**
@@ -132,9 +155,8 @@ export interface DataAuthorizationPolicyIamPolicyProps {
 
 /**
  * The Output form of `getAuthorizationPolicyIamPolicy`: reads a network-security authorization policy's IAM policy at
- * plan time, so its attributes are Terraform expressions usable in other
- * resources. Needs Node.js where `terraform plan` runs and the
- * `hashicorp/external` provider (required in the stack).
+ * plan time (the provider's `googleiam_authorization_policy_iam_policy` data source), so its attributes are
+ * Terraform expressions usable in other resources.
  *
  * Asks for policy version 3, so conditional bindings come back intact.
  */
@@ -151,7 +173,19 @@ export class DataAuthorizationPolicyIamPolicy extends DataIamPolicyRead {
       props.authorizationPolicyId,
       props,
     );
-    super(scope, id, target, props.optionsRequestedPolicyVersion);
+    super(
+      scope,
+      id,
+      target,
+      props.optionsRequestedPolicyVersion,
+      (self, rid, optionsRequestedPolicyVersion) =>
+        new DataGoogleiamAuthorizationPolicyIamPolicy(self, rid, {
+          authorizationPolicyId: props.authorizationPolicyId,
+          location: props.location,
+          project: props.project,
+          optionsRequestedPolicyVersion,
+        }),
+    );
     this.authorizationPolicyId = props.authorizationPolicyId;
     this.location = props.location;
   }

@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { GoogleApiEmulator } from '../../lib/testing';
-import { externalProviderEnv, runCommand } from '../support/terraform';
+import { emptyCliConfig, runCommand } from '../support/terraform';
 import { AssemblyReader } from './support/assembly-reader';
 import { JsiiKernel, KernelError, enumValue, struct, type ObjRef } from './support/jsii-kernel';
 import { jsiiRuntimeEntry, packFlavour } from './support/packages';
@@ -143,6 +143,12 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
         members: [token, 'group:dba@example.com'],
       }),
     ]);
+    // A provider of the user's own (an alias), as another language creates it and hands it to a grant.
+    const secrets = await kernel.create(lib('GoogleIamProvider'), [
+      stack,
+      'Secrets',
+      struct(lib('GoogleIamProviderConfig'), { alias: 'secrets', project: PROJECT }),
+    ]);
     await kernel.create(lib('GoogleIamMember'), [
       stack,
       'SecretReader',
@@ -155,20 +161,26 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
         }),
         role: 'roles/secretmanager.secretAccessor',
         member: 'serviceAccount:app@kernel-project.iam.gserviceaccount.com',
-        detectDrift: false,
+        provider: secrets,
       }),
     ]);
-    const grants = (await kernel.sinvoke(lib('GoogleIamGrants'), 'of', [stack])) as ObjRef;
-    expect(grants['$jsii.byref']).toMatch(new RegExp(`^${assembly.name}\\.GoogleIamGrants@`));
 
     await kernel.invoke(app, 'synth');
     const synthesized = stackJson('grants');
     const text = JSON.stringify(synthesized);
-    expect(Object.keys(synthesized.resource.terraform_data)).toEqual([
-      'google_iam_grants',
-      'google_iam_grants_applied',
-      'google_iam_repair',
+    expect(Object.keys(synthesized.resource).sort()).toEqual([
+      'googleiam_authorization_policy_iam_member',
+      'googleiam_iam_member',
+      'googleiam_migration_job_iam_binding',
     ]);
+    // The user's aliased provider and the default one the stack gets without code.
+    expect(synthesized.provider.googleiam).toEqual([{ alias: 'secrets', project: PROJECT }, {}]);
+    // The grant's resource is named by what it grants (the secret, role and member), and uses the alias.
+    const [secretReader] = Object.values(synthesized.resource.googleiam_iam_member) as Array<{ member: string; provider: string }>;
+    expect(secretReader).toMatchObject({
+      member: 'serviceAccount:app@kernel-project.iam.gserviceaccount.com',
+      provider: 'googleiam.secrets',
+    });
     expect(text).toContain('group:api-readers@example.com');
     expect(text).toContain('office-hours');
     expect(text).toContain('${var.reader}');
@@ -358,15 +370,11 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     outputs.push('through_local');
     await kernel.invoke(app, 'synth');
     expect(Object.keys(stackJson('lookups').output).sort()).toEqual([...outputs].sort());
-    expect(stackJson('lookups').locals.ag_bindings).toMatch(
-      /^\$\{jsondecode\(data\.external\.Ag_Policy_Read_[0-9A-F]+\.result\["bindings"\]\)\}$/,
-    );
-    expect(stackJson('lookups').output.Ag_bindings.value).toMatch(
-      /^\$\{jsondecode\(data\.external\.Ag_Policy_Read_[0-9A-F]+\.result\["bindings"\]\)\}$/,
-    );
+    expect(stackJson('lookups').locals.ag_bindings).toBe('${data.googleiam_address_group_iam_policy.Ag.bindings}');
+    expect(stackJson('lookups').output.Ag_bindings.value).toBe('${data.googleiam_address_group_iam_policy.Ag.bindings}');
 
     const dir = path.join(outdir, 'stacks', 'lookups');
-    const env = { ...externalProviderEnv(), ...googleEnv, GOOGLE_CLOUD_PROJECT: PROJECT };
+    const env = { ...emptyCliConfig(outdir), ...googleEnv, GOOGLE_CLOUD_PROJECT: PROJECT };
     for (const args of [
       ['init', '-input=false', '-no-color'],
       ['apply', '-auto-approve', '-input=false', '-no-color'],
@@ -390,7 +398,10 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
       Ag_auditConfigs: [],
       Ag_version: 3,
       Ag_etag: emulator.policy(AG).etag,
-      Ap_auditConfigs: AUDIT,
+      // Terraform values, in the data source's (snake_case) attribute names.
+      Ap_auditConfigs: [
+        { service: 'allServices', audit_log_configs: [{ log_type: 'DATA_READ', exempted_members: ['user:quiet@example.com'] }] },
+      ],
       Mj_bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }],
       Secret_bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:c@example.com'] }],
       Secret_auditConfigs: [],

@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { startSeededEmulator } from '../../examples/emulated';
 import { AUTHORIZATION_POLICY } from '../../examples/app';
-import { externalProviderEnv, runCommand, type CommandResult } from '../support/terraform';
+import { emptyCliConfig, runCommand, type CommandResult } from '../support/terraform';
 
 jest.setTimeout(300_000);
 
@@ -56,7 +56,7 @@ test('the flavour is the same sources with the framework swapped: its own packag
   expect(Object.keys(assembly.dependencies)).toEqual(expect.arrayContaining(['cdktn', 'constructs']));
   expect(Object.keys(assembly.targets).sort()).toEqual(['dotnet', 'go', 'java', 'js', 'python']);
   expect(assembly.types['cdktn-google-iam.AuthorizationPolicyIamMember'].base).toBe('constructs.Construct');
-  const compiled = fs.readFileSync(path.join(FLAVOUR, 'lib', 'grant', 'google-iam-grants.js'), 'utf8');
+  const compiled = fs.readFileSync(path.join(FLAVOUR, 'lib', 'provider-bindings', 'google-iam-provider.generated.js'), 'utf8');
   expect(compiled).toContain('require("cdktn")');
   expect(compiled).not.toContain('require("cdktf")');
 });
@@ -102,13 +102,9 @@ app.synth();
           sendCrashReports: 'false',
         }),
       );
-      const env = {
-        ...emulator.env(),
-        ...externalProviderEnv(),
-        CDKTF_GOOGLE_IAM_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'cdktn-runner-')),
-        CHECKPOINT_DISABLE: '1',
-        CI: '1',
-      };
+      // An empty CLI configuration: the provider synth laid out is found with no set-up, and its
+      // pre-written lock entry spares cdktn's `terraform providers lock` the registry (no flag needed).
+      const env = { ...emulator.env(), ...emptyCliConfig(project), CHECKPOINT_DISABLE: '1', CI: '1' };
       const cdktn = (args: string[]): Promise<CommandResult> =>
         runCommand(path.join(ROOT, 'node_modules', '.bin', 'cdktn'), args, project, env);
       const ok = (result: CommandResult) =>
@@ -118,9 +114,9 @@ app.synth();
 
       ok(await cdktn(['synth']));
       expect(fs.existsSync(path.join(project, 'cdktf.out', 'stacks', 'iam', 'cdk.tf.json'))).toBe(true);
-      ok(await cdktn(['deploy', 'iam', '--auto-approve', '--skip-provider-lock']));
+      ok(await cdktn(['deploy', 'iam', '--auto-approve']));
       expect(readers()).toEqual(['group:cdktn-readers@example.com']);
-      ok(await cdktn(['destroy', 'iam', '--auto-approve', '--skip-provider-lock']));
+      ok(await cdktn(['destroy', 'iam', '--auto-approve']));
       expect(readers()).toBeUndefined();
     } finally {
       await emulator.close();

@@ -4,7 +4,7 @@
  * repository's node_modules), and used from there as a user would, in plain
  * JavaScript and in TypeScript: `cdktf-google-iam` and
  * `cdktf-google-iam/testing` (the exports map) load, a stack synthesizes with
- * the shipped runner, the emulator answers. Everything the tarball ships
+ * the shipped provider laid out, the emulator answers. Everything the tarball ships
  * loads, and it ships no test tools. Run after `npm run build`.
  */
 import { spawn, spawnSync } from 'child_process';
@@ -150,7 +150,7 @@ console.log(JSON.stringify(failures));
   }
 });
 
-test('from plain JavaScript: both entry points load, a stack with a grant synthesizes with the shipped runner, the emulator answers', () => {
+test('from plain JavaScript: both entry points load, a stack with a grant synthesizes with the shipped provider laid out, the emulator answers', () => {
   const result = runScript(
     'use.js',
     `const path = require('path');
@@ -175,7 +175,7 @@ async function main() {
   new AuthorizationPolicyIamMember(stack, 'Readers', { name: policy, role: 'roles/networksecurity.authorizationPolicyViewer', member: 'group:readers@example.com' });
   app.synth();
   const stackDir = path.join(outdir, 'stacks', 'iam');
-  const assets = require('fs').readdirSync(path.join(stackDir, 'assets'), { recursive: true }).map(String);
+  const plugins = require('fs').readdirSync(path.join(stackDir, 'terraform.d', 'plugins'), { recursive: true }).map(String);
 
   let validation;
   try {
@@ -194,7 +194,8 @@ async function main() {
     const read = await answer.json();
     console.log(JSON.stringify({
       synthesized: require('fs').existsSync(path.join(stackDir, 'cdk.tf.json')),
-      runnerShipped: assets.some((f) => f.endsWith('runner.js')),
+      providerLaidOut: plugins.some((f) => f.endsWith('linux_amd64/terraform-provider-googleiam_v0.1.0')),
+      lockEntry: require('fs').readFileSync(path.join(stackDir, '.terraform.lock.hcl'), 'utf8').includes('cdktf-google-iam/googleiam'),
       validation,
       apiError: typeof GoogleApiError === 'function',
       terraformCli: typeof TerraformCli.run,
@@ -214,7 +215,8 @@ main().catch((error) => {
   );
   expect(result).toEqual({
     synthesized: true,
-    runnerShipped: true,
+    providerLaidOut: true,
+    lockEntry: true,
     validation: true,
     apiError: true,
     terraformCli: 'function',

@@ -1,17 +1,13 @@
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { GoogleApiEmulator } from '../../lib/testing';
 
 /**
- * Environment for `terraform apply` against the emulator: endpoint overrides,
- * an access token, a private lock/queue directory, and retries short enough
+ * Environment for `terraform plan`/`apply` against the emulator: the
+ * provider's endpoint overrides, an access token, and retries short enough
  * for tests.
  */
 export function grantEnv(emulator: GoogleApiEmulator, overrides: Record<string, string> = {}): Record<string, string> {
   return {
     ...emulator.env(),
-    CDKTF_GOOGLE_IAM_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-locks-')),
     CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS: '50',
     CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '20000',
     ...overrides,

@@ -4,18 +4,16 @@ import * as path from 'path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import type { Construct } from 'constructs';
 import { TerraformCli, type CommandResult } from '../../lib/testing';
-import { ExternalProviderStandIn, type ExternalProviderInstallation } from '../../tools/terraform-provider-external';
-
-let standIn: ExternalProviderInstallation | undefined;
 
 /**
- * The stand-in of hashicorp/external (no provider can be downloaded here),
- * installed once per test process; every terraform command gets its CLI
- * configuration, so `terraform init` finds it in a filesystem mirror.
+ * An empty Terraform CLI configuration in `dir`, for the terraform commands
+ * run there: nothing of the machine's is used (a `provider_installation`
+ * block would turn off the implied local mirror synth lays the provider out in).
  */
-export function externalProviderEnv(): Record<string, string> {
-  standIn ??= ExternalProviderStandIn.install();
-  return { ...standIn.env };
+export function emptyCliConfig(dir: string): Record<string, string> {
+  const file = path.join(dir, 'terraform.rc');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, '');
+  return { TF_CLI_CONFIG_FILE: file };
 }
 
 export type { CommandResult };
@@ -23,8 +21,6 @@ export type { CommandResult };
 /** One object in the Terraform state. */
 export interface StateObject {
   readonly address: string;
-  /** The deposed key, for an object Terraform keeps beside the instance's current one until it destroys it. */
-  readonly deposed?: string;
   readonly tainted: boolean;
 }
 
@@ -74,23 +70,14 @@ export class TerraformWorkspace {
     return result.stdout.split('\n').filter(Boolean);
   }
 
-  /**
-   * Every object in the state (`terraform show -json`): current ones, and the
-   * deposed ones Terraform keeps beside an instance until it destroys them.
-   */
+  /** Every resource object in the state (`terraform show -json`), tainted or not. */
   public async objects(env: Record<string, string> = {}): Promise<StateObject[]> {
     const shown = await this.run(['show', '-json', '-no-color'], env, true);
-    const resources: Array<{ address: string; deposed_key?: string; tainted?: boolean }> =
-      JSON.parse(shown.stdout).values?.root_module?.resources ?? [];
-    return resources
-      .filter((r) => !r.address.startsWith('data.'))
-      .map((r) => ({ address: r.address, ...(r.deposed_key ? { deposed: r.deposed_key } : {}), tainted: r.tainted === true }));
+    const resources: Array<{ address: string; tainted?: boolean }> = JSON.parse(shown.stdout).values?.root_module?.resources ?? [];
+    return resources.filter((r) => !r.address.startsWith('data.')).map((r) => ({ address: r.address, tainted: r.tainted === true }));
   }
 
-  /**
-   * The one address in the state that contains `fragment` (e.g. a member), for -target and -replace;
-   * `resource` narrows it to the instances of one resource (e.g. `terraform_data.google_iam_grants[`).
-   */
+  /** The one address in the state that contains `fragment`, for -target and -replace; `resource` narrows it to one resource type. */
   public async address(fragment: string, env: Record<string, string> = {}, resource = ''): Promise<string> {
     const matches = (await this.stateList(env)).filter((a) => a.startsWith(resource) && a.includes(fragment));
     if (matches.length !== 1) throw new Error(`expected one state address containing ${fragment}, got ${JSON.stringify(matches)}`);
@@ -122,7 +109,7 @@ export class TerraformWorkspace {
   }
 
   public run(args: string[], env: Record<string, string>, mustSucceed = false): Promise<CommandResult> {
-    return runCommand('terraform', args, this.dir, { ...externalProviderEnv(), ...env }).then((result) => {
+    return runCommand('terraform', args, this.dir, { ...emptyCliConfig(this.outdir), ...env }).then((result) => {
       if (mustSucceed && result.code !== 0) {
         throw new Error(`terraform ${args.join(' ')} failed (${result.code}):\n${result.output}`);
       }

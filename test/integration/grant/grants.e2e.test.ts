@@ -1,16 +1,17 @@
 /**
  * End to end: the real `terraform` binary applies and destroys synthesized
- * grants; the runner it spawns talks to the emulator over HTTP with the real
- * google-auth-library client.
+ * grants; the provider synth laid out talks to the emulator over HTTP with
+ * the real google-auth-library client.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
-import { AuthorizationPolicyIamMember, GoogleIamGrants, MigrationJobIamBinding, type IamCondition } from '../../../lib';
+import { AuthorizationPolicyIamMember, MigrationJobIamBinding, type IamCondition } from '../../../lib';
+import { installProvider, lockEntry, writeLockEntry } from '../../../lib/install';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { grantEnv, membersOf } from '../../support/grant-env';
-import { externalProviderEnv, runCommand, workspacesOfThisFile } from '../../support/terraform';
+import { emptyCliConfig, runCommand, workspacesOfThisFile } from '../../support/terraform';
 
 jest.setTimeout(240_000);
 
@@ -66,7 +67,9 @@ describe('apply, change, destroy', () => {
 
     const applied = await ws.apply(env);
     expect(applied.code).toBe(0);
-    expect(applied.stdout).toMatch(/cdktf-google-iam: AuthorizationPolicyIamMember grants\/Alice .*added user:alice@example.com/);
+    expect(applied.stdout).toMatch(
+      /googleiam_authorization_policy_iam_member\.ap_[\w-]*_user_alice_example_com_[0-9a-f]{8}: Creation complete/,
+    );
     expect(membersOf(emulator, AP, VIEWER)).toEqual(['user:alice@example.com']);
     expect(membersOf(emulator, AP, VIEWER, 'weekdays')).toEqual(['serviceAccount:robot@demo-project.iam.gserviceaccount.com']);
     expect(membersOf(emulator, AP, VIEWER, 'foreign')).toEqual(['group:auditors@example.com']);
@@ -87,7 +90,9 @@ describe('apply, change, destroy', () => {
 
     const destroyed = await ws.destroy(env);
     expect(destroyed.code).toBe(0);
-    expect(destroyed.stdout).toMatch(/removed user:alice@example.com/);
+    expect(destroyed.stdout).toMatch(
+      /googleiam_authorization_policy_iam_member\.ap_[\w-]*_user_alice_example_com_[0-9a-f]{8}: Destruction complete/,
+    );
     expect(emulator.policy(AP).bindings).toEqual(FOREIGN_POLICY.bindings);
     expect(emulator.policy(AP).auditConfigs).toEqual(FOREIGN_POLICY.auditConfigs);
     expect(emulator.policy(MJ).bindings).toEqual([{ role: 'roles/datamigration.admin', members: ['user:owner@example.com'] }]);
@@ -115,7 +120,7 @@ test('50 member grants on one policy in one apply with -parallelism=20 all land 
   expect(emulator.policy(resource).bindings).toEqual([{ role: ADMIN, members: ['user:owner@example.com'] }]);
 });
 
-test('values known only to Terraform (a variable) reach the runner at apply and at destroy', async () => {
+test('values known only to Terraform (a variable) reach the provider at apply and at destroy', async () => {
   const resource = 'projects/demo-project/locations/global/authorizationPolicies/from-variable';
   emulator.addResource(resource);
   const ws = await workspace((s) => {
@@ -207,38 +212,31 @@ test.each(['JSON', 'HCL'])(
     const member = new TerraformVariable(stack, 'member', { type: 'string', default: 'bob@example.com' });
     new AuthorizationPolicyIamMember(stack, 'Nasty', { name: AP, role: VIEWER, member: 'user:alice@example.com', condition });
     new AuthorizationPolicyIamMember(stack, 'NastyToken', { name: AP, role: VIEWER, member: `user:${member.stringValue}`, condition });
-    // Only the configuration is written here, not the runner asset that drift checks run at plan time.
-    GoogleIamGrants.of(stack).detectDrift = false;
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-format-'));
     try {
+      // Testing.synth writes the configuration only: the provider is laid out here as synth would.
+      writeLockEntry(dir, lockEntry(installProvider(dir, { layout: 'plugins' }).package));
       fs.writeFileSync(
         path.join(dir, format === 'HCL' ? 'main.tf' : 'main.tf.json'),
         format === 'HCL' ? Testing.synthHcl(stack) : Testing.synth(stack),
       );
+      const env = { ...grantEnv(emulator), ...emptyCliConfig(dir) };
       for (const args of [
         ['init', '-input=false', '-no-color'],
         ['plan', '-input=false', '-no-color', '-out=plan'],
       ]) {
-        const result = await runCommand('terraform', args, dir, externalProviderEnv());
+        const result = await runCommand('terraform', args, dir, env);
         expect({ args, code: result.code, output: result.code === 0 ? '' : result.output }).toEqual({ args, code: 0, output: '' });
       }
-      const plan = JSON.parse((await runCommand('terraform', ['show', '-json', 'plan'], dir, externalProviderEnv())).stdout);
-      const planned = (
-        plan.resource_changes as Array<{ type: string; name: string; change: { after: { triggers_replace: string; input: string } } }>
-      )
-        .filter((r) => r.type === 'terraform_data' && r.name === 'google_iam_grants')
-        .map((r) => {
-          // The member variable might hold alice: each grant's label names the other as a possible twin.
-          const [label, twins] = r.change.after.input.split('\ntwins:');
-          return { grant: JSON.parse(r.change.after.triggers_replace), label, twins: JSON.parse(twins) };
-        })
-        .sort((a, b) => a.label.localeCompare(b.label));
-      const resource = { service: 'networksecurity', apiVersion: 'v1', name: AP };
-      const alice = { mode: 'member', resource, role: VIEWER, member: 'user:alice@example.com', condition };
-      const bob = { mode: 'member', resource, role: VIEWER, member: 'user:bob@example.com', condition };
+      const plan = JSON.parse((await runCommand('terraform', ['show', '-json', 'plan'], dir, env)).stdout);
+      const planned = (plan.resource_changes as Array<{ type: string; name: string; change: { after: Record<string, unknown> } }>)
+        .filter((r) => r.type === 'googleiam_authorization_policy_iam_member')
+        .map((r) => ({ member: r.change.after.member, condition: r.change.after.condition }))
+        .sort((a, b) => String(a.member).localeCompare(String(b.member)));
+      const asPlanned = { title: nasty, description: nasty, expression: condition.expression };
       expect(planned).toEqual([
-        { grant: alice, label: 'AuthorizationPolicyIamMember spec/Nasty', twins: [bob] },
-        { grant: bob, label: 'AuthorizationPolicyIamMember spec/NastyToken', twins: [alice] },
+        { member: 'user:alice@example.com', condition: asPlanned },
+        { member: 'user:bob@example.com', condition: asPlanned },
       ]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });

@@ -2,8 +2,7 @@
  * The Output form of the new policy lookups under the real `terraform`:
  * DataGoogleIamPolicy on an API with a GET getIamPolicy (Secret Manager) and
  * one with a POST (Resource Manager v3), and the authorization policy and
- * migration job lookups, read at plan time through the runner and the
- * stand-in of hashicorp/external.
+ * migration job lookups, read at plan time by the provider's data sources.
  */
 import { TerraformOutput } from 'cdktf';
 import { DataAuthorizationPolicyIamPolicy, DataGoogleIamPolicy, DataMigrationJobIamPolicy } from '../../../lib';
@@ -84,16 +83,19 @@ test("any resource's policy (GET and POST APIs), an authorization policy's and a
     ],
     secret_version: 3,
     secret_project: PROJECT,
-    project_bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }],
-    project_audit: AUDIT,
+    project_bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'], condition: null }],
+    // Terraform values, in the data source's (snake_case) attribute names.
+    project_audit: [
+      { service: 'allServices', audit_log_configs: [{ log_type: 'ADMIN_READ', exempted_members: ['user:quiet@example.com'] }] },
+    ],
     project_etag: emulator.policy(PROJECT_NAME).etag,
-    ap_bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'] }],
-    ap_project: PROJECT, // the runner's default project (GOOGLE_CLOUD_PROJECT)
-    mj_bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }],
+    ap_bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'], condition: null }],
+    ap_project: PROJECT, // the provider's default project (GOOGLE_CLOUD_PROJECT)
+    mj_bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'], condition: null }],
   });
 });
 
-test("a missing resource fails the plan with Google's status and the construct path", async () => {
+test("a missing resource fails the plan with Google's status and the data source's address", async () => {
   const ws = await workspace((s) => {
     new DataGoogleIamPolicy(s, 'Missing', {
       resource: { service: 'secretmanager', apiVersion: 'v1', name: `projects/${PROJECT}/secrets/gone` },
@@ -102,7 +104,7 @@ test("a missing resource fails the plan with Google's status and the construct p
   const plan = await ws.plan(env);
   expect(plan.code).toBe(1);
   const text = plan.output.replace(/\s+/g, ' ');
-  expect(text).toMatch(/grants\/Missing/);
+  expect(text).toMatch(/data\.googleiam_iam_policy\.Missing/);
   expect(text).toMatch(/NOT_FOUND/);
   expect(text).toMatch(/secrets\/gone' was not found/);
 });

@@ -1,6 +1,6 @@
 /**
  * The Direct form over real HTTP against the emulator, with the real
- * google-auth-library client in the runner each lookup starts and waits for:
+ * google-auth-library client in the provider's lookup mode each lookup starts and waits for:
  * results, Google's errors, and arguments refused before any request is made.
  * The emulator runs in its own process (the lookups block this one).
  */
@@ -194,9 +194,7 @@ describe('getImportJob', () => {
   test('no project anywhere is a clear error, before any request', async () => {
     const before = await requests();
     const error = thrown(() => lookups({}).getImportJob({ importJobId: 'inventory', location: 'us-central1' }));
-    expect(error.message).toMatch(
-      /^GoogleLookups.getImportJob: project: no project given and none configured; pass project, .*GOOGLE_CLOUD_PROJECT/,
-    );
+    expect(error.message).toMatch(/^GoogleLookups.getImportJob: project: no project given and none configured; .*GOOGLE_CLOUD_PROJECT/);
     expect(await requests()).toBe(before);
   });
 
@@ -317,7 +315,7 @@ describe('errors name the lookup and its arguments', () => {
     );
   });
 
-  test('a runner that cannot reach Google reports UNAVAILABLE at once (a refused connection is not retried), named the same way', () => {
+  test('a lookup that cannot reach Google reports UNAVAILABLE at once (a refused connection is not retried), named the same way', () => {
     const saved = process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER;
     process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER = 'http://127.0.0.1:9/';
     const started = Date.now();
@@ -336,7 +334,7 @@ describe('errors name the lookup and its arguments', () => {
 });
 
 describe("transient failures are retried within a read's budget", () => {
-  /** Runs `body` with these retry settings in the environment the lookup's runner inherits. */
+  /** Runs `body` with these retry settings in the environment the lookup's process inherits. */
   const withRetrySettings = <T>(settings: Record<string, string>, body: () => T): T => {
     const saved = { ...process.env };
     Object.assign(process.env, settings);
@@ -380,7 +378,7 @@ describe("transient failures are retried within a read's budget", () => {
       /^UNAVAILABLE \(HTTP 503\): The service is currently unavailable \(injected fault\)\. \[GoogleLookups\.getImportJob\(/,
     );
     expect(reads).toBeGreaterThan(1); // retried ...
-    expect(Date.now() - started).toBeLessThan(15_000); // ... within the 400 ms budget (plus the runner's start-up)
+    expect(Date.now() - started).toBeLessThan(15_000); // ... within the 400 ms budget (plus the provider's start-up)
   });
 });
 

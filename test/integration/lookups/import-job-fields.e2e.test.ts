@@ -1,7 +1,7 @@
 /**
  * Both forms of getImportJob return every field Google publishes, from an
  * import job that has them all: the Direct form (GoogleLookups) and the
- * Output form (DataImportJob, read by the runner under the real `terraform`).
+ * Output form (DataImportJob, read by the provider under the real `terraform`).
  * Without a view Google's default applies: the full view.
  */
 import * as fs from 'fs';
@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 test('Direct form: every field, with and without a view', async () => {
-  // The Direct form blocks this process until its runner answers: the emulator it reads must run in another one.
+  // The Direct form blocks this process until its lookup answers: the emulator it reads must run in another one.
   const served = await EmulatorProcess.start();
   const contextDir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-job-context-'));
   const saved = { ...process.env };

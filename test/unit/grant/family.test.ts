@@ -1,6 +1,6 @@
 /**
- * The family at synth level: what each member, binding and policy construct
- * (typed and generic) puts into the stack's grants resource, the generic
+ * The family at synth level: which resource of the provider each member,
+ * binding and policy construct (typed and generic) declares, the generic
  * grants' getIamPolicy method per service, and every synth-time error, each
  * naming the construct path, the field and the value.
  */
@@ -22,7 +22,7 @@ import {
   type GoogleIamResource,
 } from '../../../lib';
 import { ConstructValidationError } from '../../../lib/synth/errors';
-import { grantsResource, parsedGrant } from '../../support/grants-json';
+import { resourceOf, synthJson } from '../../support/synth-json';
 import { thrownBy } from '../../support/rejection';
 import { resolveIn } from '../../support/resolve';
 
@@ -35,13 +35,11 @@ const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 const X = { title: 'until-2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
 
 const newStack = () => new TerraformStack(Testing.app(), 'stack');
-const grantsOf = (stack: TerraformStack) =>
-  Object.fromEntries(Object.entries(grantsResource(stack).instances).map(([key, instance]) => [key, parsedGrant(instance)]));
 
-describe('what each construct grants', () => {
-  test('member, binding and policy for the three resource types: the policy is keyed by its resource, its id is the name', () => {
+describe('what each construct declares', () => {
+  test('member, binding and policy for the three resource types: one resource of its type each, named by what it grants', () => {
     const stack = newStack();
-    new AuthorizationPolicyIamBinding(stack, 'ApB', { name: AP, role: ROLE, members: ['user:a@example.com'] });
+    const binding = new AuthorizationPolicyIamBinding(stack, 'ApB', { name: AP, role: ROLE, members: ['user:a@example.com'] });
     const policy = new AuthorizationPolicyIamPolicy(stack, 'ApP', {
       name: 'projects/p-123456/locations/global/authorizationPolicies/other',
       bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { ...X, description: 'd' } }],
@@ -65,47 +63,55 @@ describe('what each construct grants', () => {
       bindings: [{ role: 'roles/datamigration.admin', members: ['user:b@example.com'] }],
     });
 
-    const grants = grantsOf(stack);
-    expect(Object.keys(grants).sort()).toEqual([
-      expect.stringMatching(
-        new RegExp(`^datamigration:${MJ}\\|roles/datamigration\\.viewer\\|user:a@example\\.com\\|if:until-2030:[0-9a-f]{12}$`),
-      ),
-      'datamigration:projects/p-123456/locations/us-central1/migrationJobs/owned|policy',
-      `networksecurity:${AG}|roles/networksecurity.addressGroupUser|user:a@example.com`,
-      `networksecurity:${AG}|roles/networksecurity.addressGroupViewer`,
-      'networksecurity:projects/p-123456/locations/global/addressGroups/owned|policy',
-      `networksecurity:${AP}|${ROLE}`,
-      'networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy',
-    ]);
-    expect(grants['networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy']).toEqual({
-      mode: 'policy',
-      resource: { service: 'networksecurity', apiVersion: 'v1', name: 'projects/p-123456/locations/global/authorizationPolicies/other' },
+    const resources = synthJson(stack).resource;
+    // Each resource is named by what it grants (persisted: a change would replace users' grants), not by its construct.
+    expect(Object.fromEntries(Object.entries(resources).map(([type, byName]) => [type, Object.keys(byName as object)]))).toEqual({
+      googleiam_authorization_policy_iam_binding: ['ap_networksecurity_authorizationPolicyViewer_172b018f'],
+      googleiam_authorization_policy_iam_policy: ['other_policy_ae7b0582'],
+      googleiam_address_group_iam_member: ['ag_networksecurity_addressGroupUser_user_a_example_com_6c8444b3'],
+      googleiam_address_group_iam_binding: ['ag_networksecurity_addressGroupViewer_58ccc4b2'],
+      googleiam_address_group_iam_policy: ['owned_policy_f03dedb7'],
+      googleiam_migration_job_iam_member: ['mj_datamigration_viewer_user_a_example_com_until-2030_a8e5cfbd'],
+      googleiam_migration_job_iam_policy: ['owned_policy_90f5c8b5'],
+    });
+    expect(resources.googleiam_authorization_policy_iam_policy.other_policy_ae7b0582).toEqual({
+      name: 'projects/p-123456/locations/global/authorizationPolicies/other',
       bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { ...X, description: 'd' } }],
-      auditConfigs: [
+      audit_configs: [
         {
           service: 'allServices',
-          auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }, { logType: 'ADMIN_READ' }],
+          audit_log_configs: [{ log_type: 'DATA_READ', exempted_members: ['user:quiet@example.com'] }, { log_type: 'ADMIN_READ' }],
         },
       ],
     });
-    // No auditConfigs declared: none in the grant, so the runner leaves them alone.
-    expect(grants['datamigration:projects/p-123456/locations/us-central1/migrationJobs/owned|policy']).not.toHaveProperty('auditConfigs');
-    expect(grants['networksecurity:projects/p-123456/locations/global/addressGroups/owned|policy']).toMatchObject({
-      mode: 'policy',
+    // No auditConfigs declared: none in the configuration, so the provider leaves them alone.
+    expect(resources.googleiam_migration_job_iam_policy.owned_policy_90f5c8b5).not.toHaveProperty('audit_configs');
+    expect(resources.googleiam_address_group_iam_policy.owned_policy_f03dedb7).toEqual({
+      name: 'projects/p-123456/locations/global/addressGroups/owned',
       bindings: [],
     });
-    expect(policy.id).toBe('projects/p-123456/locations/global/authorizationPolicies/other');
+    expect(resources.googleiam_migration_job_iam_member['mj_datamigration_viewer_user_a_example_com_until-2030_a8e5cfbd']).toEqual({
+      name: MJ,
+      role: 'roles/datamigration.viewer',
+      member: 'user:a@example.com',
+      condition: X,
+    });
+    expect(resources.googleiam_authorization_policy_iam_binding.ap_networksecurity_authorizationPolicyViewer_172b018f).toEqual({
+      name: AP,
+      role: ROLE,
+      members: ['user:a@example.com'],
+    });
+
     expect(policy.project).toBe('p-123456');
     expect(policy.bindings[0].role).toBe(ROLE);
-    expect(resolveIn(stack, policy.fqn)).toBe(
-      'terraform_data.google_iam_grants_applied["networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy"]',
+    expect(resolveIn(stack, policy.fqn)).toBe('${googleiam_authorization_policy_iam_policy.other_policy_ae7b0582}');
+    expect(resolveIn(stack, policy.id)).toBe('${googleiam_authorization_policy_iam_policy.other_policy_ae7b0582.id}');
+    expect(resolveIn(stack, binding.etag)).toBe(
+      '${googleiam_authorization_policy_iam_binding.ap_networksecurity_authorizationPolicyViewer_172b018f.etag}',
     );
-    expect(
-      grantsResource(stack).instances['networksecurity:projects/p-123456/locations/global/authorizationPolicies/other|policy'].label,
-    ).toBe('AuthorizationPolicyIamPolicy stack/ApP');
   });
 
-  test("generic grants: Google's published shape for the collection unless the construct says; a GET Google publishes is left out of the grant", () => {
+  test("generic grants: Google's published shape for the collection unless the construct says; a GET Google publishes is left out", () => {
     const stack = newStack();
     const secret = new GoogleIamMember(stack, 'Secret', {
       resource: SECRET,
@@ -161,18 +167,18 @@ describe('what each construct grants', () => {
       'GET',
     ]);
 
-    const resources = Object.values(grantsOf(stack))
-      .map((g) => (g as { resource: { name: string; service: string } }).resource)
-      .filter((r) => ['cloudresourcemanager', 'spanner', 'secretmanager'].includes(r.service))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    expect(resources).toEqual([
-      // An override that departs from what Google publishes (POST here) travels with the grant.
-      { service: 'cloudresourcemanager', apiVersion: 'v1', name: 'projects/other-project', getIamPolicyMethod: 'GET' },
-      { service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/p-123456', getIamPolicyMethod: 'POST' },
-      { service: 'spanner', apiVersion: 'v1', name: 'projects/p-123456/instances/i', getIamPolicyMethod: 'POST' },
-      { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/db-password' },
-      { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/other', getIamPolicyMethod: 'POST' },
-    ]);
+    expect(resourceOf(stack, secret)).toMatchObject({
+      service: 'secretmanager',
+      api_version: 'v1',
+      name: 'projects/p-123456/secrets/db-password',
+    });
+    // A GET that Google publishes is left out; the provider finds it in the same table.
+    expect(resourceOf(stack, secret)).not.toHaveProperty('get_iam_policy_method');
+    expect(resourceOf(stack, project)).toMatchObject({ service: 'cloudresourcemanager', api_version: 'v3', get_iam_policy_method: 'POST' });
+    expect(resourceOf(stack, spanner).get_iam_policy_method).toBe('POST');
+    // An override that departs from what Google publishes travels with the grant.
+    expect(resourceOf(stack, forcedPost).get_iam_policy_method).toBe('POST');
+    expect(resourceOf(stack, forcedGet).get_iam_policy_method).toBe('GET');
     expect([secret, project, spanner, forcedPost, forcedGet].map((c) => c.resource.policyReadMethod)).toEqual([
       'GET',
       'POST',
@@ -180,43 +186,14 @@ describe('what each construct grants', () => {
       'POST',
       'GET',
     ]);
-    expect(Object.keys(grantsOf(stack))).toContain(
-      'secretmanager:projects/p-123456/secrets/db-password|roles/secretmanager.secretAccessor|user:a@example.com',
-    );
-    expect(spanner.id).toBe('projects/p-123456/instances/i');
     expect(project.project).toBe('p-123456');
   });
 
-  test("a generic grant's drift check and etag read use the method its API takes", () => {
-    const stack = newStack();
-    const grant = new GoogleIamMember(stack, 'G', { resource: PROJECT, role: 'roles/browser', member: 'user:a@example.com' });
-    expect(grant.etag).toMatch(/\$\{TfToken/);
-    const reads = Object.values(
-      JSON.parse(Testing.synth(stack)).data.external as Record<string, { program: string[]; query: Record<string, string> }>,
-    );
-    const byKind = Object.fromEntries(reads.map((r) => [r.program[2], r.query]));
-    expect(byKind.read).toEqual({
-      kind: 'iamPolicy',
-      service: 'cloudresourcemanager',
-      apiVersion: 'v3',
-      getIamPolicyMethod: 'POST',
-      name: 'projects/p-123456',
-      version: '3',
-      label: 'stack/G',
-    });
-    expect(byKind.drift).toMatchObject({
-      service: 'cloudresourcemanager',
-      apiVersion: 'v3',
-      getIamPolicyMethod: 'POST',
-      name: 'projects/p-123456',
-    });
-  });
-
-  test('values only Terraform knows are passed through unvalidated', () => {
+  test('values only Terraform knows are passed through unvalidated, the project derived in Terraform', () => {
     const stack = newStack();
     const name = new TerraformVariable(stack, 'secret', { type: 'string' }).stringValue;
     const members = new TerraformVariable(stack, 'members', { type: 'list(string)' }).listValue;
-    new GoogleIamBinding(stack, 'B', {
+    const binding = new GoogleIamBinding(stack, 'B', {
       resource: { service: 'secretmanager', apiVersion: 'v1', name },
       role: 'roles/secretmanager.viewer',
       members,
@@ -228,15 +205,11 @@ describe('what each construct grants', () => {
         { role: 'roles/secretmanager.secretAccessor', members: ['user:a@example.com'] },
       ],
     });
-    const grants = Object.values(grantsResource(stack).instances).map((i) => i.grant);
-    expect(grants).toEqual([
-      expect.stringMatching(
-        /^\$\{jsonencode\(\{"mode" = "binding", "resource" = \{"service" = "secretmanager", "apiVersion" = "v1", "name" = "\$\{var\.secret\}"\}.*"members" = var\.members/,
-      ),
-      expect.stringMatching(
-        /^\$\{jsonencode\(\{"mode" = "policy", .*"bindings" = \[\{"role" = "roles\/secretmanager\.viewer", "members" = var\.members\}/,
-      ),
-    ]);
+    const { resource } = synthJson(stack);
+    // A grant holding values only Terraform knows is named by its construct's path.
+    expect(resource.googleiam_iam_binding.B).toMatchObject({ name: '${var.secret}', members: '${var.members}' });
+    expect(resource.googleiam_iam_policy.P.bindings[0]).toEqual({ role: 'roles/secretmanager.viewer', members: '${var.members}' });
+    expect(resolveIn(stack, binding.project)).toBe('${replace(var.secret, "/^projects\\/([^/]+)(\\/.*)?$|^.*$/", "$1")}');
   });
 });
 
@@ -744,6 +717,24 @@ describe('app-wide checks', () => {
       /stack\/SecretB: role: only one binding construct may own a role on a resource .*stack\/SecretA already owns it/,
     );
     expect(message).not.toMatch(/ProjectPolicy|OtherSecret/);
+  });
+
+  test('the same member grant twice in a stack is refused (deleting either would revoke it); in two stacks it is a warning', () => {
+    expect(
+      synthErrors((st) => {
+        new AuthorizationPolicyIamMember(st, 'First', { name: AP, role: ROLE, member: 'user:Alice@Example.com' });
+        new AuthorizationPolicyIamMember(st, 'Second', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+      }),
+    ).toMatch(/stack\/Second: member: stack\/First grants the same member, role and condition on .*; declare it once/);
+
+    const app = Testing.app();
+    const [one, two] = [new TerraformStack(app, 'one'), new TerraformStack(app, 'two')];
+    new AuthorizationPolicyIamMember(one, 'Grant', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    const twin = new AuthorizationPolicyIamMember(two, 'Grant', { name: AP, role: ROLE, member: 'user:alice@example.com' });
+    expect(twin.node.validate()).toEqual([]);
+    expect(twin.node.findAll().flatMap((c) => c.node.metadata.map((m) => m.data))).toContainEqual(
+      expect.stringMatching(/one\/Grant grants the same member, role and condition in another stack/),
+    );
   });
 });
 

@@ -1,11 +1,10 @@
 /**
- * The Output form at synth level: which `external` data sources Terraform
- * will read, with which queries (never a credential), and what fails at
- * synth. plan-time.e2e.test.ts runs them under the real terraform.
+ * The Output form at synth level: which data sources of the provider
+ * Terraform will read, with which arguments (never a credential), and what
+ * fails at synth. plan-time.e2e.test.ts runs them under the real terraform.
  */
 import { Testing, TerraformStack, TerraformVariable, Tokenization } from 'cdktf';
 import {
-  AuthorizationPolicyIamMember,
   DataAddressGroupIamPolicy,
   DataAuthorizationPolicyIamPolicy,
   DataGoogleIamPolicy,
@@ -14,67 +13,37 @@ import {
   GetIamPolicyMethod,
 } from '../../../lib';
 import { resolveIn } from '../../support/resolve';
-
-interface ExternalRead {
-  program: string[];
-  query: Record<string, string>;
-  depends_on?: string[];
-}
-
-function reads(stack: TerraformStack): Record<string, ExternalRead> {
-  return (JSON.parse(Testing.synth(stack)) as { data: { external: Record<string, ExternalRead> } }).data.external;
-}
+import { synthJson } from '../../support/synth-json';
 
 const newStack = () => new TerraformStack(Testing.app(), 'stack');
 
-test('every read runs the runner through hashicorp/external, required once per stack; no other provider is needed', () => {
+test("every read is a data source of the googleiam provider, required once per stack, which gets the provider's default block", () => {
   const stack = newStack();
   new DataAddressGroupIamPolicy(stack, 'A', { addressGroupId: 'ag-1', location: 'global', project: 'my-project' });
   new DataAddressGroupIamPolicy(stack, 'B', { addressGroupId: 'ag-2', location: 'global' });
   new DataImportJob(stack, 'J', { importJobId: 'job', location: 'us-central1' });
-  const json = JSON.parse(Testing.synth(stack));
-  expect(json.terraform.required_providers).toEqual({ external: { source: 'hashicorp/external', version: '>= 2.2.0' } });
-  expect(Object.keys(json.provider)).toEqual(['external']);
-  const all = Object.values(reads(stack));
-  expect(all).toHaveLength(3);
-  for (const read of all)
-    expect(read.program).toEqual(['node', expect.stringMatching(/^assets\/CdktfGoogleIamRunner\/[0-9A-F]+\/runner\.js$/), 'read']);
+  const json = synthJson(stack);
+  expect(json.terraform.required_providers).toEqual({ googleiam: { source: 'cdktf-google-iam/googleiam', version: '0.1.0' } });
+  expect(json.provider).toEqual({ googleiam: [{}] });
+  expect(Object.keys(json.data).sort()).toEqual(['googleiam_address_group_iam_policy', 'googleiam_import_job']);
 });
 
-test('the queries carry the resource, the version and the view; a missing project is left to the runner', () => {
+test('the arguments carry the resource, the version and the view; a missing project is left to the provider', () => {
   const stack = newStack();
   new DataAddressGroupIamPolicy(stack, 'P', { addressGroupId: 'ag', location: 'global', optionsRequestedPolicyVersion: 1 });
   new DataImportJob(stack, 'Full', { importJobId: 'job', location: 'us-central1', project: 'my-project', view: 'IMPORT_JOB_VIEW_FULL' });
-  new DataImportJob(stack, 'Default', { importJobId: 'job', location: 'us-central1', project: 'my-project' });
-  expect(
-    Object.values(reads(stack))
-      .map((r) => r.query)
-      .sort((a, b) => a.label.localeCompare(b.label)),
-  ).toEqual([
-    { kind: 'importJob', collection: 'importJobs', project: 'my-project', location: 'us-central1', id: 'job', label: 'stack/Default' },
-    {
-      kind: 'importJob',
-      collection: 'importJobs',
-      project: 'my-project',
-      location: 'us-central1',
-      id: 'job',
-      view: 'IMPORT_JOB_VIEW_FULL',
-      label: 'stack/Full',
-    },
-    {
-      kind: 'iamPolicy',
-      service: 'networksecurity',
-      apiVersion: 'v1',
-      collection: 'addressGroups',
-      location: 'global',
-      id: 'ag',
-      version: '1',
-      label: 'stack/P',
-    },
-  ]);
+  new DataImportJob(stack, 'Basic', { importJobId: 'job', location: 'us-central1', project: 'my-project' });
+  const { data } = synthJson(stack);
+  expect(data.googleiam_import_job).toEqual({
+    Basic: { import_job_id: 'job', location: 'us-central1', project: 'my-project' },
+    Full: { import_job_id: 'job', location: 'us-central1', project: 'my-project', view: 'IMPORT_JOB_VIEW_FULL' },
+  });
+  expect(data.googleiam_address_group_iam_policy).toEqual({
+    P: { address_group_id: 'ag', location: 'global', options_requested_policy_version: 1 },
+  });
 });
 
-test('no credential or endpoint is ever written: the runner reads them from its environment at plan time', () => {
+test('no credential or endpoint is ever written: the provider reads them from its configuration and environment', () => {
   process.env.GOOGLE_OAUTH_ACCESS_TOKEN = 'ya29.canary-synth';
   process.env.CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY = 'http://127.0.0.1:9/';
   try {
@@ -90,20 +59,22 @@ test('no credential or endpoint is ever written: the runner reads them from its 
   }
 });
 
-test("attributes are Terraform expressions over the runner's answer; lists and objects travel as JSON", () => {
+test("attributes are Terraform expressions over the data source's; the import job's parts are decoded from their JSON text", () => {
   const stack = newStack();
   const policy = new DataAddressGroupIamPolicy(stack, 'P', { addressGroupId: 'ag', location: 'global', project: 'my-project' });
   const job = new DataImportJob(stack, 'J', { importJobId: 'job', location: 'us-central1' });
-  const result = (id: string, key: string) => `data.external.${id}.result["${key}"]`;
-  expect(resolveIn(stack, policy.etag)).toBe(`\${${result('P_Policy_Read_605534FC', 'etag')}}`);
-  expect(resolveIn(stack, policy.version)).toBe(`\${tonumber(${result('P_Policy_Read_605534FC', 'version')})}`);
-  expect(resolveIn(stack, policy.bindings)).toBe(`\${jsondecode(${result('P_Policy_Read_605534FC', 'bindings')})}`);
+  const ds = 'data.googleiam_address_group_iam_policy.P';
+  expect(resolveIn(stack, policy.etag)).toBe(`\${${ds}.etag}`);
+  expect(resolveIn(stack, policy.version)).toBe(`\${${ds}.version}`);
+  expect(resolveIn(stack, policy.bindings)).toBe(`\${${ds}.bindings}`);
+  expect(resolveIn(stack, policy.auditConfigs)).toBe(`\${${ds}.audit_configs}`);
+  expect(resolveIn(stack, policy.body)).toBe(`\${${ds}.policy_data}`);
   expect(resolveIn(stack, policy.project)).toBe('my-project');
-  expect(resolveIn(stack, job.project)).toMatch(/^\$\{data\.external\.J_ImportJob_Read_[0-9A-F]+\.result\["project"\]\}$/);
-  expect(resolveIn(stack, job.state)).toMatch(/\.result\["state"\]\}$/);
-  expect(resolveIn(stack, job.executionReport)).toMatch(
-    /^\$\{jsondecode\(data\.external\.J_ImportJob_Read_[0-9A-F]+\.result\["executionReport"\]\)\}$/,
-  );
+  expect(resolveIn(stack, job.project)).toBe('${data.googleiam_import_job.J.project}');
+  expect(resolveIn(stack, job.state)).toBe('${data.googleiam_import_job.J.state}');
+  expect(resolveIn(stack, job.labels)).toBe('${data.googleiam_import_job.J.labels}');
+  expect(resolveIn(stack, job.executionReport)).toBe('${jsondecode(data.googleiam_import_job.J.execution_report_json)}');
+  expect(resolveIn(stack, job.objectStoragePayload)).toBe('${jsondecode(data.googleiam_import_job.J.object_storage_payload_json)}');
 });
 
 test('list and object attributes are resolvable objects, not string tokens, so the jsii kernel can hand them to other languages', () => {
@@ -126,30 +97,8 @@ test('list and object attributes are resolvable objects, not string tokens, so t
   for (const attribute of attributes) {
     expect(typeof attribute).toBe('object');
     expect(Tokenization.isResolvable(attribute)).toBe(true);
-    expect(resolveIn(stack, attribute)).toMatch(/^\$\{jsondecode\(data\.external\.[A-Za-z_]+_[0-9A-F]+\.result\["[a-zA-Z]+"\]\)\}$/);
+    expect(resolveIn(stack, attribute)).toMatch(/^\$\{(jsondecode\()?data\.googleiam_[a-z_]+\.[A-Za-z]+\.[a-z_]+\)?\}$/);
   }
-});
-
-test("a grant's etag is read after the grant, at version 3, by the grant's full resource name", () => {
-  const stack = newStack();
-  const grant = new AuthorizationPolicyIamMember(stack, 'G', {
-    name: 'projects/my-project/locations/global/authorizationPolicies/ap',
-    role: 'roles/networksecurity.authorizationPolicyViewer',
-    member: 'user:a@example.com',
-  });
-  expect(grant.etag).toMatch(/\$\{TfToken/);
-  const [read] = Object.values(reads(stack));
-  expect(read.query).toEqual({
-    kind: 'iamPolicy',
-    service: 'networksecurity',
-    apiVersion: 'v1',
-    name: 'projects/my-project/locations/global/authorizationPolicies/ap',
-    version: '3',
-    label: 'stack/G',
-  });
-  expect(read.depends_on).toEqual([
-    'terraform_data.google_iam_grants_applied["networksecurity:projects/my-project/locations/global/authorizationPolicies/ap|roles/networksecurity.authorizationPolicyViewer|user:a@example.com"]',
-  ]);
 });
 
 describe('synth-time checks name the construct path and the field', () => {
@@ -184,22 +133,24 @@ describe('synth-time checks name the construct path and the field', () => {
     expect(() => build(newStack())).toThrow(message);
   });
 
-  test('tokens are left for the runner to check at plan time', () => {
+  test('tokens are left for the provider to check at plan time', () => {
     const stack = newStack();
     const id = new TerraformVariable(stack, 'id', { type: 'string' }).stringValue;
     const view = new TerraformVariable(stack, 'view', { type: 'string' }).stringValue;
     const version = new TerraformVariable(stack, 'version', { type: 'number' }).numberValue;
     new DataImportJob(stack, 'J', { importJobId: id, location: 'us-central1', view });
     new DataAddressGroupIamPolicy(stack, 'P', { addressGroupId: id, location: 'global', optionsRequestedPolicyVersion: version });
-    expect(Object.values(reads(stack)).map((r) => r.query)).toEqual([
-      expect.objectContaining({ id: '${var.id}', view: '${var.view}' }),
-      expect.objectContaining({ id: '${var.id}', version: '${var.version}' }),
-    ]);
+    const { data } = synthJson(stack);
+    expect(data.googleiam_import_job.J).toMatchObject({ import_job_id: '${var.id}', view: '${var.view}' });
+    expect(data.googleiam_address_group_iam_policy.P).toMatchObject({
+      address_group_id: '${var.id}',
+      options_requested_policy_version: '${var.version}',
+    });
   });
 });
 
 describe('the lookups of the new policies, and of any resource', () => {
-  test("queries: the typed ones by collection and id, the generic one by full name with its API's method", () => {
+  test("arguments: the typed ones by id, the generic one by full name with its API's method", () => {
     const stack = newStack();
     new DataAuthorizationPolicyIamPolicy(stack, 'Ap', { authorizationPolicyId: 'ap', location: 'global', project: 'my-project' });
     new DataMigrationJobIamPolicy(stack, 'Mj', { migrationJobId: 'mj', location: 'us-central1', optionsRequestedPolicyVersion: 1 });
@@ -210,56 +161,33 @@ describe('the lookups of the new policies, and of any resource', () => {
       resource: { service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/my-project' },
       optionsRequestedPolicyVersion: 1,
     });
-    expect(
-      Object.values(reads(stack))
-        .map((r) => r.query)
-        .sort((a, b) => a.label.localeCompare(b.label)),
-    ).toEqual([
-      {
-        kind: 'iamPolicy',
-        service: 'networksecurity',
-        apiVersion: 'v1',
-        collection: 'authorizationPolicies',
-        project: 'my-project',
-        location: 'global',
-        id: 'ap',
-        version: '3',
-        label: 'stack/Ap',
-      },
-      {
-        kind: 'iamPolicy',
-        service: 'datamigration',
-        apiVersion: 'v1',
-        collection: 'migrationJobs',
-        location: 'us-central1',
-        id: 'mj',
-        version: '1',
-        label: 'stack/Mj',
-      },
-      {
-        kind: 'iamPolicy',
+    const { data } = synthJson(stack);
+    expect(data.googleiam_authorization_policy_iam_policy.Ap).toEqual({
+      authorization_policy_id: 'ap',
+      location: 'global',
+      project: 'my-project',
+      options_requested_policy_version: 3,
+    });
+    expect(data.googleiam_migration_job_iam_policy.Mj).toEqual({
+      migration_job_id: 'mj',
+      location: 'us-central1',
+      options_requested_policy_version: 1,
+    });
+    expect(data.googleiam_iam_policy).toEqual({
+      Project: {
         service: 'cloudresourcemanager',
-        apiVersion: 'v3',
-        getIamPolicyMethod: 'POST',
+        api_version: 'v3',
+        get_iam_policy_method: 'POST',
         name: 'projects/my-project',
-        version: '1',
-        label: 'stack/Project',
+        options_requested_policy_version: 1,
       },
-      {
-        kind: 'iamPolicy',
-        service: 'secretmanager',
-        apiVersion: 'v1',
-        name: 'projects/my-project/secrets/s',
-        version: '3',
-        label: 'stack/Secret',
-      },
-    ]);
+      Secret: { service: 'secretmanager', api_version: 'v1', name: 'projects/my-project/secrets/s', options_requested_policy_version: 3 },
+    });
     expect(secret.resource.policyReadMethod).toBe(GetIamPolicyMethod.GET);
     expect(project.resource.policyReadMethod).toBe(GetIamPolicyMethod.POST);
-    expect(resolveIn(stack, project.bindings)).toMatch(
-      /^\$\{jsondecode\(data\.external\.Project_Policy_Read_[0-9A-F]+\.result\["bindings"\]\)\}$/,
-    );
-    expect(resolveIn(stack, project.project)).toMatch(/\.result\["project"\]\}$/);
+    expect(resolveIn(stack, project.bindings)).toBe('${data.googleiam_iam_policy.Project.bindings}');
+    // The generic data source has no project: the name gives it.
+    expect(project.project).toBe('my-project');
   });
 
   test.each([
@@ -309,10 +237,10 @@ describe('the lookups of the new policies, and of any resource', () => {
     expect(() => build(newStack())).toThrow(message);
   });
 
-  test('a generic name only Terraform knows is left for the runner', () => {
+  test('a generic name only Terraform knows is left for the provider', () => {
     const stack = newStack();
     const name = new TerraformVariable(stack, 'topic', { type: 'string' }).stringValue;
     new DataGoogleIamPolicy(stack, 'P', { resource: { service: 'pubsub', apiVersion: 'v1', name } });
-    expect(Object.values(reads(stack)).map((r) => r.query)).toEqual([expect.objectContaining({ service: 'pubsub', name: '${var.topic}' })]);
+    expect(synthJson(stack).data.googleiam_iam_policy.P).toMatchObject({ service: 'pubsub', name: '${var.topic}' });
   });
 });

@@ -1,19 +1,18 @@
 import { spawnSync } from 'child_process';
 import * as fs from 'fs';
-import * as path from 'path';
 import { CredentialsError, GoogleApiError } from '../api/errors';
 import { parseLookupAnswer, type LookupAnswer } from '../contract/lookup-answer';
 import { serializeReadQuery, type ReadQueryFields } from '../contract/read-query';
 import { ConstructValidationError } from '../synth/errors';
-import { RUNNER_DIR } from '../synth/runner-asset';
+import { providerPackage } from '../install';
 
-/** A lookup that has not answered in this time is stopped (the runner's own retries stop well before). */
+/** A lookup that has not answered in this time is stopped (the provider's own retries stop well before). */
 const LOOKUP_TIMEOUT_MS = 5 * 60_000;
 const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 /**
- * Runs a Direct-form lookup synchronously: the bundled runner's `lookup`
- * command (the Output form's read, same client and credentials) in a child
+ * Runs a Direct-form lookup synchronously: the bundled provider's `lookup`
+ * mode (the data sources' read code, same client and credentials) in a child
  * `node`, which this process waits for. jsii has no usable async methods (Go
  * cannot call them at all), so this is how a lookup blocks in every language.
  * The query goes on stdin; an access token given in code goes in the child's
@@ -24,16 +23,17 @@ const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
  *
  * @internal
  */
-export class RunnerLookup {
+export class ProviderLookup {
   /**
    * The read's value, or the error rebuilt in this process: Google's errors as
    * {@link GoogleApiError} (status, HTTP code and message), refused arguments as
    * a validation error; each names `lookup` and its arguments.
    */
   public static read(lookup: string, args: object, query: ReadQueryFields, accessToken?: string): object {
-    const entry = path.join(RUNNER_DIR, 'runner.js');
+    // The bundled provider, shipped in the package: its `lookup` mode answers Direct-form lookups.
+    const entry = providerPackage().bundlePath;
     if (!fs.existsSync(entry)) {
-      throw new Error(`${lookup}: the runner ${entry} is missing; build the package first (npm run build)`);
+      throw new Error(`${lookup}: the provider ${entry} is missing; build the package first (npm run build)`);
     }
     const env = accessToken === undefined ? process.env : { ...process.env, GOOGLE_OAUTH_ACCESS_TOKEN: accessToken };
     const child = spawnSync(process.execPath, [entry, 'lookup'], {
@@ -45,14 +45,14 @@ export class RunnerLookup {
       windowsHide: true,
     });
     const call = `${lookup}(${JSON.stringify(args)})`;
-    if (child.error) throw new Error(`${call}: the lookup runner did not complete: ${child.error.message}`);
+    if (child.error) throw new Error(`${call}: the lookup did not complete: ${child.error.message}`);
     let answer: LookupAnswer;
     try {
       answer = parseLookupAnswer(child.stdout);
     } catch (error) {
-      // Nothing on stdout: the runner failed before it could answer, and said why on stderr.
+      // Nothing on stdout: the provider failed before it could answer, and said why on stderr.
       const said = child.stderr.trim() || (child.stdout ? (error as Error).message : `exit code ${child.status ?? child.signal}`);
-      throw new Error(`${call}: the lookup runner failed: ${said}`);
+      throw new Error(`${call}: the lookup failed: ${said}`);
     }
     if ('value' in answer) return answer.value;
     const error = answer.error;

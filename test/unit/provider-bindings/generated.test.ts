@@ -1,0 +1,45 @@
+/**
+ * The provider's L1 classes are generated from its schema (the one source)
+ * by scripts/generate-provider-bindings.js. The generator runs in a child
+ * process (it bundles the schema with esbuild and formats with Prettier) and
+ * writes nothing here: it generates into memory and compares.
+ */
+import { spawnSync } from 'child_process';
+import * as path from 'path';
+import { TerraformStack, Testing } from 'cdktf';
+import { GoogleiamAuthorizationPolicyIamPolicy } from '../../../lib/provider-bindings/authorization-policy-iam-policy.generated';
+import { DataGoogleiamImportJob } from '../../../lib/provider-bindings/data-import-job.generated';
+import { resolveIn } from '../../support/resolve';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const GENERATOR = path.join(ROOT, 'scripts', 'generate-provider-bindings.js');
+
+jest.setTimeout(60_000);
+
+test('the generated L1 classes are what the provider schema generates (npm run generate:provider-bindings)', () => {
+  const result = spawnSync(process.execPath, [GENERATOR, '--check'], { cwd: ROOT, encoding: 'utf8', timeout: 55_000 });
+  expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
+});
+
+test('one class per type: its Terraform type, camelCase config as snake_case attributes, nested attributes as objects', () => {
+  const stack = new TerraformStack(Testing.app(), 'stack');
+  const policy = new GoogleiamAuthorizationPolicyIamPolicy(stack, 'P', {
+    name: 'projects/p-123456/locations/global/authorizationPolicies/ap',
+    bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'], condition: { title: 't', expression: 'true' } }],
+    auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:b@example.com'] }] }],
+  });
+  const job = new DataGoogleiamImportJob(stack, 'J', { importJobId: 'job', location: 'us-central1' });
+  const json = JSON.parse(Testing.synth(stack));
+  expect(json.resource.googleiam_authorization_policy_iam_policy.P).toEqual({
+    name: 'projects/p-123456/locations/global/authorizationPolicies/ap',
+    bindings: [{ role: 'roles/viewer', members: ['user:a@example.com'], condition: { title: 't', expression: 'true' } }],
+    audit_configs: [{ service: 'allServices', audit_log_configs: [{ log_type: 'DATA_READ', exempted_members: ['user:b@example.com'] }] }],
+  });
+  expect(json.data.googleiam_import_job.J).toEqual({ import_job_id: 'job', location: 'us-central1' });
+  expect(GoogleiamAuthorizationPolicyIamPolicy.tfResourceType).toBe('googleiam_authorization_policy_iam_policy');
+  // Computed attributes are references; nested ones are resolvable objects.
+  expect(resolveIn(stack, policy.etag)).toBe('${googleiam_authorization_policy_iam_policy.P.etag}');
+  expect(resolveIn(stack, policy.bindings)).toBe('${googleiam_authorization_policy_iam_policy.P.bindings}');
+  expect(resolveIn(stack, job.labels)).toBe('${data.googleiam_import_job.J.labels}');
+  expect(resolveIn(stack, job.executionReportJson)).toBe('${data.googleiam_import_job.J.execution_report_json}');
+});
