@@ -2,9 +2,9 @@
  * The README's "Testing your stacks" example, as a user writes it in their
  * own project (there the imports are 'cdktf-google-iam' and
  * 'cdktf-google-iam/testing'): synthesize a stack with grants, run the
- * real `terraform apply` against the emulator, assert on the policy.
- * Only the stand-in of hashicorp/external is added here: this machine cannot
- * download providers, a user's `terraform init` gets the real one.
+ * real `terraform apply` against the emulator, assert on the policy. Synth
+ * lays the library's provider out in the stack's folder, so `terraform init`
+ * needs nothing downloaded; the example removes what it wrote.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -12,7 +12,6 @@ import * as path from 'path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember } from '../../../lib';
 import { GoogleApiEmulator, TerraformCli } from '../../../lib/testing';
-import { ExternalProviderStandIn } from '../../../tools/terraform-provider-external';
 
 jest.setTimeout(120_000);
 
@@ -24,7 +23,8 @@ test('the readers get the viewer role, and nobody else is touched', async () => 
       bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }],
     });
 
-    const app = new App({ outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'iam-test-')) });
+    const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'iam-test-'));
+    const app = new App({ outdir });
     const stack = new TerraformStack(app, 'iam');
     new LocalBackend(stack, { path: 'terraform.tfstate' });
     new AuthorizationPolicyIamMember(stack, 'Readers', {
@@ -34,20 +34,20 @@ test('the readers get the viewer role, and nobody else is touched', async () => 
     });
     app.synth();
 
-    const env = {
-      ...emulator.env(),
-      ...ExternalProviderStandIn.install().env,
-      CDKTF_GOOGLE_IAM_STATE_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'iam-runner-')),
-    };
-    const cwd = path.join(app.outdir, 'stacks', 'iam');
-    await TerraformCli.run(['init', '-input=false'], { cwd, env });
-    await TerraformCli.run(['apply', '-auto-approve', '-input=false'], { cwd, env });
+    try {
+      const env = emulator.env();
+      const cwd = path.join(app.outdir, 'stacks', 'iam');
+      await TerraformCli.run(['init', '-input=false'], { cwd, env });
+      await TerraformCli.run(['apply', '-auto-approve', '-input=false'], { cwd, env });
 
-    expect(emulator.policy(policy).bindings).toEqual([
-      { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] },
-      { role: 'roles/networksecurity.authorizationPolicyViewer', members: ['group:readers@example.com'] },
-    ]);
-    expect(emulator.writes(policy)).toHaveLength(1);
+      expect(emulator.policy(policy).bindings).toEqual([
+        { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] },
+        { role: 'roles/networksecurity.authorizationPolicyViewer', members: ['group:readers@example.com'] },
+      ]);
+      expect(emulator.writes(policy)).toHaveLength(1);
+    } finally {
+      fs.rmSync(outdir, { recursive: true, force: true });
+    }
   } finally {
     await emulator.close();
   }
