@@ -1,4 +1,3 @@
-import { createHash } from 'crypto';
 import * as fs from 'fs';
 import {
   CredentialConfigError,
@@ -14,8 +13,6 @@ import { googleAuthModule, type AuthClient, type AuthHeaders } from './google-au
 import { sanitize } from './redact';
 import { classifyTokenFailure, connectionErrorCode } from './retry-policy';
 import { serviceRootUrl } from './services';
-
-export { CREDENTIALS_VARIABLES } from './credential-source';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
 
@@ -83,39 +80,6 @@ export async function loadCredentials(accessToken: string | undefined, env: Node
     const reason = error instanceof CredentialConfigError ? error.message : sanitize((error as Error)?.message ?? String(error));
     throw new CredentialsError(withSources(reason, tried));
   }
-}
-
-/**
- * A stable, non-secret name for the credentials a process would use (a
- * sha256 over the token or the credentials JSON, the impersonation chain and
- * the quota project): two requests may share one Google call only when their
- * identities are equal. Reads the environment and credential files, never
- * the network; never throws.
- */
-export function credentialIdentity(env: NodeJS.ProcessEnv, accessToken?: string): string {
-  let material: readonly string[];
-  try {
-    const { source } = resolveCredentialSource(env, accessToken);
-    material =
-      source.kind === 'token'
-        ? ['token', source.token]
-        : source.kind === 'json'
-          ? ['json', source.text]
-          : ['metadata', env.GCE_METADATA_HOST ?? ''];
-  } catch (error) {
-    material = ['unusable', (error as Error).message];
-  }
-  const settings = [
-    'GOOGLE_IMPERSONATE_SERVICE_ACCOUNT',
-    'GOOGLE_IMPERSONATE_SERVICE_ACCOUNT_DELEGATES',
-    'CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS',
-    'USER_PROJECT_OVERRIDE',
-    'GOOGLE_BILLING_PROJECT',
-    'GOOGLE_CLOUD_QUOTA_PROJECT',
-  ].map((name) => env[name]?.trim() ?? '');
-  return `sha256:${createHash('sha256')
-    .update(JSON.stringify([material, settings]))
-    .digest('hex')}`;
 }
 
 /** The first of PROJECT_VARIABLES that is set: the project as far as it is known without reading credentials. */

@@ -1,7 +1,7 @@
 /**
  * The one retry policy of every Google call the library makes (grant writes,
- * the reads that check them, drift checks, plan-time reads, Direct-form
- * lookups, token fetches), after terraform-provider-google: redo the whole
+ * the reads that check them, plan-time reads, Direct-form lookups, token
+ * fetches), after terraform-provider-google: redo the whole
  * read-modify-write on an etag conflict (409 ABORTED, 412), retry throttling
  * and server trouble, with backoff from 1 s doubling to 30 s. Pure
  * decisions only: `retrying.ts` runs an operation under them.
@@ -69,9 +69,9 @@ export function isRetried(kind: FailureKind): boolean {
 /**
  * What is retried, each with a budget of its own:
  * - `change`: a grant's read-modify-write (3 minutes: Terraform waits for it anyway);
- * - `check`: the fresh read that checks a failed change, and taking back an
- *   interrupted create (a minute: an interrupted worker must be done soon);
- * - `read`: plan-time reads, drift checks and Direct-form lookups (20 s: a
+ * - `check`: the fresh read that settles a failed change (a minute: Terraform
+ *   waits for its outcome);
+ * - `read`: plan-time reads and Direct-form lookups (20 s: a
  *   plan or a synth must not hang on a dead endpoint; with one request's own
  *   timeout a read gives up within about 80 s at worst).
  */
@@ -101,7 +101,7 @@ export const DEFAULT_RETRY_SCHEDULE: RetrySchedule = {
   maxElapsedMs: BUDGET_MS.change,
 };
 
-/** The variables that override the schedule, for the runner and the Direct-form lookups alike. */
+/** The variables that override the schedule, for the provider and the Direct-form lookups alike. */
 export const RETRY_ENV = {
   maxMs: 'CDKTF_GOOGLE_IAM_RETRY_MAX_MS',
   initialMs: 'CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS',

@@ -3,15 +3,14 @@ import type { Grant } from './grant';
 import { comparisonKey } from './principal';
 
 /**
- * Identity: which binding, which policy, which grant. Every comparison,
- * map key and name that stands for one binding or one policy is
- * computed here, so validation, policy edits, drift, batching, run markers
- * and drift checks cannot disagree about it.
+ * Identity: which binding, which policy, which grant. Every comparison and
+ * map key that stands for one binding or one policy is computed here, so
+ * validation, policy edits and the provider's resources cannot disagree about it.
  *
- * Some encodings are persisted (Terraform `for_each` keys and block names, file
- * names in the runner's state folder): they are marked so below, and must stay
- * byte-identical across releases, or an upgrade would replace (revoke and
- * re-grant) every user's grants, or lose a run in progress. test/unit/iam/identity.test.ts pins them.
+ * The grant key is persisted (a digest of it ends each grant's Terraform
+ * resource name): it must stay byte-identical across releases, or an upgrade
+ * would replace (revoke and re-grant) every user's grants.
+ * test/unit/iam/identity.test.ts pins it.
  */
 
 /** The fields of a condition that identify a binding (`google.type.Expr` without `location`). */
@@ -80,26 +79,18 @@ export interface PolicyAddress {
   readonly name: string;
 }
 
-/** How one runner process reaches a policy: the API's root URL (endpoint overrides applied) and a digest of its credentials. */
-export interface PolicyAccess {
-  readonly rootUrl: string;
-  readonly credentials: string;
-}
-
 /**
  * Which IAM policy. A policy is its service and resource name: two API
  * versions of one service serve the same policy, so ownership and principal
- * limits count across them. The API version is part of the names a policy
- * gives to what reads or writes it, since those read and write through one version.
+ * limits count across them.
  */
 export class PolicyIdentity {
   public static of(address: PolicyAddress): PolicyIdentity {
-    return new PolicyIdentity(address.service, address.apiVersion, address.name);
+    return new PolicyIdentity(address.service, address.name);
   }
 
   private constructor(
     public readonly service: string,
-    public readonly apiVersion: string,
     public readonly name: string,
   ) {}
 
@@ -108,40 +99,15 @@ export class PolicyIdentity {
     return `${this.service}:${this.name}`;
   }
 
-  /** Service, API version and name, in that order (persisted: the synthesized twin checks compare them). */
-  public get fields(): readonly [string, string, string] {
-    return [this.service, this.apiVersion, this.name];
-  }
-
   /** For maps: one binding of this policy. Not persisted. */
   public bindingKey(binding: BindingIdentity): string {
     return JSON.stringify([this.key, binding.key]);
   }
-
-  /**
-   * 16 hex digits over service, API version, name and `variant` if given
-   * (persisted: a drift check is `google_iam_drift_<this>`, its variant `fail`
-   * when it fails the plan).
-   */
-  public shortHash(variant?: string): string {
-    return shortDigest(JSON.stringify([...this.fields, ...(variant === undefined ? [] : [variant])]), 16);
-  }
-
-  /**
-   * The key of the policy's lock and queue in the runner's state folder
-   * (persisted: the folder is named by its digest). Runners share a lock and
-   * a batch only when they reach the policy at the same endpoint with the
-   * same credentials: one stack's runner must never write another stack's
-   * grant with its own identity. The root URL stands for the service.
-   */
-  public queueKey(access: PolicyAccess): string {
-    return JSON.stringify([access.rootUrl, this.apiVersion, this.name, access.credentials]);
-  }
 }
 
 /**
- * What a grant is, independent of where it is declared (persisted: the
- * grants resource's `for_each` keys are made of it): the policy, the role, the
+ * What a grant is, independent of where it is declared (persisted: see
+ * lib/grant/grant-address.ts): the policy, the role, the
  * condition and, for a member grant, the principal, with emails compared
  * case-insensitively as Google does. Two grants with the same key hold the
  * same thing; a binding's key leaves its members out, so changing them keeps
@@ -153,14 +119,6 @@ export function grantKey(grant: Grant): string {
   const binding = BindingIdentity.of(grant.role, grant.condition);
   const member = grant.mode === 'member' ? `|${comparisonKey(grant.member)}` : '';
   return `${policy}|${binding.role}${member}${binding.conditionTag}`;
-}
-
-/**
- * A grant at one endpoint (persisted: run markers are named by its digest):
- * the same grant against an emulator and against Google are two.
- */
-export function endpointGrantKey(grant: Grant, rootUrl: string): string {
-  return JSON.stringify([rootUrl, grantKey(grant)]);
 }
 
 function conditionKey(condition: ConditionIdentity | undefined): string {

@@ -9,7 +9,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { GoogleRestClient } from '../../../lib/api/client';
-import { credentialIdentity, defaultProject, loadCredentials } from '../../../lib/api/credentials';
+import { defaultProject, loadCredentials } from '../../../lib/api/credentials';
 import { CredentialsError } from '../../../lib/api/errors';
 import { IamPolicyApi } from '../../../lib/api/iam-policy';
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -344,30 +344,6 @@ describe('unusable credentials: which sources were tried, never a secret', () =>
       /^could not get an access token with GOOGLE_CREDENTIALS \(JSON content\) \(HTTP 400\): invalid_grant: Invalid JWT Signature\. Credential sources/,
     );
     expect(error.message).not.toMatch(/PRIVATE KEY|eyJ/);
-  });
-});
-
-describe('credentialIdentity: which grants may share a request', () => {
-  test('stable, non-secret, and different for different credentials or impersonation', () => {
-    const token = 'ya29.identity-token-value';
-    const a = credentialIdentity({ GOOGLE_OAUTH_ACCESS_TOKEN: token });
-    expect(a).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(credentialIdentity({ GOOGLE_OAUTH_ACCESS_TOKEN: token, GOOGLE_CREDENTIALS: '{}' })).toBe(a);
-    expect(credentialIdentity({}, token)).toBe(a);
-    expect(credentialIdentity({ GOOGLE_OAUTH_ACCESS_TOKEN: 'ya29.another' })).not.toBe(a);
-    expect(credentialIdentity({ GOOGLE_OAUTH_ACCESS_TOKEN: token, GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: TARGET })).not.toBe(a);
-    expect(credentialIdentity({ GOOGLE_OAUTH_ACCESS_TOKEN: token, GOOGLE_CLOUD_QUOTA_PROJECT: 'q' })).not.toBe(a);
-    expect(a).not.toContain(token);
-  });
-
-  test('a key file is the same identity by path or content; ADC files and the metadata server have theirs; bad settings never throw', () => {
-    const content = JSON.stringify({ type: 'service_account', client_email: 'x@p.iam.gserviceaccount.com', private_key: 'k' });
-    const file = path.join(dir, 'identity.json');
-    fs.writeFileSync(file, content);
-    expect(credentialIdentity({ GOOGLE_CREDENTIALS: file })).toBe(credentialIdentity({ GOOGLE_CREDENTIALS: content }));
-    expect(credentialIdentity({ GOOGLE_APPLICATION_CREDENTIALS: file })).toBe(credentialIdentity({ GOOGLE_CREDENTIALS: file }));
-    expect(credentialIdentity({ HOME: dir })).not.toBe(credentialIdentity({ GOOGLE_CREDENTIALS: file }));
-    expect(() => credentialIdentity({ GOOGLE_APPLICATION_CREDENTIALS: '/no/such/file', USER_PROJECT_OVERRIDE: 'maybe' })).not.toThrow();
   });
 });
 

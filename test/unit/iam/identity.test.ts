@@ -1,6 +1,5 @@
-import { shortDigest } from '../../../lib/iam/digest';
 import type { Grant } from '../../../lib/iam/grant';
-import { BindingIdentity, endpointGrantKey, grantKey, PolicyIdentity, type ConditionIdentity } from '../../../lib/iam/identity';
+import { BindingIdentity, grantKey, PolicyIdentity, type ConditionIdentity } from '../../../lib/iam/identity';
 
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const resource = { service: 'networksecurity', apiVersion: 'v1', name: AP };
@@ -65,7 +64,7 @@ describe('BindingIdentity: how Google keys a binding (role + condition title, de
   });
 });
 
-describe('PolicyIdentity: which policy (service + name), and the names of what reads and writes it', () => {
+describe('PolicyIdentity: which policy (service + name)', () => {
   const identity = PolicyIdentity.of(resource);
 
   test('key: service and name; two API versions of one service serve the same policy, two services do not', () => {
@@ -73,10 +72,6 @@ describe('PolicyIdentity: which policy (service + name), and the names of what r
     expect(PolicyIdentity.of({ ...resource, apiVersion: 'v1beta1' }).key).toBe(identity.key);
     expect(PolicyIdentity.of({ ...resource, service: 'datamigration' }).key).not.toBe(identity.key);
     expect(PolicyIdentity.of({ ...resource, getIamPolicyMethod: 'POST' } as typeof resource).key).toBe(identity.key);
-  });
-
-  test('fields: service, API version, name, in that order', () => {
-    expect(identity.fields).toEqual(['networksecurity', 'v1', AP]);
   });
 
   test('bindingKey: one binding of one policy, unambiguous', () => {
@@ -89,27 +84,9 @@ describe('PolicyIdentity: which policy (service + name), and the names of what r
     expect(identity.bindingKey(viewer)).not.toBe(identity.bindingKey(BindingIdentity.of('roles/viewer')));
     expect(identity.bindingKey(viewer)).not.toBe(PolicyIdentity.of({ ...resource, name: `${AP}2` }).bindingKey(viewer));
   });
-
-  test('shortHash (persisted: drift check names): 16 hex digits over service, version, name and the variant', () => {
-    expect(identity.shortHash()).toBe('85ebfcf8a8decb36');
-    expect(identity.shortHash('fail')).toBe('c59e85b1385b257a');
-    expect(PolicyIdentity.of({ ...resource, name: 'projects/p/locations/global/authorizationPolicies/${var.ap}' }).shortHash()).toBe(
-      '7a6e7749f7ffb0ec',
-    );
-    expect(PolicyIdentity.of({ ...resource, apiVersion: 'v1beta1' }).shortHash()).not.toBe(identity.shortHash());
-  });
-
-  test('queueKey (persisted: the lock and queue folder is named by its digest): endpoint, version, name, credentials', () => {
-    const access = { rootUrl: 'https://networksecurity.googleapis.com/', credentials: 'sha256:abc' };
-    const key = identity.queueKey(access);
-    expect(key).toBe(`["https://networksecurity.googleapis.com/","v1","${AP}","sha256:abc"]`);
-    expect(shortDigest(key, 32)).toBe('f505046bbfbfd1350f647a1031abd473');
-    expect(identity.queueKey({ ...access, credentials: 'sha256:other' })).not.toBe(key);
-    expect(identity.queueKey({ ...access, rootUrl: 'http://127.0.0.1:8080/' })).not.toBe(key);
-  });
 });
 
-describe('grantKey (persisted: the for_each keys of the grants resource): what a grant is, wherever it is declared', () => {
+describe("grantKey (persisted: a digest of it ends each grant's resource name): what a grant is, wherever it is declared", () => {
   test('member, binding and policy keys', () => {
     expect(grantKey(member)).toBe(`networksecurity:${AP}|roles/viewer|user:alice@example.com`);
     expect(grantKey(binding)).toBe(`networksecurity:${AP}|roles/viewer`);
@@ -137,13 +114,5 @@ describe('grantKey (persisted: the for_each keys of the grants resource): what a
     expect(grantKey({ ...member, resource: { ...resource, service: 'datamigration' } } as Grant)).not.toBe(grantKey(member));
     expect(grantKey({ ...member, resource: { ...resource, name: `${AP}2` } } as Grant)).not.toBe(grantKey(member));
     expect(grantKey({ ...member, resource: { ...resource, apiVersion: 'v1beta1' } } as Grant)).toBe(grantKey(member));
-  });
-
-  test('endpointGrantKey (persisted: run markers are named by its digest): the endpoint, then the grant key', () => {
-    const key = endpointGrantKey({ ...member, condition: until2030 } as Grant, 'https://networksecurity.googleapis.com/');
-    expect(key).toBe(
-      `["https://networksecurity.googleapis.com/","networksecurity:${AP}|roles/viewer|user:alice@example.com|if:until_2030:7febe63dcabf"]`,
-    );
-    expect(shortDigest(key, 32)).toBe('94c89c6fba5c4e579401cdaacc0e431a');
   });
 });
