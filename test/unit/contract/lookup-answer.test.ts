@@ -75,5 +75,5 @@ test.each([
 ])('a malformed answer is refused, naming the field: %s', (_, text, field) => {
   const error = thrownBy(() => parseLookupAnswer(text), ContractError);
   expect(error).toMatchObject({ messageName: 'lookup answer', kind: 'shape', field });
-  expect(error.message).toMatch(/^the lookup runner's answer is malformed: /);
+  expect(error.message).toMatch(/^the provider's lookup answer is malformed: /);
 });
