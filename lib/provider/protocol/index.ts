@@ -1,2 +1,0 @@
-/** The protocol layer: serves any ProviderDefinition (../framework) to Terraform. */
-export { serveProvider } from './serve';
