@@ -4,7 +4,7 @@
  * `FormData`. On Node, gaxios (google-auth-library's HTTP layer) sends
  * requests with node-fetch but builds them with these two globals, and the
  * first touch of either makes Node load its whole built-in undici: about
- * 20–40 ms, a large share of a grant runner's start-up. node-fetch's own
+ * 20–40 ms, a large share of the provider's first Google call. node-fetch's own
  * classes do the same job and are in the bundle already. Being part of the
  * vendor bundle, this loads only when a Google call is made.
  */

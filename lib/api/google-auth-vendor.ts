@@ -3,8 +3,8 @@
  * `bundle:vendor`): the google-auth-library classes this package uses, each
  * from its own module. The package's index would initialise every credential
  * type it knows (external accounts, AWS, impersonation, gtoken, the metadata
- * server, child_process for gcloud) on load, a large share of a grant
- * runner's start-up; an explicit access token only needs OAuth2Client, which
+ * server, child_process for gcloud) on load, a large share of the
+ * provider's first Google call; an explicit access token only needs OAuth2Client, which
  * is the only module loaded with the bundle. Every other class is required
  * on first use, through the functions below.
  * Not part of the jsii build: google-auth-library's types stay out of the API.

@@ -1,8 +1,9 @@
 /**
  * google-auth-library, loaded from the esbuild bundle in dist/vendor on first
- * use: it is not a jsii module, so it ships bundled, and requiring this
- * library must not pay for it unless a Google call is made. esbuild inlines
- * the same file into the runner bundle.
+ * use: it is not a jsii module, so it ships bundled, and a provider process
+ * that makes no Google call (Terraform starts it for the schema, validation
+ * and each plan) must not pay for loading it. esbuild inlines the same file,
+ * still loaded on first use, into the provider bundle.
  *
  * Only the few members used here are typed, so none of its types leak into
  * the public API.

@@ -4,9 +4,9 @@ import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from './
 
 /**
  * The checks of a resource's API and name, in one place for every side that
- * takes one: the constructs at synth (on what is known), the runner's
- * parsers of synth's messages (lib/contract), and the REST client before it
- * builds a URL. Each throws an IamValidationError naming the field.
+ * takes one: the constructs at synth (on what is known), the provider at
+ * plan, the parser of the lookup query (lib/contract), and the REST client
+ * before it builds a URL. Each throws an IamValidationError naming the field.
  */
 
 /** A generic resource as a grant or lookup declares it: the four fields, `getIamPolicyMethod` as given (not defaulted). */

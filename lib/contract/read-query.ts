@@ -144,7 +144,7 @@ function queryOf(fields: Record<string, string | undefined>, label: string | und
   const name = 'name' in target ? target.name : undefined;
   const version = fields.version === undefined ? 3 : /^[0-9]+$/.test(fields.version) ? Number(fields.version) : fields.version;
   return reader.check(() => {
-    // A located resource's name is built, and checked, by the runner (its project may be the default one): unknown here.
+    // A located resource's name is built, and checked, by the provider (its project may be the default one): unknown here.
     const known = (value: unknown) => value !== undefined;
     if (method !== undefined) validateGetIamPolicyMethod(method);
     // Its advice names the constructs' property, the one a user sets.

@@ -7,8 +7,8 @@ const SHOWN_OF_LONG_LIST = 3;
 
 /**
  * The one error type of the IAM domain: what was wrong (`field`), with which
- * value, and why. Constructs prefix it with their construct path; the runner
- * prints it as is.
+ * value, and why. Constructs prefix it with their construct path; the
+ * provider reports it as a diagnostic on the attribute.
  */
 export class IamValidationError extends Error {
   /** The field that is wrong, e.g. `members[2]` or `condition.expression`. */

@@ -7,7 +7,7 @@ import { parseGrantPrincipal } from './principal';
 import { validateRole } from './role';
 import type { AuditConfig, ConditionInput } from './types';
 
-/** Whether a value is known; the constructs pass "not a Terraform token", the runner "always". */
+/** Whether a value is known; the constructs pass "not a Terraform token", the provider "always". */
 export type IsKnown = (value: unknown) => boolean;
 const always: IsKnown = () => true;
 
@@ -17,9 +17,8 @@ export const AUDIT_LOG_TYPES: readonly string[] = Object.values(AuditLogType);
 /**
  * Checks a grant's roles, principals, conditions and audit configs, the same
  * way on both sides: the constructs check what is known at synth (values
- * that are Terraform tokens are left out), the runner checks every value of
- * the grant it is handed (lib/contract), Terraform's values resolved. Errors
- * name the field.
+ * that are Terraform tokens are left out), the provider checks every value at
+ * plan, Terraform's values resolved. Errors name the field.
  */
 export function validateGrantValues(grant: Grant, isKnown: IsKnown = always): void {
   switch (grant.mode) {

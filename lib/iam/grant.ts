@@ -48,7 +48,7 @@ export interface PolicyGrant {
   readonly auditConfigs?: readonly AuditConfig[];
 }
 
-/** A grant: what one grant construct declares and the runner carries out. */
+/** A grant: what one grant resource declares and the provider carries out. */
 export type Grant = MemberGrant | BindingGrant | PolicyGrant;
 
 /** `member`, `binding` or `policy`. */

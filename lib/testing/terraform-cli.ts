@@ -25,7 +25,7 @@ export interface TerraformRunOptions {
 
 /**
  * Runs the `terraform` on the PATH, asynchronously: an emulator running in
- * the same process keeps answering while Terraform (and the runner it
+ * the same process keeps answering while Terraform (and the provider it
  * starts) calls it. A synchronous spawn would block it and time out.
  */
 export class TerraformCli {

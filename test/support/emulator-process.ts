@@ -8,7 +8,7 @@ const CLI = path.join(__dirname, '..', '..', 'lib', 'testing', 'emulator', 'cli.
 /**
  * The emulator in a process of its own (its CLI), seeded and inspected over
  * its admin API. The Direct-form lookups block the process that calls them
- * until their runner answers, so an emulator served by that same process
+ * until the provider's lookup mode answers, so an emulator served by that same process
  * could never answer: their tests use this one.
  */
 export class EmulatorProcess {
@@ -32,7 +32,7 @@ export class EmulatorProcess {
   private constructor(
     private readonly child: ChildProcess,
     public readonly url: string,
-    /** Endpoint overrides and the access token that point the runner here. */
+    /** Endpoint overrides and the access token that point the provider and the lookups here. */
     public readonly env: Record<string, string>,
   ) {}
 

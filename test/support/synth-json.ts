@@ -5,11 +5,6 @@ export function synthJson(stack: TerraformStack): Record<string, any> {
   return JSON.parse(Testing.synth(stack));
 }
 
-/** The resources (or, with `data`, the data sources) of one type in a stack's configuration, by Terraform name. */
-export function blocksOf(stack: TerraformStack, type: string, kind: 'resource' | 'data' = 'resource'): Record<string, any> {
-  return synthJson(stack)[kind]?.[type] ?? {};
-}
-
 /** The configuration of the resource a construct declares, found by the construct's `fqn` (`type.name`). */
 export function resourceOf(stack: TerraformStack, construct: { readonly fqn: string }): Record<string, any> {
   const address = String(Tokenization.resolve(construct.fqn, { scope: stack, resolver: new DefaultTokenResolver(new StringConcat()) }));

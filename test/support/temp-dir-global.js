@@ -1,5 +1,5 @@
 // Jest globalSetup/globalTeardown: every temporary file of a test run (workspaces, state folders, the
-// stand-in provider, and whatever terraform and the runner make) goes into one folder, removed at the end.
+// laid-out provider, and whatever terraform and the provider make) goes into one folder, removed at the end.
 // The workers Jest starts, and every process they start, inherit TMPDIR.
 const fs = require('fs');
 const os = require('os');

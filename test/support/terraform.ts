@@ -2,7 +2,6 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
-import type { Construct } from 'constructs';
 import { TerraformCli, type CommandResult } from '../../lib/testing';
 
 /**
@@ -137,14 +136,4 @@ export function workspacesOfThisFile(): (build: (stack: TerraformStack) => void,
 /** Runs a command without a shell, with the test's environment plus `env` (and Terraform's automation flags). */
 export function runCommand(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<CommandResult> {
   return TerraformCli.spawn(command, args, cwd, { TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...env });
-}
-
-/** The stack's synthesized JSON, for assertions on what Terraform will see. */
-export function synthesizedJson(build: (scope: Construct) => void): Record<string, any> {
-  const ws = TerraformWorkspace.synth((stack) => build(stack));
-  try {
-    return JSON.parse(fs.readFileSync(path.join(ws.dir, 'cdk.tf.json'), 'utf8'));
-  } finally {
-    ws.dispose();
-  }
 }

@@ -8,7 +8,7 @@
  * `--help` (`-h`) prints the usage and exits 0; a wrong option prints it to
  * stderr and exits 2, as command-line tools do.
  *
- * Prints the environment that points the runner, the lookups and `terraform`
+ * Prints the environment that points the provider, the lookups and `terraform`
  * at it (gcloud's endpoint overrides, an access token), as `export` lines
  * or, with `--json`, as one JSON line
  * `{"url": ..., "env": {...}}`; then serves until SIGINT/SIGTERM. Seed and
@@ -25,7 +25,7 @@ const PROGRAM = path.basename(process.argv[1] ?? 'cdktf-google-iam-emulator').re
 
 const USAGE = `usage: ${PROGRAM} [--port N] [--services NAME,...] [--json] [--log]
 
-Starts the Google API emulator, prints the environment that points the runner,
+Starts the Google API emulator, prints the environment that points the provider,
 the lookups and terraform at it, and serves until SIGINT or SIGTERM.
 
   --port N             port to listen on (default: 0, any free port)

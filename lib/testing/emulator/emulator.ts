@@ -89,7 +89,7 @@ const ADMIN_PREFIX = '/__emulator/';
  * Center's import jobs, and `:getIamPolicy`/`:setIamPolicy` of every
  * IAM-enabled collection Google publishes, plus those a test registers),
  * served over real HTTP so the real google-auth-library client, the real
- * runner and the real `terraform` talk to it. It is as strict as Google, from
+ * provider and the real `terraform` talk to it. It is as strict as Google, from
  * the table generated from Google's Discovery documents: another verb than
  * the collection's is the front end's 404 page, a JSON field the schema lacks
  * a 400 INVALID_ARGUMENT naming it, a policy version in the other place is
@@ -148,7 +148,7 @@ export class GoogleApiEmulator {
 
   /**
    * Endpoint overrides (gcloud's `CLOUDSDK_API_ENDPOINT_OVERRIDES_{SERVICE}`) and an access token that
-   * point the runner and the lookups here: for the three services of this library, plus `services`.
+   * point the provider and the lookups here: for the three services of this library, plus `services`.
    */
   public env(token: string = GoogleApiEmulator.ACCESS_TOKEN, services: readonly string[] = []): Record<string, string> {
     this.auth.acceptToken(token);
