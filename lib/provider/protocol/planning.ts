@@ -12,7 +12,7 @@ import { UNKNOWN, Unknown, type CtyObject, type CtyValue } from '../framework/ct
 import type { Diagnostics } from '../framework/diagnostics';
 import type { PlanRequest, PlannedChange, ResourceType } from '../framework/resource';
 import { schemaType, type Attribute } from '../framework/schema';
-import { sameValue } from './value-equality';
+import { sameValue } from '../framework/value-equality';
 
 /** The plan of one resource instance change; `planned` null for a destroy. */
 export interface Plan {

@@ -27,21 +27,6 @@ export function objectsOf(value: CtyValue | undefined): CtyObject[] | undefined 
   return Array.isArray(value) && value.every((v) => objectOf(v) !== undefined) ? (value as CtyObject[]) : undefined;
 }
 
-/** Structural equality of two values (unknowns are equal to nothing). */
-export function sameValue(a: CtyValue | undefined, b: CtyValue | undefined): boolean {
-  if (a instanceof Unknown || b instanceof Unknown) return false;
-  if (a === b || ((a === null || a === undefined) && (b === null || b === undefined))) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) || Array.isArray(b)) {
-    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((v, i) => sameValue(v, b[i]));
-  }
-  if (a instanceof Map || b instanceof Map) {
-    return a instanceof Map && b instanceof Map && a.size === b.size && [...a].every(([k, v]) => sameValue(v, b.get(k)));
-  }
-  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].every((k) => sameValue((a as CtyObject)[k], (b as CtyObject)[k]));
-}
-
 /**
  * A value for lib's validators, which skip what `isKnown` says is unknown:
  * null (unset) becomes undefined, anything else (an Unknown included) is passed as it is.

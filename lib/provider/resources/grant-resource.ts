@@ -8,9 +8,10 @@ import { isNotFound, ProviderErrors, reportError } from '../errors';
 import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
 import type { Diagnostics } from '../framework/diagnostics';
 import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
-import type { Attribute } from '../framework/schema';
+import { attributeType, type Attribute } from '../framework/schema';
 import type { GoogleIamContext } from '../provider-context';
-import { knownValue, sameValue, stringOf } from './cty-values';
+import { sameValue } from '../framework/value-equality';
+import { knownValue, stringOf } from './cty-values';
 import type { IamTypeDescriptor } from './iam-type-descriptor';
 import { COMPUTED_ATTRIBUTES } from './iam-schema';
 
@@ -46,6 +47,9 @@ const COMPUTED = COMPUTED_ATTRIBUTES.map((a) => a.name);
  */
 export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode): ResourceType<GoogleIamContext> {
   const attributes = [...descriptor.resourceAttributes, ...mode.attributes, ...COMPUTED_ATTRIBUTES];
+  const types = new Map(attributes.map((a) => [a.name, attributeType(a)]));
+  const differs = (prior: CtyObject, proposed: CtyObject, name: string) =>
+    !sameValue(prior[name] ?? null, proposed[name] ?? null, types.get(name)!);
   const use = (values: CtyObject): IamResourceUse =>
     mode.mode === 'policy' && values.audit_configs !== null && values.audit_configs !== undefined ? 'write-audit-configs' : 'write';
   /** The grant and its resource from values Terraform knows (planned, prior or state). */
@@ -91,7 +95,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     plan(request: PlanRequest): PlannedChange {
       const { prior, proposed } = request;
       const configured = attributes.map((a) => a.name).filter((name) => !COMPUTED.includes(name));
-      const changed = prior === null || configured.some((name) => !sameValue(prior[name], proposed[name]));
+      const changed = prior === null || configured.some((name) => differs(prior, proposed, name));
       const resource = descriptor.resourceOf(proposed);
       const known = resource !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
       const name = stringOf(proposed.name);
@@ -101,7 +105,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
         project: name === undefined ? UNKNOWN : descriptor.projectOf(name),
         etag: changed ? UNKNOWN : (prior?.etag ?? UNKNOWN),
       };
-      const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => !sameValue(prior[a], proposed[a])).map((a) => [a]);
+      const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
       return { planned, requiresReplace };
     },
 
