@@ -81,7 +81,6 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     const packages = packFlavour(flavour, work);
     googleEnv = {
       ...emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager']),
-      CDKTF_GOOGLE_IAM_STATE_DIR: fs.mkdtempSync(path.join(work, 'state-')),
     };
     const env = {
       ...withoutGoogleSettings(process.env),

@@ -16,8 +16,20 @@ const ROOT = path.join(__dirname, '..', '..');
 const OUT = path.join(ROOT, 'dist-packages');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
 const FLAVOURS = [
-  { name: 'cdktf-google-iam', framework: 'cdktf', python: 'cdktf_google_iam', command: 'cdktf-google-iam-emulator' },
-  { name: 'cdktn-google-iam', framework: 'cdktn', python: 'cdktn_google_iam', command: 'cdktn-google-iam-emulator' },
+  {
+    name: 'cdktf-google-iam',
+    framework: 'cdktf',
+    python: 'cdktf_google_iam',
+    command: 'cdktf-google-iam-emulator',
+    installer: 'cdktf-google-iam-provider',
+  },
+  {
+    name: 'cdktn-google-iam',
+    framework: 'cdktn',
+    python: 'cdktn_google_iam',
+    command: 'cdktn-google-iam-emulator',
+    installer: 'cdktn-google-iam-provider',
+  },
 ];
 
 beforeAll(async () => {
@@ -60,7 +72,7 @@ test.each(FLAVOURS)('$name: the tarball installs and a plain JavaScript app synt
     for (const peer of [flavour.framework, 'constructs']) fs.symlinkSync(path.join(ROOT, 'node_modules', peer), path.join(modules, peer));
 
     const manifest = JSON.parse(fs.readFileSync(path.join(modules, flavour.name, 'package.json'), 'utf8'));
-    expect(manifest.bin).toEqual({ [flavour.command]: 'lib/testing/emulator/cli.js' });
+    expect(manifest.bin).toEqual({ [flavour.command]: 'lib/testing/emulator/cli.js', [flavour.installer]: 'lib/install/cli.js' });
 
     fs.writeFileSync(
       path.join(project, 'main.js'),
@@ -77,10 +89,10 @@ test.each(FLAVOURS)('$name: the tarball installs and a plain JavaScript app synt
     expect({ code: synth.code, output: synth.output }).toEqual({ code: 0, output: '' });
     const stackDir = path.join(project, 'out', 'stacks', 'iam');
     const json = JSON.parse(fs.readFileSync(path.join(stackDir, 'cdk.tf.json'), 'utf8'));
-    expect(Object.keys(json.locals.google_iam_grants)).toHaveLength(1);
-    // The runner travels with the stack: the tarball holds it.
-    const runner = json.resource.terraform_data.google_iam_grants.provisioner[0]['local-exec'].interpreter[1];
-    expect(fs.existsSync(path.join(stackDir, runner))).toBe(true);
+    expect(Object.keys(json.resource.googleiam_authorization_policy_iam_member)).toHaveLength(1);
+    // The provider travels with the stack: the tarball holds it, and synth lays it out as Terraform's implied local mirror.
+    const plugin = path.join(stackDir, 'terraform.d', 'plugins', 'registry.terraform.io', 'cdktf-google-iam', 'googleiam', VERSION);
+    expect(fs.existsSync(path.join(plugin, 'linux_amd64', `terraform-provider-googleiam_v${VERSION}`))).toBe(true);
   } finally {
     fs.rmSync(project, { recursive: true, force: true });
   }

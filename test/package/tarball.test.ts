@@ -38,7 +38,7 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 /** Runs a CommonJS script in the project, as its own `node` process; resolves with what it printed as JSON. */
 function runScript(name: string, source: string): unknown {
   fs.writeFileSync(path.join(project, name), source);
-  const output = run(process.execPath, [name], project, { CDKTF_GOOGLE_IAM_STATE_DIR: fs.mkdtempSync(path.join(work, 'state-')) });
+  const output = run(process.execPath, [name], project);
   return JSON.parse(output.trim().split('\n').pop()!);
 }
 
@@ -83,7 +83,7 @@ function countBy(keys: string[]): Record<string, number> {
   return counts;
 }
 
-test('the tarball ships the library, its declarations, the runner and vendor bundles and the assembly, and no test tools', () => {
+test('the tarball ships the library, its declarations, the provider and vendor bundles and the assembly, and no test tools', () => {
   const paths = shipped.map((f) => f.path);
   expect(paths).toEqual(
     expect.arrayContaining([
@@ -96,8 +96,7 @@ test('the tarball ships the library, its declarations, the runner and vendor bun
       'lib/testing/index.js',
       'lib/testing/index.d.ts',
       'lib/testing/emulator/cli.js',
-      'dist/runner/runner.js',
-      'dist/runner/main.js',
+      'dist/provider/terraform-provider-googleiam.js',
       'dist/vendor/cel.js',
       'dist/vendor/google-auth.js',
     ]),
