@@ -56,7 +56,10 @@ export function packFlavour(
   destination: string,
 ): { constructs: PackedPackage; framework: PackedPackage; library: PackedPackage } {
   const library = flavour === 'cdktf' ? ROOT : path.join(ROOT, 'dist-cdktn');
-  if (!fs.existsSync(path.join(library, '.jsii')) || !fs.existsSync(path.join(ROOT, 'dist', 'provider', 'terraform-provider-googleiam.js'))) {
+  if (
+    !fs.existsSync(path.join(library, '.jsii')) ||
+    !fs.existsSync(path.join(ROOT, 'dist', 'provider', 'terraform-provider-googleiam.js'))
+  ) {
     throw new Error(`${library} is not built: run npm run build first`);
   }
   return {
