@@ -109,9 +109,11 @@ test('the tarball ships the library, its declarations, the provider and vendor b
   expect(testTools).toEqual([]);
 });
 
-test('every shipped .js under lib/ and dist/ loads without a missing module (the emulator CLI runs and prints its environment)', async () => {
+test('every shipped .js under lib/ and dist/ loads without a missing module (the emulator CLI runs and prints its environment, the provider answers a lookup)', async () => {
   const cli = 'lib/testing/emulator/cli.js';
-  const modules = shipped.map((f) => f.path).filter((p) => /^(lib|dist)\/.+\.js$/.test(p) && p !== cli);
+  // A program, not a module: loaded, it would serve Terraform (or refuse to, started by anything else).
+  const provider = 'dist/provider/terraform-provider-googleiam.js';
+  const modules = shipped.map((f) => f.path).filter((p) => /^(lib|dist)\/.+\.js$/.test(p) && p !== cli && p !== provider);
   const failures = runScript(
     'load-all.js',
     `const failures = [];
@@ -127,6 +129,11 @@ console.log(JSON.stringify(failures));
   );
   expect(failures).toEqual([]);
   expect(modules.length).toBeGreaterThan(50);
+
+  // The provider bundle, run as the Direct-form lookups run it: a malformed query is answered, so every module it needs is in it.
+  const lookup = spawnSync(process.execPath, [path.join(installed, provider), 'lookup'], { cwd: project, input: 'oops', encoding: 'utf8' });
+  expect({ status: lookup.status, stderr: lookup.stderr }).toEqual({ status: 0, stderr: '' });
+  expect(lookup.stdout).toContain('is malformed: not JSON');
 
   // The CLI serves until stopped: started as npm's bin would start it, it must print its environment.
   const child = spawn(process.execPath, [path.join(installed, cli), '--json'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
