@@ -68,7 +68,7 @@ interface Step {
 
 const KEEPER = { service: 'secretmanager', apiVersion: 'v1', name: `projects/${P}/secrets/keeper` };
 
-/** The stack of one step; without a step only an unrelated grant stays, so the grants resource (and its destroy provisioners) stay too. */
+/** The stack of one step; without a step only an unrelated grant stays, so the stack keeps its provider. */
 const stack = (step: Step | undefined) => (s: TerraformStack) => {
   new GoogleIamMember(s, 'Keeper', { resource: KEEPER, role: 'roles/secretmanager.viewer', member: u('keeper') });
   if (!step) return;

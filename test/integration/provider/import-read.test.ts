@@ -123,7 +123,7 @@ describe('data sources and the lookup mode', () => {
     expect(JSON.parse(value!.execution_report_json as string)).toMatchObject({ totalRowsCount: 9 });
   });
 
-  test('the lookup mode answers the read query as the runner did (value and project, or the error)', async () => {
+  test('the lookup mode answers the read query (value and project, or the error)', async () => {
     const env = { ...emulator.env(), GOOGLE_CLOUD_PROJECT: 'p-123456' };
     const policyQuery = serializeReadQuery(
       locatedPolicyQuery(

@@ -1,8 +1,8 @@
 /**
- * Credentials reach the runner through the environment only: after a deploy,
+ * Credentials reach the provider through the environment only: after a deploy,
  * neither cdktf.out nor the Terraform state holds them, and synthesizing
  * stacks that read IAM policies at plan time writes no credential either.
- * The runner takes them as the Terraform google provider does (here
+ * The provider takes them as the Terraform google provider does (here
  * GOOGLE_CREDENTIALS holding workload identity federation JSON, with
  * impersonation), and its errors never print them.
  */
@@ -143,7 +143,7 @@ test('a synthesized stack that reads policies at plan time carries no credential
     });
     expect(grant.etag).toMatch(/\${TfToken/);
     const synthesized = Testing.synth(stack);
-    // The reads run the runner (which authenticates itself); no token source is referenced at all.
+    // The reads run in our provider (which authenticates itself); no token source is referenced at all.
     expect(synthesized).toContain('"read"');
     expect(synthesized).not.toContain('google_client_config');
     expect(synthesized).not.toContain('access_token');

@@ -1,6 +1,6 @@
 /**
  * The emulator as a program (`cdktf-google-iam-emulator`), for tests written
- * in other languages: it prints the environment for the runner and
+ * in other languages: it prints the environment for the provider and
  * terraform, and is seeded and inspected over its HTTP admin API. The Python
  * test drives it the way a pytest suite would, with nothing but the standard library.
  */

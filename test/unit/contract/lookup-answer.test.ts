@@ -36,7 +36,7 @@ test.each([
   expect(roundTrip(answer)).toEqual(answer);
 });
 
-test('a rebuilt error retries exactly what the runner’s error would have', () => {
+test('a rebuilt error retries exactly what the lookup mode’s error would have', () => {
   for (const error of [
     new GoogleApiError(503, 'UNAVAILABLE', 'later'),
     GoogleApiError.unreachable('ECONNREFUSED', '127.0.0.1:1', 'CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER'),

@@ -23,7 +23,7 @@ describe('the read query', () => {
       },
     ],
     [
-      "a typed policy in the runner's default project",
+      "a typed policy in the provider's default project",
       locatedPolicyQuery(AG_TYPE, { location: 'global', id: 'ag' }, '3'),
       {
         kind: 'iamPolicy',
