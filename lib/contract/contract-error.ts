@@ -30,21 +30,14 @@ export class ContractError extends Error {
     public readonly value: unknown,
     /** Why it is refused, and what is expected instead. */
     public readonly reason: string,
-    /** Who sent the message, when the receiver knows: the construct of a read. */
-    public readonly sender?: string,
   ) {
-    super(`${sender ? `${sender}: ` : ''}${ContractError.text(messageName, kind, field, value, reason)}`);
+    super(ContractError.text(messageName, kind, field, value, reason));
     this.name = 'ContractError';
   }
 
   /** A shape error: the message is not what synth writes. */
   public static shape(messageName: MessageName, field: string, value: unknown, reason: string): ContractError {
     return new ContractError(messageName, 'shape', field, value, reason);
-  }
-
-  /** The same error, naming who sent the message. */
-  public from(sender: string | undefined): ContractError {
-    return sender ? new ContractError(this.messageName, this.kind, this.field, this.value, this.reason, sender) : this;
   }
 
   /** Runs `check`, a validator the constructs share; its IamValidationError becomes a value error of the message. */
@@ -60,8 +53,6 @@ export class ContractError extends Error {
   private static text(messageName: MessageName, kind: 'shape' | 'value', field: string, value: unknown, reason: string): string {
     const source = SOURCES[messageName];
     const what = `${field ? `${field}: ` : ''}${reason} (got ${IamValidationError.show(value)})`;
-    return kind === 'shape'
-      ? `${source} is malformed: ${what}; ${RESYNTH}`
-      : `${source} holds a value the constructs would refuse (one Terraform resolved, which synth cannot check): ${what}`;
+    return kind === 'shape' ? `${source} is malformed: ${what}; ${RESYNTH}` : `${source} holds a value the lookups would refuse: ${what}`;
   }
 }

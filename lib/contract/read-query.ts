@@ -16,7 +16,7 @@ import { MessageReader } from './message-reader';
  * optional `project` (else the provider's default project).
  */
 
-/** The query as synth builds it, before it is written: values may be Terraform tokens, or absent. */
+/** The query as a lookup builds it, before it is written: values may be absent. */
 export interface ReadQueryFields {
   readonly kind: ReadQuery['kind'];
   readonly [field: string]: string | undefined;
@@ -67,13 +67,9 @@ export function importJobQuery(
   };
 }
 
-/**
- * The query as written, for both forms: absent fields left out, and `label`
- * (the reading construct's path, for messages) last. The Output form escapes
- * each value for Terraform's templates; the Direct form writes it as JSON.
- */
-export function serializeReadQuery(fields: ReadQueryFields, label?: string): Record<string, string> {
-  return Object.fromEntries(Object.entries({ ...fields, label }).filter((entry): entry is [string, string] => entry[1] !== undefined));
+/** The query as written (as JSON, on the lookup mode's stdin): absent fields left out. */
+export function serializeReadQuery(fields: ReadQueryFields): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /** Where the resource read is: its full name, or where it is and the collection, its name built by the provider. */
@@ -83,8 +79,6 @@ export type ReadTarget =
 /** A read of a resource's IAM policy. */
 export interface IamPolicyRead {
   readonly kind: 'iamPolicy';
-  /** The construct that reads, for messages. */
-  readonly label?: string;
   readonly service: string;
   readonly apiVersion: string;
   readonly getIamPolicyMethod?: GetIamPolicyShape;
@@ -96,7 +90,6 @@ export interface IamPolicyRead {
 /** A read of a Migration Center import job. */
 export interface ImportJobRead {
   readonly kind: 'importJob';
-  readonly label?: string;
   readonly target: Extract<ReadTarget, { readonly collection: string }>;
   /** `IMPORT_JOB_VIEW_*`; Google's default when absent. */
   readonly view?: string;
@@ -110,32 +103,22 @@ const reader = new MessageReader('read query');
 /**
  * Parses a read query, checked by the validators the lookups run at synth
  * (service, API version and name against Google's published API, project,
- * location and id, policy version, view): a value Terraform resolved is
- * refused here as the construct would have refused it, naming the construct.
+ * location and id, policy version, view): a value is refused here as the
+ * lookup would have refused it at synth.
  */
 export function parseReadQuery(json: string): ReadQuery {
   const query = reader.object(reader.json(json), 'the query');
   const fields: Record<string, string | undefined> = {};
   for (const [field, value] of Object.entries(query)) {
-    // `external` passes strings only; an empty one is an absent value.
+    // A flat object of strings; an empty one is an absent value.
     fields[field] = reader.string(value, field) || undefined;
   }
-  const label = fields.label;
-  try {
-    return queryOf(fields, label);
-  } catch (error) {
-    throw error instanceof ContractError ? error.from(label) : error;
-  }
-}
-
-function queryOf(fields: Record<string, string | undefined>, label: string | undefined): ReadQuery {
   const kind = reader.oneOf(fields.kind, 'kind', ['iamPolicy', 'importJob'] as const);
-  const withLabel = label === undefined ? {} : { label };
   if (kind === 'importJob') {
     const target = locatedTarget(fields);
     const view = fields.view;
     reader.check(() => validateImportJobView(view));
-    return { kind, ...withLabel, target, ...(view === undefined ? {} : { view }) };
+    return { kind, target, ...(view === undefined ? {} : { view }) };
   }
   const service = reader.text(fields.service, 'service');
   const apiVersion = reader.text(fields.apiVersion, 'apiVersion');
@@ -152,7 +135,6 @@ function queryOf(fields: Record<string, string | undefined>, label: string | und
     validatePolicyVersion(version);
     return {
       kind,
-      ...withLabel,
       service,
       apiVersion,
       ...(method === undefined ? {} : { getIamPolicyMethod: method }),
