@@ -52,16 +52,8 @@ export type EditOutcome =
       readonly cause?: Error;
     };
 
-/** Retry schedule and hooks (retrying.ts), and an already started first read. */
+/** Retry schedule and hooks (retrying.ts), and the policy as last written. */
 export interface EngineOptions extends RetryOptions {
-  /**
-   * The read of the first attempt, when the caller has already started it
-   * (the queue's lock holder reads the policy before it takes the batch, so
-   * that requests queued during the read join the write). A rejected read is
-   * handled as the first attempt's failure; later attempts read afresh.
-   * @default - the first attempt reads the policy itself
-   */
-  readonly firstRead?: () => Promise<Policy>;
   /**
    * The policy as this caller last wrote it (setIamPolicy's answer), kept
    * between batches: the first attempt writes against it without reading.
@@ -69,12 +61,11 @@ export interface EngineOptions extends RetryOptions {
    * decide anything else (nothing to change, a request breaking a rule), or
    * Google refuses its etag (ABORTED: someone else wrote since), the attempt
    * reads the policy afresh at once.
-   * @default - the first attempt reads the policy (or takes `firstRead`)
+   * @default - the first attempt reads the policy
    */
   readonly assumedPolicy?: Policy;
   /**
-   * Told the policy as written (setIamPolicy's answer) after each write; what
-   * it throws is ignored (the write stands whatever a listener does).
+   * Told the policy as written (setIamPolicy's answer) after each write.
    * @default - nobody
    */
   readonly onWritten?: (policy: Policy) => void;
@@ -122,8 +113,7 @@ export async function applyEditBatch(
           return readModifyWrite(api, requests, api.getIamPolicy(), options, false, unanswered);
         });
       }
-      const read = n === 1 && options.firstRead ? options.firstRead() : api.getIamPolicy();
-      return readModifyWrite(api, requests, read, options, false, unanswered);
+      return readModifyWrite(api, requests, api.getIamPolicy(), options, false, unanswered);
     }, options);
     return requests.map((r) => {
       const rejection = value.rejected.get(r.id);
@@ -134,7 +124,7 @@ export async function applyEditBatch(
   } catch (error) {
     if (batchSize > 1 && error instanceof GoogleApiError && error.status === 'INVALID_ARGUMENT') {
       const singles: EditOutcome[] = [];
-      const fresh = { ...options, firstRead: undefined, assumedPolicy: undefined };
+      const fresh = { ...options, assumedPolicy: undefined };
       for (const request of requests) singles.push(...(await applyEditBatch(api, [request], fresh)));
       return singles;
     }
@@ -207,11 +197,7 @@ async function readModifyWrite(
     if (assumed && error instanceof GoogleApiError && error.conflict) throw READ_AFRESH;
     throw error;
   }
-  try {
-    options.onWritten?.(written);
-  } catch {
-    // A listener's trouble (e.g. a full disk for the lock holders' note) does not undo a write Google answered.
-  }
+  options.onWritten?.(written);
   return { etag: written.etag ?? '', changed, rejected, undo };
 }
 

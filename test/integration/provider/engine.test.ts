@@ -3,7 +3,6 @@
  * REST client: batching, isolation of a bad request, conflicts and failures.
  */
 import { GoogleRestClient } from '../../../lib/api/client';
-import { GoogleApiError } from '../../../lib/api/errors';
 import { IamPolicyApi } from '../../../lib/api/iam-policy';
 import { TYPED_RESOURCE_TYPES } from '../../../lib/grant/resource-type';
 import { applyEditBatch, type EditRequest, type IamPolicyEndpoint } from '../../../lib/provider/policies/engine';
@@ -127,55 +126,4 @@ test('NOT_FOUND fails every request at once, without retrying', async () => {
     expect.objectContaining({ id: 'a', ok: false, status: 'NOT_FOUND', attempts: 1 }),
     expect.objectContaining({ id: 'b', ok: false, status: 'NOT_FOUND', attempts: 1 }),
   ]);
-});
-
-describe('a first read started by the caller (the lock holder reads before it takes the batch)', () => {
-  test('is used for the first attempt instead of a read of its own', async () => {
-    const resource = newResource({
-      bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }],
-    });
-    const read = await api.getIamPolicy(resource);
-    emulator.resetStats();
-    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], {
-      ...fast,
-      firstRead: async () => read,
-    });
-    expect(outcome).toMatchObject({ ok: true, changed: true, attempts: 1 });
-    expect(emulator.stats()).toMatchObject({ getIamPolicy: 0, setIamPolicy: 1 });
-  });
-
-  test('a stale first read loses the etag race and the cycle is redone on a fresh read', async () => {
-    const resource = newResource();
-    const stale = await api.getIamPolicy(resource);
-    // Someone writes after that read.
-    await api.setIamPolicy(resource, {
-      ...stale,
-      bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }],
-    });
-    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], {
-      ...fast,
-      firstRead: async () => stale,
-    });
-    expect(outcome).toMatchObject({ ok: true, attempts: 2 });
-    expect(emulator.policy(resource).bindings).toEqual([
-      { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] },
-      { role: ROLE, members: ['user:a@example.com'] },
-    ]);
-  });
-
-  test('a first read that failed transiently is retried with a read of its own', async () => {
-    const resource = newResource();
-    const failed = Promise.reject(new GoogleApiError(503, 'UNAVAILABLE', 'try again', 'GET x'));
-    failed.catch(() => undefined);
-    let retried = 0;
-    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], {
-      ...fast,
-      firstRead: () => failed,
-      onRetry: () => {
-        retried++;
-      },
-    });
-    expect(outcome).toMatchObject({ ok: true, changed: true, attempts: 2 });
-    expect(retried).toBe(1);
-  });
 });

@@ -134,18 +134,7 @@ test('the write carries the etag that was read, drops member-less bindings, and 
   ]);
 });
 
-test('a first read started by the caller serves the first attempt; a stale one loses the etag race and the cycle is redone', async () => {
-  const policy = new MemoryPolicy();
-  const early = await policy.getIamPolicy();
-  const [first] = await applyEditBatch(policy, [add('a', 'user:a@example.com')], { ...fast, firstRead: async () => early });
-  expect(first).toMatchObject({ ok: true, attempts: 1 });
-  expect(policy.reads).toHaveLength(2); // the caller's read and the write's answer
-  const [second] = await applyEditBatch(policy, [add('b', 'user:b@example.com')], { ...fast, firstRead: async () => early });
-  expect(second).toMatchObject({ ok: true, attempts: 2 });
-  expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:a@example.com', 'user:b@example.com'] }]);
-});
-
-describe('the policy as the last batch wrote it (assumedPolicy: the next lock holder of the same apply skips the read)', () => {
+describe('the policy as the last batch wrote it (assumedPolicy: the next batch on the same policy skips the read)', () => {
   async function lastWritten(policy: MemoryPolicy): Promise<Policy> {
     let written: Policy | undefined;
     await applyEditBatch(policy, [add('first', 'user:first@example.com')], { ...fast, onWritten: (p) => (written = p) });
