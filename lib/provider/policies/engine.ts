@@ -6,7 +6,6 @@ import { applyEdits, type PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
 import { ProviderErrors } from '../errors';
 import { samePolicy } from './policy-compare';
-import { undoEdits } from './undo';
 
 export { samePolicy } from './policy-compare';
 
@@ -31,8 +30,6 @@ export type EditOutcome =
       readonly etag: string;
       readonly attempts: number;
       readonly batchSize: number;
-      /** What takes back this request's change (when it changed something): see `undoEdits`. */
-      readonly undo?: readonly PolicyEdit[];
     }
   | {
       readonly id: string;
@@ -44,10 +41,8 @@ export type EditOutcome =
       /**
        * A write of this request was sent and no answer said whether Google
        * took it (no response, or a 5xx): the change may be in the policy.
-       * `undo` then takes it back.
        */
       readonly writeUnanswered?: boolean;
-      readonly undo?: readonly PolicyEdit[];
       /** The error itself: Google's (GoogleApiError), the policy rule the request breaks (IamValidationError), or this process's. */
       readonly cause?: Error;
     };
@@ -78,11 +73,10 @@ interface CycleResult {
   readonly etag: string;
   readonly changed: ReadonlySet<string>;
   readonly rejected: ReadonlyMap<string, IamValidationError>;
-  readonly undo: ReadonlyMap<string, PolicyEdit[]>;
 }
 
-/** The undo of each request of the last write whose answer never came; cleared by any answer. */
-type Unanswered = { undo?: ReadonlyMap<string, PolicyEdit[]> };
+/** The requests the last write changed when its answer never came; cleared by any answer. */
+type Unanswered = { changed?: ReadonlySet<string> };
 
 /**
  * The read-modify-write engine: read the policy (version 3), apply every
@@ -131,20 +125,22 @@ export async function applyEditBatch(
     const status = error instanceof GoogleApiError ? error.status : 'INTERNAL';
     const message = error instanceof GoogleApiError ? error.apiMessage : String((error as Error)?.message ?? error);
     return requests.map((r) => {
-      const undo = unanswered.undo?.get(r.id);
       const cause = error instanceof Error ? error : undefined;
-      return { ...failure(r.id, status, message, attempts, batchSize, cause), ...(undo ? { writeUnanswered: true, undo } : {}) };
+      return {
+        ...failure(r.id, status, message, attempts, batchSize, cause),
+        ...(unanswered.changed?.has(r.id) ? { writeUnanswered: true } : {}),
+      };
     });
   }
 }
 
 /**
  * A request found already so, after a write of it went unanswered, was most
- * likely written by that write: it counts as changed, with that write's undo.
+ * likely written by that write: it counts as changed.
  */
 function success(id: string, cycle: CycleResult, unanswered: Unanswered, attempts: number, batchSize: number): EditOutcome {
-  const undo = cycle.undo.get(id) ?? unanswered.undo?.get(id);
-  return { id, ok: true, changed: undo !== undefined, etag: cycle.etag, attempts, batchSize, ...(undo ? { undo } : {}) };
+  const changed = cycle.changed.has(id) || unanswered.changed?.has(id) === true;
+  return { id, ok: true, changed, etag: cycle.etag, attempts, batchSize };
 }
 
 /** An answer that says nothing of whether the write was carried out: none at all, or a server error. */
@@ -168,14 +164,10 @@ async function readModifyWrite(
   let next: Policy = current;
   const changed = new Set<string>();
   const rejected = new Map<string, IamValidationError>();
-  const undo = new Map<string, PolicyEdit[]>();
   for (const request of requests) {
     try {
       const edited = applyEdits(next, request.edits);
-      if (!samePolicy(edited, next)) {
-        changed.add(request.id);
-        undo.set(request.id, undoEdits(next, request.edits));
-      }
+      if (!samePolicy(edited, next)) changed.add(request.id);
       next = edited;
     } catch (error) {
       if (!(error instanceof IamValidationError)) throw error;
@@ -185,20 +177,20 @@ async function readModifyWrite(
   // "Already so" and "breaks a rule" are verdicts on the policy as it is, which only a read can give.
   if (assumed && (changed.size < requests.length || rejected.size > 0)) throw READ_AFRESH;
   if (changed.size === 0) {
-    return { etag: current.etag, changed, rejected, undo };
+    return { etag: current.etag, changed, rejected };
   }
   const updateAuditConfigs = requests.some((r) => !rejected.has(r.id) && r.edits.some((e) => e.kind === 'replaceAuditConfigs'));
   let written: Policy;
   try {
     written = await api.setIamPolicy({ ...next, etag: current.etag }, { updateAuditConfigs });
-    unanswered.undo = undefined;
+    unanswered.changed = undefined;
   } catch (error) {
-    unanswered.undo = answerLost(error) ? undo : undefined;
+    unanswered.changed = answerLost(error) ? changed : undefined;
     if (assumed && error instanceof GoogleApiError && error.conflict) throw READ_AFRESH;
     throw error;
   }
   options.onWritten?.(written);
-  return { etag: written.etag ?? '', changed, rejected, undo };
+  return { etag: written.etag ?? '', changed, rejected };
 }
 
 function failure(id: string, status: string, message: string, attempts: number, batchSize: number, cause?: Error): EditOutcome {

@@ -1,9 +1,11 @@
 import { retrying, type RetryOptions } from '../../api/retrying';
-import type { PolicyEdit } from '../../iam/policy-edit';
+import { IamValidationError } from '../../iam/errors';
+import { applyEdits, type PolicyEdit } from '../../iam/policy-edit';
+import type { Policy } from '../../iam/types';
 import { ProviderErrors } from '../errors';
 import type { EditOutcome, IamPolicyEndpoint } from './engine';
 import type { ChangeResult } from './policy-batcher';
-import { editsInEffect } from './undo';
+import { samePolicy } from './policy-compare';
 
 type Failure = Extract<EditOutcome, { ok: false }>;
 
@@ -36,4 +38,14 @@ export async function settleUnanswered(
     }
   }
   return settled;
+}
+
+/** Whether `edits` would change nothing in `policy`: what they declare is in effect there. */
+export function editsInEffect(policy: Policy, edits: readonly PolicyEdit[]): boolean {
+  try {
+    return samePolicy(applyEdits(policy, edits), policy);
+  } catch (error) {
+    if (error instanceof IamValidationError) return false;
+    throw error;
+  }
 }

@@ -1,20 +1,19 @@
 /**
- * What takes back a request's own change (an interrupted create that
- * Terraform counts as failed), and what the engine reports of a write whose
- * answer was lost.
+ * What the engine reports of a write whose answer was lost, and how a fresh
+ * read settles it (editsInEffect).
  */
 import { GoogleApiError } from '../../../../lib/api/errors';
 import { applyEdits, type PolicyEdit } from '../../../../lib/iam/policy-edit';
 import type { Policy } from '../../../../lib/iam/types';
 import { applyEditBatch } from '../../../../lib/provider/policies/engine';
-import { editsInEffect, undoEdits } from '../../../../lib/provider/policies/undo';
+import { editsInEffect } from '../../../../lib/provider/policies/settle';
 import { MemoryPolicy } from '../../../support/memory-policy';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 const OTHER = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] };
 const fast = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 1_000 };
 
-describe('undoEdits takes back exactly what the edits changed', () => {
+describe('editsInEffect: whether what the edits declare is in a policy', () => {
   const cases: Array<[string, Policy, PolicyEdit[]]> = [
     ['a member added to a new binding', { bindings: [OTHER] }, [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }]],
     [
@@ -38,19 +37,13 @@ describe('undoEdits takes back exactly what the edits changed', () => {
     ],
   ];
   test.each(cases)('%s', (_label, before, edits) => {
-    const after = applyEdits(before, edits);
-    expect(editsInEffect(after, edits)).toBe(true);
-    expect(applyEdits(after, undoEdits(before, edits))).toEqual(expect.objectContaining({ bindings: before.bindings ?? [] }));
-  });
-
-  test('a member that was already there is not the edit’s to take back', () => {
-    const before = { bindings: [{ role: ROLE, members: ['user:a@example.com'] }] };
-    expect(undoEdits(before, [{ kind: 'addMember', role: ROLE, member: 'user:A@example.com' }])).toEqual([]);
+    expect(editsInEffect(applyEdits(before, edits), edits)).toBe(true);
+    expect(editsInEffect(before, edits)).toBe(false);
   });
 });
 
 describe('a write whose answer was lost', () => {
-  test('a 503 to a write is reported as unanswered, with the undo of the change it may have made', async () => {
+  test('a 503 to a write is reported as unanswered: the change may have been made', async () => {
     const policy = new MemoryPolicy({ bindings: [OTHER] });
     policy.beforeWrite = () => {
       throw new GoogleApiError(503, 'UNAVAILABLE', 'down', 'POST x');
@@ -67,11 +60,10 @@ describe('a write whose answer was lost', () => {
       ok: false,
       status: 'UNAVAILABLE',
       writeUnanswered: true,
-      undo: [{ kind: 'removeMember', role: ROLE, member: 'user:a@example.com' }],
     });
   });
 
-  test('a refusal (409, 403) is an answer: nothing was written, nothing to undo', async () => {
+  test('a refusal (409, 403) is an answer: nothing was written', async () => {
     const policy = new MemoryPolicy({ bindings: [OTHER] });
     policy.beforeWrite = () => {
       throw new GoogleApiError(403, 'PERMISSION_DENIED', 'no', 'POST x');
@@ -99,7 +91,7 @@ describe('a write whose answer was lost', () => {
       [{ id: 'a', edits: [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }] }],
       fast,
     );
-    expect(outcome).toMatchObject({ ok: true, changed: true, undo: [{ kind: 'removeMember', role: ROLE, member: 'user:a@example.com' }] });
+    expect(outcome).toMatchObject({ ok: true, changed: true });
     expect(policy.writes).toEqual([]);
   });
 
