@@ -98,18 +98,6 @@ export function applyEdits(policy: Policy, edits: readonly PolicyEdit[]): Policy
   return result;
 }
 
-/** The first binding with this role and condition. */
-export function findBinding(policy: Policy, role: string, condition?: EditCondition): Binding | undefined {
-  const identity = BindingIdentity.of(role, condition);
-  return (policy.bindings ?? []).find((b) => identity.matches(b));
-}
-
-/** True when a binding with this role and condition holds the member. */
-export function hasMember(policy: Policy, role: string, member: string, condition?: EditCondition): boolean {
-  const identity = BindingIdentity.of(role, condition);
-  return (policy.bindings ?? []).some((b) => identity.matches(b) && includesMember(b, member));
-}
-
 /**
  * The version of an edited policy: 3 when a binding had or has a condition
  * (Google requires 3 for any change to a policy with conditions, including

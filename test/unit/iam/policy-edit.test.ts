@@ -1,4 +1,4 @@
-import { applyEdit, applyEdits, findBinding, hasMember, type PolicyEdit } from '../../../lib/iam/policy-edit';
+import { applyEdit, applyEdits, type PolicyEdit } from '../../../lib/iam/policy-edit';
 import type { Expr, Policy } from '../../../lib/iam/types';
 import { validationError } from './expect-error';
 
@@ -303,23 +303,5 @@ describe('applyEdits', () => {
     const error = validationError(() => applyEdits(input, [edit]));
     expect(error.field).toBe('policy');
     expect(error.reason).toBe(reason);
-  });
-});
-
-describe('findBinding and hasMember', () => {
-  test.each<[string, string, Expr | undefined, string, boolean, boolean]>([
-    // role, member, condition, description, binding found, member present
-    [ROLE, 'user:ALICE@example.com', undefined, 'unconditional, other case', true, true],
-    [ROLE, 'user:bob@example.com', undefined, 'member only under the condition', true, false],
-    [ROLE, 'user:bob@example.com', CONDITION_FROM_GOOGLE, 'under the condition', true, true],
-    [ROLE, 'user:bob@example.com', { ...CONDITION, title: 'other' }, 'other condition', false, false],
-    [OTHER_ROLE, 'user:alice@example.com', undefined, 'other role', false, false],
-  ])('%s %s (%s)', (role, member, condition, _description, found, present) => {
-    expect(findBinding(CONDITIONAL, role, condition) !== undefined).toBe(found);
-    expect(hasMember(CONDITIONAL, role, member, condition)).toBe(present);
-  });
-
-  test('findBinding returns the binding as stored', () => {
-    expect(findBinding(CONDITIONAL, ROLE, CONDITION)).toBe(CONDITIONAL.bindings![1]);
   });
 });
