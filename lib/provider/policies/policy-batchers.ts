@@ -6,8 +6,8 @@ import { policyEndpoint } from './policy-endpoint';
 
 /**
  * One PolicyBatcher per policy a provider process touches. A policy is its
- * service, API version and name (PolicyIdentity's fields; one process has one
- * set of credentials and endpoints), and the getIamPolicy method it is read with.
+ * service, API version and name (one process has one set of credentials and
+ * endpoints), and the getIamPolicy method it is read with.
  */
 export class PolicyBatchers {
   private readonly batchers = new Map<string, PolicyBatcher>();
