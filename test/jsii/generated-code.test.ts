@@ -14,7 +14,14 @@ jest.setTimeout(240_000);
 
 const ROOT = path.join(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const LOOKUPS = ['getAddressGroupIamPolicy', 'getAuthorizationPolicyIamPolicy', 'getMigrationJobIamPolicy', 'getIamPolicy', 'getImportJob'];
+const LOOKUPS = [
+  'getAddressGroupIamPolicy',
+  'getAuthorizationPolicyIamPolicy',
+  'getMigrationJobIamPolicy',
+  'getNetworkSecurityAuthzPolicyIamPolicy',
+  'getIamPolicy',
+  'getImportJob',
+];
 
 const FLAVOURS = [
   { name: 'cdktf-google-iam', packageDir: ROOT, python: 'cdktf_google_iam', go: 'cdktfgoogleiam', dotnet: 'CdktfGoogleIam' },

@@ -18,6 +18,9 @@ import {
   GoogleIamPolicy,
   MigrationJobIamMember,
   MigrationJobIamPolicy,
+  NetworkSecurityAuthzPolicyIamBinding,
+  NetworkSecurityAuthzPolicyIamMember,
+  NetworkSecurityAuthzPolicyIamPolicy,
   type IamAuditConfigProps,
   type IamCondition,
   type IamPolicyBindingProps,
@@ -260,4 +263,39 @@ test("a policy's audit configs are replaced when declared, cleared by [], and le
 
   expect((await ws.destroy(env)).code).toBe(0);
   expect(emulator.policy(name).bindings).toBeUndefined();
+});
+
+// Google's other authorization-policy collection, authzPolicies (what provider-google's NetworkSecurityAuthzPolicy creates).
+test('the authzPolicies family: member, binding and policy apply and destroy through networksecurity v1', async () => {
+  const [shared, owned] = [
+    `projects/${P}/locations/us-central1/authzPolicies/lb-1`,
+    `projects/${P}/locations/us-central1/authzPolicies/lb-2`,
+  ];
+  const ADMIN = 'roles/networksecurity.admin';
+  emulator.addResource(shared, { bindings: [FOREIGN] });
+  emulator.addResource(owned, { bindings: [FOREIGN] });
+  const ws = await workspace((s) => {
+    new NetworkSecurityAuthzPolicyIamMember(s, 'Member', { name: shared, role: ADMIN, member: u('a'), condition: X });
+    new NetworkSecurityAuthzPolicyIamBinding(s, 'Binding', { name: shared, role: AP_VIEWER, members: [u('b'), u('c')] });
+    new NetworkSecurityAuthzPolicyIamPolicy(s, 'Policy', { name: owned, bindings: [{ role: ADMIN, members: [u('d')] }] });
+  });
+  const writePaths: string[] = [];
+  emulator.afterWrite = (path) => void writePaths.push(path);
+  try {
+    await applied(ws, /Apply complete! Resources: 3 added, 0 changed, 0 destroyed/);
+  } finally {
+    emulator.afterWrite = undefined;
+  }
+  expect(new Set(writePaths)).toEqual(new Set([`/networksecurity/v1/${shared}:setIamPolicy`, `/networksecurity/v1/${owned}:setIamPolicy`]));
+  expect(emulator.policy(shared)).toMatchObject({ version: 3 });
+  expect(bindingsOf(shared)).toEqual(
+    expect.arrayContaining([FOREIGN, { role: ADMIN, members: [u('a')], condition: X }, { role: AP_VIEWER, members: [u('b'), u('c')] }]),
+  );
+  expect(bindingsOf(shared)).toHaveLength(3);
+  expect(bindingsOf(owned)).toEqual([{ role: ADMIN, members: [u('d')] }]);
+
+  expect((await ws.destroy(env)).code).toBe(0);
+  expect(bindingsOf(shared)).toEqual([FOREIGN]);
+  expect(bindingsOf(owned)).toEqual([]);
+  expect(await ws.stateList()).toEqual([]);
 });
