@@ -6,7 +6,7 @@
  * delete from the code, destroy), checked on the emulator's write history and
  * end states; the real `terraform` runs the bundled provider synth laid out.
  */
-import { TerraformStack } from 'cdktf';
+import { TerraformStack, TerraformVariable } from 'cdktf';
 import {
   AddressGroupIamBinding,
   AddressGroupIamMember,
@@ -298,4 +298,18 @@ test('the authzPolicies family: member, binding and policy apply and destroy thr
   expect(bindingsOf(shared)).toEqual([FOREIGN]);
   expect(bindingsOf(owned)).toEqual([]);
   expect(await ws.stateList()).toEqual([]);
+});
+
+test("at plan, the provider refuses the other authorization-policy collection's name, naming the type that takes it", async () => {
+  // The name is a Terraform variable: unknown at synth, so only the provider's ValidateResourceConfig can check it.
+  const ws = await workspace((s) => {
+    const name = new TerraformVariable(s, 'authz_name', { type: 'string' }).stringValue;
+    new NetworkSecurityAuthzPolicyIamMember(s, 'Member', { name, role: AP_VIEWER, member: u('a') });
+  });
+  const plan = await ws.plan(env, ['-var', `authz_name=${AP1}`]);
+  expect(plan.code).toBe(1);
+  expect(plan.output.replace(/\s+/g, ' ')).toContain(
+    'wrong shape: this is an authorization policy name, which googleiam_authorization_policy_iam_member takes; ' +
+      'expected the authz policy name as projects/{project}/locations/{location}/authzPolicies/{id}',
+  );
 });
