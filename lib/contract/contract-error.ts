@@ -9,7 +9,7 @@ const SOURCES: Readonly<Record<MessageName, string>> = {
   'lookup answer': "the provider's lookup answer",
 };
 
-const RESYNTH = "run the lookup from the same version of cdktf-google-iam as the provider bundle it starts";
+const RESYNTH = 'run the lookup from the same version of cdktf-google-iam as the provider bundle it starts';
 
 /**
  * A message between a Direct-form lookup and the provider's lookup mode that

@@ -88,7 +88,9 @@ describe('the toy provider under terraform', () => {
     // scanner reads a pipe Wait() already closed: hashicorp/go-plugin#298, fixed upstream by #299); any other
     // provider or plugin error or warning fails the test.
     const goPluginReapRace = /\[ERROR\] provider: error encountered while scanning stdout: error="read \|0: file already closed"/;
-    const problems = plan.output.split('\n').filter((line) => /\[(ERROR|WARN)\] +(provider|plugin)/.test(line) && !goPluginReapRace.test(line));
+    const problems = plan.output
+      .split('\n')
+      .filter((line) => /\[(ERROR|WARN)\] +(provider|plugin)/.test(line) && !goPluginReapRace.test(line));
     expect(problems).toEqual([]);
   });
 
