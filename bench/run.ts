@@ -91,7 +91,7 @@ async function providerStart(): Promise<Row[]> {
   const t = await benchProviderStart(RUNS * 3);
   return [
     {
-      benchmark: "provider cold start: exec of the bundled provider to its handshake line (AutoMTLS), vs node -e 0 to exit",
+      benchmark: 'provider cold start: exec of the bundled provider to its handshake line (AutoMTLS), vs node -e 0 to exit',
       measured: ms(median(t.provider)),
       baseline: ms(median(t.node)),
       ratio: x(median(t.provider) / median(t.node)),
@@ -125,7 +125,10 @@ async function deployCost(): Promise<DeployFigures> {
       ten: record('ten', ten),
     });
     const rows: Row[] = [];
-    for (const [kind, policies] of [['one', 1], ['ten', 10]] as const) {
+    for (const [kind, policies] of [
+      ['one', 1],
+      ['ten', 10],
+    ] as const) {
       const measured = results[kind].slice(1); // compareAll's warm-up round first
       const calls = median(measured.map((r) => r.calls / DEPLOY_GRANTS));
       const wall = median(samples[kind]);

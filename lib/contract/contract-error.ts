@@ -1,29 +1,25 @@
 import { IamValidationError } from '../iam/errors';
 
 /** Which message a {@link ContractError} is about, as its text names it. */
-export type MessageName = 'grant' | 'read query' | 'drift query' | 'lookup answer';
+export type MessageName = 'read query' | 'lookup answer';
 
 /** Where each message comes from, for the error's text. */
 const SOURCES: Readonly<Record<MessageName, string>> = {
-  grant: 'the grant in CDKTF_GOOGLE_IAM_GRANT',
   'read query': 'the query on stdin',
-  'drift query': 'the drift query on stdin',
-  'lookup answer': "the lookup runner's answer",
+  'lookup answer': "the provider's lookup answer",
 };
 
-const RESYNTH =
-  'synthesize the stack again (cdktf synth) with the same version of cdktf-google-iam that the runner comes from, then run terraform again';
+const RESYNTH = 'run the lookup from the same version of cdktf-google-iam as the provider bundle it starts';
 
 /**
- * A message from synth that the runner refuses, naming the field and the
- * value. Two causes, told apart because the remedy differs:
- * - `shape`: the message is not what synth writes (not JSON, a field missing
- *   or of the wrong type): a runner from another version, or a hand-made
- *   call; the remedy is to synthesize again.
- * - `value`: a value fails the check the constructs run at synth. Synth
- *   checks only values it knows, so this is a value Terraform resolved
- *   (a variable, another resource's attribute): the message is the
- *   construct's, and the remedy is to fix that value.
+ * A message between a Direct-form lookup and the provider's lookup mode that
+ * the receiver refuses, naming the field and the value. Two causes, told
+ * apart because the remedy differs:
+ * - `shape`: the message is not what the sender writes (not JSON, a field
+ *   missing or of the wrong type): a bundle from another version, or a
+ *   hand-made call.
+ * - `value`: a value fails the check the constructs run at synth: the
+ *   message is the construct's, and the remedy is to fix that value.
  */
 export class ContractError extends Error {
   constructor(
@@ -34,7 +30,7 @@ export class ContractError extends Error {
     public readonly value: unknown,
     /** Why it is refused, and what is expected instead. */
     public readonly reason: string,
-    /** Who sent the message, when the runner knows: the constructs of a grant, the construct of a read. */
+    /** Who sent the message, when the receiver knows: the construct of a read. */
     public readonly sender?: string,
   ) {
     super(`${sender ? `${sender}: ` : ''}${ContractError.text(messageName, kind, field, value, reason)}`);

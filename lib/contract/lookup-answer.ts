@@ -5,12 +5,12 @@ import { ContractError } from './contract-error';
 import { MessageReader } from './message-reader';
 
 /**
- * The answer of `runner.js lookup`, the Direct form's read run synchronously
- * by the synthesizing process (lib/lookups/runner-lookup.ts): the typed value,
+ * The answer of the provider's lookup mode (`terraform-provider-googleiam.js lookup`), the Direct form's read run synchronously
+ * by the synthesizing process (lib/lookups/provider-lookup.ts): the typed value,
  * or the error with what the caller needs to rebuild it (Google's status and
  * what the failure calls for, or the argument that was refused). Errors are
  * answers, not crashes, so the caller can tell Google's NOT_FOUND from a
- * runner that failed to start.
+ * lookup mode that failed to start.
  */
 export type LookupAnswer =
   | { readonly value: object; readonly project: string }
@@ -28,7 +28,7 @@ export type LookupAnswer =
         | { readonly kind: 'other'; readonly message: string };
     };
 
-/** The runner's answer to a read that failed: the error, in the form the synthesizing process rebuilds it from. */
+/** The answer to a read that failed: the error, in the form the synthesizing process rebuilds it from. */
 export function lookupAnswerOfError(error: unknown): LookupAnswer {
   if (error instanceof CredentialsError) {
     const { httpStatus, apiMessage, failureKind } = error;
@@ -45,14 +45,14 @@ export function lookupAnswerOfError(error: unknown): LookupAnswer {
   return { error: { kind: 'other', message: (error as Error).message } };
 }
 
-/** The answer as the runner writes it on stdout. */
+/** The answer as the lookup mode writes it on stdout. */
 export function serializeLookupAnswer(answer: LookupAnswer): string {
   return JSON.stringify(answer);
 }
 
 const reader = new MessageReader('lookup answer');
 
-/** The runner's answer, every part checked (a ContractError for anything else, e.g. a runner of another version). */
+/** The lookup mode's answer, every part checked (a ContractError for anything else, e.g. a bundle of another version). */
 export function parseLookupAnswer(text: string): LookupAnswer {
   const answer = reader.object(reader.json(text), '');
   if (answer.error === undefined) {

@@ -8,12 +8,12 @@ import { ContractError } from './contract-error';
 import { MessageReader } from './message-reader';
 
 /**
- * The read query: a plan-time read (Terraform's `external` data source hands
- * it to `runner.js read` on stdin) or a Direct-form lookup (`runner.js
- * lookup`, started by the synthesizing process). A flat object of strings,
- * what `external` can pass. The resource is either `name` (a full resource
- * name) or `collection`, `location`, `id` and an optional `project` (else the
- * runner's default project).
+ * The read query: what a Direct-form lookup asks the provider's lookup mode
+ * (`terraform-provider-googleiam.js lookup`, started by the synthesizing
+ * process, the query on stdin), and what the provider's data sources build
+ * from their configuration. A flat object of strings. The resource is either
+ * `name` (a full resource name) or `collection`, `location`, `id` and an
+ * optional `project` (else the provider's default project).
  */
 
 /** The query as synth builds it, before it is written: values may be Terraform tokens, or absent. */
@@ -22,7 +22,7 @@ export interface ReadQueryFields {
   readonly [field: string]: string | undefined;
 }
 
-/** A typed resource's policy: `projects/{project}/locations/{location}/{collection}/{id}`; no project means the runner's default. */
+/** A typed resource's policy: `projects/{project}/locations/{location}/{collection}/{id}`; no project means the provider's default. */
 export function locatedPolicyQuery(
   type: { readonly service: string; readonly apiVersion: string; readonly nameFormat: ResourceNameFormat },
   where: { readonly project?: string; readonly location: string; readonly id: string },
@@ -76,7 +76,7 @@ export function serializeReadQuery(fields: ReadQueryFields, label?: string): Rec
   return Object.fromEntries(Object.entries({ ...fields, label }).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
-/** Where the resource read is: its full name, or where it is and the collection, its name built by the runner. */
+/** Where the resource read is: its full name, or where it is and the collection, its name built by the provider. */
 export type ReadTarget =
   { readonly name: string } | { readonly collection: string; readonly project?: string; readonly location: string; readonly id: string };
 

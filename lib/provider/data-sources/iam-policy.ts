@@ -144,7 +144,7 @@ const GENERIC_LOOKUP: PolicyLookup = {
       },
       knownValue,
       '',
-      'getIamPolicyMethod',
+      'get_iam_policy_method',
       'read',
     ),
   query: (config, version) => ({

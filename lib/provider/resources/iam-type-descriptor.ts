@@ -105,7 +105,7 @@ export const GENERIC_DESCRIPTOR: IamTypeDescriptor = {
       },
       knownValue,
       '',
-      'getIamPolicyMethod',
+      'get_iam_policy_method',
       use,
     );
   },

@@ -84,7 +84,14 @@ describe('the toy provider under terraform', () => {
     expect(plan.output).toContain('tf_rpc=ReadResource');
     expect(plan.output).not.toContain(TOY_TOKEN);
     // go-plugin finds every service it asks for (stdio, broker, controller, health).
-    expect(plan.output).not.toMatch(/\[(ERROR|WARN)\] +(provider|plugin)/);
+    // Terraform's go-plugin client sometimes logs a race of its own as it reaps a plugin that exited (its stdout
+    // scanner reads a pipe Wait() already closed: hashicorp/go-plugin#298, fixed upstream by #299); any other
+    // provider or plugin error or warning fails the test.
+    const goPluginReapRace = /\[ERROR\] provider: error encountered while scanning stdout: error="read \|0: file already closed"/;
+    const problems = plan.output
+      .split('\n')
+      .filter((line) => /\[(ERROR|WARN)\] +(provider|plugin)/.test(line) && !goPluginReapRace.test(line));
+    expect(problems).toEqual([]);
   });
 
   test('each provider process exits as soon as terraform shuts it down (no 2 s wait)', async () => {

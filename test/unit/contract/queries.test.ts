@@ -1,8 +1,6 @@
 import { ContractError } from '../../../lib/contract/contract-error';
-import { parseDriftQuery, serializeDriftQuery } from '../../../lib/contract/drift-query';
-import { serializeGrant } from '../../../lib/contract/grant';
 import { importJobQuery, locatedPolicyQuery, namedPolicyQuery, parseReadQuery, serializeReadQuery } from '../../../lib/contract/read-query';
-import type { Grant, IamResource } from '../../../lib/iam/grant';
+import type { IamResource } from '../../../lib/iam/grant';
 import { thrownBy } from '../../support/rejection';
 
 const AG_TYPE = { service: 'networksecurity', apiVersion: 'v1', nameFormat: { collection: 'addressGroups', label: 'address group' } };
@@ -130,75 +128,5 @@ describe('the read query', () => {
     expect(refusal(() => parseReadQuery(json)).message).toMatch(
       /^stack\/Policy: the query on stdin holds a value the constructs would refuse/,
     );
-  });
-});
-
-describe('the drift query', () => {
-  const grant: Grant = { mode: 'member', resource: SECRET, role: 'roles/secretmanager.secretAccessor', member: 'user:a@example.com' };
-  const where = {
-    resource: 'terraform_data.google_iam_grants',
-    applied: 'terraform_data.google_iam_grants_applied',
-    repair: 'terraform_data.google_iam_repair',
-    stack: 'stack',
-  };
-  /** What Terraform makes of the `grants` expression: the JSON list. */
-  const listed = (grants: Grant[]) => JSON.stringify(grants.map((g, i) => ({ key: `k${i}`, label: `L${i}`, grant: serializeGrant(g) })));
-
-  test.each(['applied', 'all'] as const)('compare %s round-trips, each grant parsed', (compare) => {
-    for (const policy of [SECRET, { ...SECRET, getIamPolicyMethod: 'POST' as const }]) {
-      const written = serializeDriftQuery({
-        ...where,
-        compare,
-        policy,
-        grants: listed([grant, { ...grant, member: 'group:g@example.com' }]),
-      });
-      expect(Object.keys(written)).toEqual([
-        'service',
-        'apiVersion',
-        'name',
-        ...(policy.getIamPolicyMethod ? ['getIamPolicyMethod'] : []),
-        'resource',
-        'applied',
-        'repair',
-        'stack',
-        'compare',
-        'grants',
-      ]);
-      expect(parseDriftQuery(JSON.stringify(written))).toEqual({
-        ...where,
-        compare,
-        policy,
-        grants: [
-          { key: 'k0', label: 'L0', json: serializeGrant(grant), grant },
-          {
-            key: 'k1',
-            label: 'L1',
-            json: serializeGrant({ ...grant, member: 'group:g@example.com' }),
-            grant: { ...grant, member: 'group:g@example.com' },
-          },
-        ],
-      });
-    }
-  });
-
-  test('compare state names only the keys, the policy left empty', () => {
-    const written = serializeDriftQuery({ ...where, compare: 'state', keys: ['a', 'b'] });
-    expect(written).toEqual({ service: '', apiVersion: '', name: '', ...where, compare: 'state', grants: '[{"key":"a"},{"key":"b"}]' });
-    expect(parseDriftQuery(JSON.stringify(written))).toEqual({ ...where, compare: 'state', keys: ['a', 'b'] });
-  });
-
-  test.each([
-    [{ compare: 'some' }, 'shape', 'compare'],
-    [{ grants: '{' }, 'shape', ''],
-    [{ grants: '{}' }, 'shape', 'grants'],
-    // A grant in the query is refused as the grant message is.
-    [{ grants: '[{"key":"k","label":"L","grant":"{}"}]' }, 'shape', 'mode'],
-    [{ repair: '' }, 'shape', 'repair'],
-    [{ name: 'projects/p?x' }, 'value', 'name'],
-    [{ service: 'a.googleapis.com' }, 'value', 'service'],
-    [{ getIamPolicyMethod: 'PUT' }, 'value', 'getIamPolicyMethod'],
-  ])('%j is refused (%s), naming %j', (change, kind, field) => {
-    const written = { ...serializeDriftQuery({ ...where, compare: 'applied', policy: SECRET, grants: listed([grant]) }), ...change };
-    expect(refusal(() => parseDriftQuery(JSON.stringify(written)))).toMatchObject({ kind, field });
   });
 });

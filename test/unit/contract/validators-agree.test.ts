@@ -1,12 +1,14 @@
 /**
- * The constructs (at synth) and the runner's parsers (at apply and plan) refuse the same service names, API
- * versions and resource names, with the same reason: the rules live in one place (lib/api/resource-validation.ts).
+ * The constructs (at synth), the provider's ValidateResourceConfig (at plan, for values Terraform learns late)
+ * and the Direct-form lookup's query parser refuse the same service names, API versions and resource names,
+ * with the same reason: the rules live in one place (lib/api/resource-validation.ts).
  */
 import { Testing, TerraformStack } from 'cdktf';
 import { GoogleIamMember } from '../../../lib';
 import { ContractError } from '../../../lib/contract/contract-error';
-import { parseGrant } from '../../../lib/contract/grant';
 import { parseReadQuery } from '../../../lib/contract/read-query';
+import { Diagnostics } from '../../../lib/provider/framework/diagnostics';
+import { googleIamProvider } from '../../../lib/provider/google-iam-provider';
 import { ConstructValidationError } from '../../../lib/synth/errors';
 
 const GOOD = { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/s' };
@@ -36,11 +38,33 @@ function refusedBy(parse: () => unknown): { field: string; reason: string } | un
   }
 }
 
-const atApply = (resource: typeof GOOD) =>
-  refusedBy(() =>
-    parseGrant(JSON.stringify({ mode: 'member', resource, role: 'roles/secretmanager.secretAccessor', member: 'user:a@example.com' })),
+const GENERIC_MEMBER = googleIamProvider({}).resources.find((r) => r.typeName === 'googleiam_iam_member')!;
+
+/** The provider's refusal at plan: the attribute (camelCase, as the construct names it) and the detail. */
+function atPlan(resource: typeof GOOD): { field: string; detail: string } | undefined {
+  const diagnostics = new Diagnostics();
+  GENERIC_MEMBER.validate!(
+    {
+      service: resource.service,
+      api_version: resource.apiVersion,
+      name: resource.name,
+      get_iam_policy_method: null,
+      role: 'roles/secretmanager.secretAccessor',
+      member: 'user:a@example.com',
+      condition: null,
+      id: null,
+      etag: null,
+      project: null,
+    },
+    diagnostics,
   );
-const atPlan = (resource: typeof GOOD) => refusedBy(() => parseReadQuery(JSON.stringify({ kind: 'iamPolicy', ...resource, version: '3' })));
+  const error = diagnostics.all.find((d) => d.severity === 'ERROR');
+  if (!error) return undefined;
+  const field = String(error.attribute?.[0] ?? '').replace(/_(\w)/g, (_m, c: string) => c.toUpperCase());
+  return { field, detail: error.detail };
+}
+const atLookup = (resource: typeof GOOD) =>
+  refusedBy(() => parseReadQuery(JSON.stringify({ kind: 'iamPolicy', ...resource, version: '3' })));
 
 test.each([
   ['a good resource', {}, true],
@@ -66,11 +90,17 @@ test.each([
   ['a name with a verb', { name: 'projects/p-123456/secrets/s:getIamPolicy' }, false],
   ['a domain-scoped project', { name: 'projects/example.com:p/secrets/s' }, true],
   ['a name in no collection', { name: 'projects/p-123456/nothings/s' }, false],
-])('%s: synth, apply and plan agree', (_what, change, accepted) => {
+])('%s: synth, plan and the lookup agree', (_what, change, accepted) => {
   const resource = { ...GOOD, ...change };
   const synth = atSynth(resource);
   expect(synth === undefined).toBe(accepted);
   const prefixless = synth && { field: synth.field.replace(/^resource\./, ''), reason: synth.reason };
-  expect(atApply(resource)).toEqual(synth && { field: `resource.${prefixless!.field}`, reason: synth.reason });
-  expect(atPlan(resource)).toEqual(prefixless);
+  const plan = atPlan(resource);
+  expect(plan === undefined).toBe(accepted);
+  if (plan) {
+    expect(plan.field).toBe(prefixless!.field);
+    // Each names its own setting in a hint: the construct's prop, the provider's attribute.
+    expect(plan.detail).toContain(synth!.reason.replace('policyReadMethod', 'get_iam_policy_method'));
+  }
+  expect(atLookup(resource)).toEqual(prefixless);
 });
