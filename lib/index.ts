@@ -10,6 +10,7 @@ export type { IamPolicyBindingProps, IamAuditConfigProps, IamAuditLogConfigProps
 export * from './networksecurity/address-group-iam.generated';
 export * from './networksecurity/authorization-policy-iam.generated';
 export * from './datamigration/migration-job-iam.generated';
+export * from './networksecurity/network-security-authz-policy-iam.generated';
 // End of generated code.
 export * from './generic';
 export * from './migrationcenter';

@@ -74,13 +74,21 @@ const VERSION_DOCS = [
 function constructsFile(row) {
   const n = namesOf(row);
   const type = `TYPED_RESOURCE_TYPES.${row.stem}`;
-  const nameDocs = ['/**', ` * Name of the ${row.label}:`, ` * \`projects/{project}/locations/{location}/${row.collection}/{id}\`.`, ' */'];
+  const nameDocs = [
+    '/**',
+    ` * Name of the ${row.label}:`,
+    ` * \`projects/{project}/locations/{location}/${row.collection}/{id}\`.`,
+    ...(row.providerResource
+      ? [` * For one created by provider-google's \`${row.providerResource}\`, its \`id\` (its \`name\` is the short id).`]
+      : []),
+    ' */',
+  ];
   const role = row.exampleRole ? `\`${row.exampleRole}\`` : 'a predefined role';
   const l1 = (kind) => `Googleiam${row.stem}Iam${kind}`;
   const grantClass = (name, base, kind) => [
     `export class ${name} extends ${base} {`,
     `constructor(scope: Construct, id: string, props: ${name}Props) {`,
-    `super(scope, id, typedGrantTarget('${name}', ${type}, props.name), props, (self, rid, config) => new ${l1(kind)}(self, rid, config));`,
+    `super(scope, id, typedGrantTarget('${row.stem}', 'Iam${kind}', props.name), props, (self, rid, config) => new ${l1(kind)}(self, rid, config));`,
     '}',
     '}',
   ];

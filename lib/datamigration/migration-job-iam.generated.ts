@@ -49,7 +49,7 @@ export class MigrationJobIamMember extends IamMemberGrant {
     super(
       scope,
       id,
-      typedGrantTarget('MigrationJobIamMember', TYPED_RESOURCE_TYPES.MigrationJob, props.name),
+      typedGrantTarget('MigrationJob', 'IamMember', props.name),
       props,
       (self, rid, config) => new GoogleiamMigrationJobIamMember(self, rid, config),
     );
@@ -89,7 +89,7 @@ export class MigrationJobIamBinding extends IamBindingGrant {
     super(
       scope,
       id,
-      typedGrantTarget('MigrationJobIamBinding', TYPED_RESOURCE_TYPES.MigrationJob, props.name),
+      typedGrantTarget('MigrationJob', 'IamBinding', props.name),
       props,
       (self, rid, config) => new GoogleiamMigrationJobIamBinding(self, rid, config),
     );
@@ -127,7 +127,7 @@ export class MigrationJobIamPolicy extends IamPolicyGrant {
     super(
       scope,
       id,
-      typedGrantTarget('MigrationJobIamPolicy', TYPED_RESOURCE_TYPES.MigrationJob, props.name),
+      typedGrantTarget('MigrationJob', 'IamPolicy', props.name),
       props,
       (self, rid, config) => new GoogleiamMigrationJobIamPolicy(self, rid, config),
     );

@@ -75,6 +75,8 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
    */
   public readonly fqn: string;
 
+  private readonly grantResource: GrantResource;
+
   /** Validates and registers `grant`, then declares its resource: `declare(this, RESOURCE_ID, { name, provider })` plus what it grants. */
   protected constructor(
     scope: Construct,
@@ -97,6 +99,20 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     this.id = resource.id;
     this.etag = resource.etag;
     this.fqn = resource.fqn;
+    this.grantResource = resource;
+  }
+
+  /**
+   * Adopts a grant that already exists in Google at the next `terraform apply`, writing nothing (Terraform's
+   * `import` block). `importId` is in the google provider's format: member `"<name> <role> <member>"`, binding
+   * `"<name> <role>"`, policy `"<name>"`; a conditional member or binding adds the condition's title
+   * (`"<name> <role> <member> <title>"`). For the generic grants `<name>` is Google's full resource name,
+   * `//<service>.googleapis.com/<resource name>`.
+   *
+   * @param importId the grant's import ID
+   */
+  public importFrom(importId: string): void {
+    this.grantResource.importFrom(importId);
   }
 }
 

@@ -4,6 +4,7 @@ import { isKnown as isKnownAtSynth } from '../synth/known-values';
 import { GoogleIamApis, type GetIamPolicyShape } from '../api/iam-apis';
 import type { IamResourceInput } from '../api/resource-validation';
 import type { GrantTarget } from './iam-grant';
+import { typedNameFormat, typedRow } from './typed-name-format';
 import { TYPED_RESOURCE_TYPE_ROWS } from './typed-resource-types';
 
 /**
@@ -39,9 +40,20 @@ export const TYPED_RESOURCE_TYPES: Readonly<Record<string, IamResourceType>> = O
   ]),
 );
 
-/** What a typed grant construct named `typeName` hands its base: the resource `name` of `type`, and the name's required form. */
-export function typedGrantTarget(typeName: string, type: IamResourceType, name: string): GrantTarget {
-  return { typeName, resource: resourceOfType(type, name), nameFormat: type.nameFormat };
+/** The three typed grant constructs of a row: `{stem}IamMember`, `{stem}IamBinding`, `{stem}IamPolicy`. */
+export type TypedGrantKind = 'IamMember' | 'IamBinding' | 'IamPolicy';
+
+/**
+ * What the typed grant construct `{stem}{kind}` hands its base: the resource
+ * `name` of the row's type, and the name's required form, in which a name of a
+ * lookalike row points at that row's construct of the same kind.
+ */
+export function typedGrantTarget(stem: string, kind: TypedGrantKind, name: string): GrantTarget {
+  return {
+    typeName: `${stem}${kind}`,
+    resource: resourceOfType(TYPED_RESOURCE_TYPES[stem], name),
+    nameFormat: typedNameFormat(typedRow(stem), (lookalike) => `${lookalike}${kind}`),
+  };
 }
 
 /** The resource a grant of this type names. */

@@ -37,6 +37,14 @@ export interface TypedResourceTypeRow {
   readonly exampleRole?: string;
   /** Whether the google provider has a data source for this policy (it never asks for version 3); the docs then say how this one differs. */
   readonly providerDataSource?: boolean;
+  /** The `@cdktf/provider-google` class that creates such a resource: the docs say its `id` is the name to grant on. */
+  readonly providerResource?: string;
+  /**
+   * The stems of rows whose names are easily taken for this one's (Google's two
+   * authorization-policy collections): such a name given to this row's types is
+   * refused with a message naming the type of that row that takes it.
+   */
+  readonly lookalikes?: readonly string[];
 }
 
 /** Every typed resource type, in the order the generated code lists them. */
@@ -52,6 +60,22 @@ export const TYPED_RESOURCE_TYPE_ROWS: readonly TypedResourceTypeRow[] = [
     noun: 'network-security authorization policy',
     exampleLocation: 'global',
     exampleRole: 'roles/networksecurity.authorizationPolicyViewer',
+    lookalikes: ['NetworkSecurityAuthzPolicy'],
+  },
+  {
+    // The collection provider-google's NetworkSecurityAuthzPolicy (google_network_security_authz_policy) creates:
+    // named after it so a user finds the grants beside it.
+    stem: 'NetworkSecurityAuthzPolicy',
+    module: 'networksecurity',
+    service: 'networksecurity',
+    apiVersion: 'v1',
+    collection: 'authzPolicies',
+    idField: 'authzPolicyId',
+    label: 'authz policy',
+    noun: 'network-security authz policy',
+    exampleLocation: 'us-central1',
+    providerResource: 'NetworkSecurityAuthzPolicy',
+    lookalikes: ['AuthorizationPolicy'],
   },
   {
     stem: 'AddressGroup',

@@ -21,7 +21,7 @@ export interface ResourceNameLookalike {
   readonly collection: string;
   /** How a person calls it, e.g. `authz policy`. */
   readonly label: string;
-  /** What takes such names, for the message, e.g. `AuthzPolicyIamMember`. */
+  /** What takes such names, for the message, e.g. `NetworkSecurityAuthzPolicyIamMember` (lib/grant/typed-name-format.ts). */
   readonly useInstead: string;
 }
 

@@ -111,6 +111,25 @@ export interface GetMigrationJobIamPolicyArgs {
   readonly optionsRequestedPolicyVersion?: number;
 }
 
+/** Arguments of {@link GoogleLookups.getNetworkSecurityAuthzPolicyIamPolicy}. */
+export interface GetNetworkSecurityAuthzPolicyIamPolicyArgs {
+  /** The authz policy's id. */
+  readonly authzPolicyId: string;
+  /** e.g. `us-central1`. */
+  readonly location: string;
+  /**
+   * The project of the resource.
+   * @default - the lookups' project
+   */
+  readonly project?: string;
+  /**
+   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
+   * bindings with mangled roles and no condition.
+   * @default 3
+   */
+  readonly optionsRequestedPolicyVersion?: number;
+}
+
 // End of generated code.
 
 /** Arguments of {@link GoogleLookups.getIamPolicy}. */
@@ -180,6 +199,17 @@ export class GoogleLookups {
   /** Reads a Database Migration Service migration job's IAM policy; a resource without a policy reads as an empty policy. */
   public getMigrationJobIamPolicy(args: GetMigrationJobIamPolicyArgs): IamPolicy {
     return this.locatedPolicy('getMigrationJobIamPolicy', TYPED_RESOURCE_TYPES.MigrationJob, 'migrationJobId', args.migrationJobId, args);
+  }
+
+  /** Reads a network-security authz policy's IAM policy; a resource without a policy reads as an empty policy. */
+  public getNetworkSecurityAuthzPolicyIamPolicy(args: GetNetworkSecurityAuthzPolicyIamPolicyArgs): IamPolicy {
+    return this.locatedPolicy(
+      'getNetworkSecurityAuthzPolicyIamPolicy',
+      TYPED_RESOURCE_TYPES.NetworkSecurityAuthzPolicy,
+      'authzPolicyId',
+      args.authzPolicyId,
+      args,
+    );
   }
 
   // End of generated code.

@@ -49,7 +49,7 @@ export class AddressGroupIamMember extends IamMemberGrant {
     super(
       scope,
       id,
-      typedGrantTarget('AddressGroupIamMember', TYPED_RESOURCE_TYPES.AddressGroup, props.name),
+      typedGrantTarget('AddressGroup', 'IamMember', props.name),
       props,
       (self, rid, config) => new GoogleiamAddressGroupIamMember(self, rid, config),
     );
@@ -89,7 +89,7 @@ export class AddressGroupIamBinding extends IamBindingGrant {
     super(
       scope,
       id,
-      typedGrantTarget('AddressGroupIamBinding', TYPED_RESOURCE_TYPES.AddressGroup, props.name),
+      typedGrantTarget('AddressGroup', 'IamBinding', props.name),
       props,
       (self, rid, config) => new GoogleiamAddressGroupIamBinding(self, rid, config),
     );
@@ -127,7 +127,7 @@ export class AddressGroupIamPolicy extends IamPolicyGrant {
     super(
       scope,
       id,
-      typedGrantTarget('AddressGroupIamPolicy', TYPED_RESOURCE_TYPES.AddressGroup, props.name),
+      typedGrantTarget('AddressGroup', 'IamPolicy', props.name),
       props,
       (self, rid, config) => new GoogleiamAddressGroupIamPolicy(self, rid, config),
     );

@@ -49,7 +49,7 @@ export class AuthorizationPolicyIamMember extends IamMemberGrant {
     super(
       scope,
       id,
-      typedGrantTarget('AuthorizationPolicyIamMember', TYPED_RESOURCE_TYPES.AuthorizationPolicy, props.name),
+      typedGrantTarget('AuthorizationPolicy', 'IamMember', props.name),
       props,
       (self, rid, config) => new GoogleiamAuthorizationPolicyIamMember(self, rid, config),
     );
@@ -89,7 +89,7 @@ export class AuthorizationPolicyIamBinding extends IamBindingGrant {
     super(
       scope,
       id,
-      typedGrantTarget('AuthorizationPolicyIamBinding', TYPED_RESOURCE_TYPES.AuthorizationPolicy, props.name),
+      typedGrantTarget('AuthorizationPolicy', 'IamBinding', props.name),
       props,
       (self, rid, config) => new GoogleiamAuthorizationPolicyIamBinding(self, rid, config),
     );
@@ -127,7 +127,7 @@ export class AuthorizationPolicyIamPolicy extends IamPolicyGrant {
     super(
       scope,
       id,
-      typedGrantTarget('AuthorizationPolicyIamPolicy', TYPED_RESOURCE_TYPES.AuthorizationPolicy, props.name),
+      typedGrantTarget('AuthorizationPolicy', 'IamPolicy', props.name),
       props,
       (self, rid, config) => new GoogleiamAuthorizationPolicyIamPolicy(self, rid, config),
     );

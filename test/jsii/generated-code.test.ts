@@ -2,8 +2,9 @@
  * The code jsii generates for Python, Java, Go and .NET, checked as far as
  * this machine allows (no Go or .NET compiler, no Maven registry): the Python
  * compiles, the Java parses, and in every language the lookups are plain
- * synchronous calls into the kernel. The README's Python examples compile, and
- * every generated name its Python and Go examples use exists with that spelling.
+ * synchronous calls into the kernel. The Python examples of the README and
+ * docs/ compile, and every generated name their Python and Go examples use
+ * exists with that spelling.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -13,8 +14,19 @@ import { runCommand } from '../support/terraform';
 jest.setTimeout(240_000);
 
 const ROOT = path.join(__dirname, '..', '..');
-const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-const LOOKUPS = ['getAddressGroupIamPolicy', 'getAuthorizationPolicyIamPolicy', 'getMigrationJobIamPolicy', 'getIamPolicy', 'getImportJob'];
+/** The README and the pages of docs/, where the examples are. */
+const DOCS = [path.join(ROOT, 'README.md'), ...fs.readdirSync(path.join(ROOT, 'docs')).map((f) => path.join(ROOT, 'docs', f))]
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => fs.readFileSync(f, 'utf8'))
+  .join('\n');
+const LOOKUPS = [
+  'getAddressGroupIamPolicy',
+  'getAuthorizationPolicyIamPolicy',
+  'getMigrationJobIamPolicy',
+  'getNetworkSecurityAuthzPolicyIamPolicy',
+  'getIamPolicy',
+  'getImportJob',
+];
 
 const FLAVOURS = [
   { name: 'cdktf-google-iam', packageDir: ROOT, python: 'cdktf_google_iam', go: 'cdktfgoogleiam', dotnet: 'CdktfGoogleIam' },
@@ -97,7 +109,7 @@ describe.each(FLAVOURS)('$name: generated code', ({ packageDir, python, go, dotn
   });
 
   if (python === 'cdktf_google_iam') {
-    test("the README's Python examples compile, and every name they take from this package exists in the generated module", async () => {
+    test("the docs' Python examples compile, and every name they take from this package exists in the generated module", async () => {
       const blocks = codeBlocks('python');
       expect(blocks.length).toBeGreaterThan(2);
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-python-'));
@@ -117,7 +129,7 @@ describe.each(FLAVOURS)('$name: generated code', ({ packageDir, python, go, dotn
       expect(missing).toEqual([]);
     });
 
-    test("every generated name the README's Go examples use exists with that spelling", () => {
+    test("every generated name the docs' Go examples use exists with that spelling", () => {
       const blocks = codeBlocks('go');
       expect(blocks.length).toBeGreaterThan(1);
       const code = filesUnder(path.join('go', go), '.go')
@@ -136,9 +148,9 @@ function pythonModule(outdir: string, python: string): string {
   return fs.readFileSync(path.join(dir, '__init__.py'), 'utf8');
 }
 
-/** The README's fenced code blocks in one language. */
+/** The fenced code blocks of the README and docs/ in one language. */
 function codeBlocks(language: string): string[] {
-  return [...README.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
+  return [...DOCS.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
 }
 
 function snake(name: string): string {

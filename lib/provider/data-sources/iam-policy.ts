@@ -94,10 +94,10 @@ const POLICY_ATTRIBUTES: readonly Attribute[] = [
 function typedLookup(row: TypedResourceTypeRow): PolicyLookup {
   const idAttribute = snakeCase(row.idField);
   const { service, apiVersion } = row;
-  const { resourceOf } = typedDescriptor(row);
+  const { resourceOf, typeInfix } = typedDescriptor(row);
   const method = resourceOf({ name: `projects/p/locations/l/${row.collection}/i` })?.getIamPolicyMethod;
   return {
-    typeInfix: `${snakeCase(row.stem)}_`,
+    typeInfix,
     noun: row.noun,
     attributes: [
       { name: idAttribute, description: `The ${row.label}'s id.`, type: 'string', required: true },

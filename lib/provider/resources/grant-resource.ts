@@ -12,7 +12,7 @@ import { attributeType, type Attribute } from '../framework/schema';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
 import { knownValue, stringOf } from './cty-values';
-import type { IamTypeDescriptor } from './iam-type-descriptor';
+import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
 import { COMPUTED_ATTRIBUTES } from './iam-schema';
 
 /** What distinguishes member, binding and policy: their attributes, their grant, how Google's policy refreshes them, their import IDs. */
@@ -76,12 +76,12 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
   }
 
   return {
-    typeName: `googleiam_${descriptor.typeInfix}iam_${mode.mode}`,
+    typeName: grantTypeName(descriptor.typeInfix, mode.mode),
     schema: { version: 0, description: mode.describe(descriptor.noun), attributes },
 
     validate(config, diagnostics) {
       try {
-        descriptor.validate(config, use(config));
+        descriptor.validate(config, use(config), mode.mode);
       } catch (error) {
         reportError(diagnostics, `Invalid ${descriptor.noun}`, error);
       }
@@ -168,7 +168,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
         const [resourceId, ...words] = id.trim().split(/\s+/);
         const { min, exact, format } = mode.importWords;
         if (!resourceId || words.length < min || (exact && words.length !== min)) throw ProviderErrors.importId(id, format);
-        const resourceValues = descriptor.importedAttributes(resourceId);
+        const resourceValues = descriptor.importedAttributes(resourceId, mode.mode);
         const resource = descriptor.resourceOf(resourceValues);
         if (!resource) throw ProviderErrors.importId(id, format);
         const policy = await context.provider.policies.of(resource).read();

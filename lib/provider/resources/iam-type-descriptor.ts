@@ -1,7 +1,8 @@
 import { GoogleIamApis, type GetIamPolicyShape } from '../../api/iam-apis';
 import { validateIamResource, type IamResourceUse } from '../../api/resource-validation';
-import type { IamResource } from '../../iam/grant';
+import type { Grant, IamResource } from '../../iam/grant';
 import { parseResourceName } from '../../iam/resource-name';
+import { typedNameFormat } from '../../grant/typed-name-format';
 import type { TypedResourceTypeRow } from '../../grant/typed-resource-types';
 import { ProviderErrors, snakeCase } from '../errors';
 import type { CtyObject } from '../framework/cty';
@@ -28,20 +29,31 @@ export interface IamTypeDescriptor {
   readonly replacedBy: readonly string[];
   /** The resource named by `values`, or undefined while one of its attributes is unknown. */
   resourceOf(values: CtyObject): IamResource | undefined;
-  /** Checks the known resource attributes for `use`; throws an IamValidationError naming the attribute (camelCase). */
-  validate(values: CtyObject, use: IamResourceUse): void;
+  /** Checks the known resource attributes for `use` by a `mode` type; throws an IamValidationError naming the attribute (camelCase). */
+  validate(values: CtyObject, use: IamResourceUse, mode: Grant['mode']): void;
   /** The project of a resource name, when it has one. */
   projectOf(name: string): string | null;
-  /** The `<resource>` part of an import ID, as the resource attributes; throws a ProviderError. */
-  importedAttributes(resourceId: string): CtyObject;
+  /** The `<resource>` part of an import ID into a `mode` type, as the resource attributes; throws a ProviderError. */
+  importedAttributes(resourceId: string, mode: Grant['mode']): CtyObject;
+}
+
+/** The type name of a family's member, binding or policy resource: `googleiam_{typeInfix}iam_{mode}`. */
+export function grantTypeName(typeInfix: string, mode: Grant['mode']): string {
+  return `googleiam_${typeInfix}iam_${mode}`;
+}
+
+/** The type names' infix of a typed row: `authorization_policy_`. */
+function typedInfix(stem: string): string {
+  return `${snakeCase(stem)}_`;
 }
 
 /** The descriptor of a typed resource type: `projects/{p}/locations/{l}/{collection}/{id}` of one API. */
 export function typedDescriptor(row: TypedResourceTypeRow): IamTypeDescriptor {
-  const nameFormat = { collection: row.collection, label: row.label };
+  // A name of a lookalike row's collection points at that row's type of the same mode.
+  const nameFormat = (mode: Grant['mode']) => typedNameFormat(row, (stem) => grantTypeName(typedInfix(stem), mode));
   const shape = publishedShape(row);
   return {
-    typeInfix: `${snakeCase(row.stem)}_`,
+    typeInfix: typedInfix(row.stem),
     noun: row.noun,
     resourceAttributes: [
       NAME_ATTRIBUTE(`The ${row.label}'s full name: \`projects/{project}/locations/{location}/${row.collection}/{id}\`.`),
@@ -52,14 +64,14 @@ export function typedDescriptor(row: TypedResourceTypeRow): IamTypeDescriptor {
       if (name === undefined) return undefined;
       return { service: row.service, apiVersion: row.apiVersion, name, ...(shape === 'GET' ? {} : { getIamPolicyMethod: shape }) };
     },
-    validate: (values) => {
+    validate: (values, _use, mode) => {
       // The name must be one of this type's own collection: an address group's name on an authorization policy type is refused.
-      if (isKnown(values.name) && values.name !== null) parseResourceName(values.name as string, nameFormat, 'name');
+      if (isKnown(values.name) && values.name !== null) parseResourceName(values.name as string, nameFormat(mode), 'name');
     },
     projectOf: (name) => name.split('/')[1] ?? null,
-    importedAttributes: (resourceId) => {
+    importedAttributes: (resourceId, mode) => {
       try {
-        parseResourceName(resourceId, nameFormat, 'name');
+        parseResourceName(resourceId, nameFormat(mode), 'name');
       } catch (error) {
         throw ProviderErrors.importId(resourceId, `the ${row.label}'s name first (${(error as Error).message})`);
       }

@@ -1,5 +1,6 @@
 /**
- * The README, checked: every code block marked as a test is run.
+ * The README and the pages of docs/, checked: every code block marked as a
+ * test is run, every relative link resolves.
  *
  * - `<!-- test: program -->` before a block: a complete program. TypeScript is
  *   type-checked and run (ts-node), JavaScript is run (node), each in a fresh
@@ -14,8 +15,10 @@
  *   it in their own project (package imports instead of relative ones).
  *
  * Blocks without a marker are not run (shell sessions, output, excerpts).
- * And the README's statements of fact that a program can check: the published
- * names, the supported versions, the synth error it shows, the bench's duration.
+ * And the statements of fact that a program can check: the README's length,
+ * the published names, the supported versions, the synth error it shows, the
+ * bench results docs/performance.md copies, and every relative link and
+ * `#anchor` of README.md and docs/*.md.
  */
 import * as fs from 'fs';
 import * as os from 'os';
@@ -26,19 +29,27 @@ import { runCommand, type CommandResult } from '../../support/terraform';
 jest.setTimeout(300_000);
 
 const ROOT = path.join(__dirname, '..', '..', '..');
-const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const BIN = path.join(ROOT, 'node_modules', '.bin');
 
+/** The Markdown pages, by path relative to the repository: README.md and docs/*.md. */
+const PAGES = new Map(
+  ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).map((f) => path.join('docs', f))]
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => [f, fs.readFileSync(path.join(ROOT, f), 'utf8')] as const),
+);
+const README = PAGES.get('README.md')!;
+
 interface Block {
+  readonly page: string;
   readonly lang: string;
   readonly marker?: string;
   readonly code: string;
   readonly line: number;
 }
 
-/** The README's fenced code blocks, with the `<!-- test: ... -->` marker on the line before each, if any. */
-function readmeBlocks(): Block[] {
-  const lines = README.split('\n');
+/** A page's fenced code blocks, with the `<!-- test: ... -->` marker on the line before each, if any. */
+function pageBlocks(page: string): Block[] {
+  const lines = PAGES.get(page)!.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
     const open = /^```(\w*)\s*$/.exec(lines[i]);
@@ -50,14 +61,17 @@ function readmeBlocks(): Block[] {
         .reverse()
         .find((l) => l.trim() !== '') ?? '';
     const marker = /^<!-- test: (.+?) -->$/.exec(previous.trim())?.[1];
-    blocks.push({ lang: open[1], marker, code: lines.slice(i + 1, end).join('\n'), line: i + 1 });
+    blocks.push({ page, lang: open[1], marker, code: lines.slice(i + 1, end).join('\n'), line: i + 1 });
     i = end;
   }
   return blocks;
 }
 
-const blocks = readmeBlocks();
+const blocks = [...PAGES.keys()].flatMap(pageBlocks);
 const marked = (marker: string, ...langs: string[]) => blocks.filter((b) => b.marker === marker && langs.includes(b.lang));
+/** Where a block is, for test names, and a folder name for its program. */
+const where = (b: Block) => `${b.page}:${b.line}`;
+const slug = (b: Block) => `${b.page.replace(/\W+/g, '-')}-${b.line}`;
 
 const TS_PRELUDE = "import { App, TerraformStack } from 'cdktf';\nconst app = new App();\nconst stack = new TerraformStack(app, 'iam');\n";
 const PY_PRELUDE = 'from cdktf import App, TerraformStack\napp = App()\nstack = TerraformStack(app, "iam")\n';
@@ -80,7 +94,7 @@ beforeAll(async () => {
   env = emulator.env();
 
   // A user's project: the package installed under its name, its peers beside it.
-  project = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-'));
+  project = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-readme-'));
   const modules = path.join(project, 'node_modules');
   fs.mkdirSync(modules);
   fs.symlinkSync(ROOT, path.join(modules, 'cdktf-google-iam'));
@@ -118,36 +132,37 @@ function succeeded(result: CommandResult): { code: number; output: string } {
 }
 
 describe('README code blocks', () => {
-  test('the README marks its programs and fragments (TypeScript, JavaScript and Python)', () => {
-    expect(marked('program', 'ts').length).toBeGreaterThanOrEqual(2);
-    expect(marked('program', 'js').length).toBeGreaterThanOrEqual(1);
-    expect(marked('program', 'python').length).toBeGreaterThanOrEqual(2);
+  test('the README marks its programs (TypeScript, JavaScript and Python), the docs their fragments', () => {
+    const inReadme = (marker: string, lang: string) => marked(marker, lang).filter((b) => b.page === 'README.md').length;
+    expect(inReadme('program', 'ts')).toBeGreaterThanOrEqual(2);
+    expect(inReadme('program', 'js')).toBeGreaterThanOrEqual(1);
+    expect(inReadme('program', 'python')).toBeGreaterThanOrEqual(1);
     expect(marked('fragment', 'ts', 'python').length).toBeGreaterThanOrEqual(2);
   });
 
   test('every TypeScript program and fragment type-checks', async () => {
     const files = [
-      ...marked('program', 'ts').map((b) => writeProgram(`tsc-${b.line}`, b.code)),
-      ...marked('fragment', 'ts').map((b) => writeProgram(`tsc-${b.line}`, `${TS_PRELUDE}${b.code}\napp.synth();\n`)),
+      ...marked('program', 'ts').map((b) => writeProgram(`tsc-${slug(b)}`, b.code)),
+      ...marked('fragment', 'ts').map((b) => writeProgram(`tsc-${slug(b)}`, `${TS_PRELUDE}${b.code}\napp.synth();\n`)),
     ];
     const checked = await runCommand(path.join(BIN, 'tsc'), ['--noEmit', '-p', project], project, {});
     expect({ code: checked.code, output: checked.stdout }).toEqual({ code: 0, output: '' });
     expect(files.length).toBeGreaterThan(0);
   });
 
-  test.each(marked('program', 'ts', 'js').map((b) => [`line ${b.line} (${b.lang})`, b] as const))(
+  test.each(marked('program', 'ts', 'js').map((b) => [`${where(b)} (${b.lang})`, b] as const))(
     'the program at %s runs and synthesizes',
     async (_name, block) => {
-      const file = writeProgram(`${block.lang}-${block.line}${block.lang === 'js' ? '-js' : ''}`, block.code);
+      const file = writeProgram(`${block.lang}-${slug(block)}${block.lang === 'js' ? '-js' : ''}`, block.code);
       expect(succeeded(await runProgram(file))).toEqual({ code: 0, output: '' });
       expect(fs.readdirSync(path.join(path.dirname(file), 'cdktf.out', 'stacks'))).toEqual(['iam']);
     },
   );
 
-  test.each(marked('fragment', 'ts').map((b) => [`line ${b.line}`, b] as const))(
+  test.each(marked('fragment', 'ts').map((b) => [where(b), b] as const))(
     'the fragment at %s runs inside a stack and synthesizes',
     async (_name, block) => {
-      const file = writeProgram(`fragment-${block.line}`, `${TS_PRELUDE}${block.code}\napp.synth();\n`);
+      const file = writeProgram(`fragment-${slug(block)}`, `${TS_PRELUDE}${block.code}\napp.synth();\n`);
       expect(succeeded(await runProgram(file))).toEqual({ code: 0, output: '' });
     },
   );
@@ -157,10 +172,10 @@ describe('README code blocks', () => {
     const pacmak = await runCommand(path.join(BIN, 'jsii-pacmak'), ['--code-only', '--targets', 'python', '--outdir', generated], ROOT, {});
     expect(pacmak.code).toBe(0);
     const sources = [
-      ...marked('program', 'python').map((b) => [b.line, b.code] as const),
-      ...marked('fragment', 'python').map((b) => [b.line, `${PY_PRELUDE}${b.code}\n`] as const),
-    ].map(([line, code]) => {
-      const file = path.join(project, `readme_${line}.py`);
+      ...marked('program', 'python').map((b) => [b, b.code] as const),
+      ...marked('fragment', 'python').map((b) => [b, `${PY_PRELUDE}${b.code}\n`] as const),
+    ].map(([block, code]) => {
+      const file = path.join(project, `${slug(block).replace(/-/g, '_')}.py`);
       fs.writeFileSync(file, code);
       return file;
     });
@@ -186,9 +201,6 @@ describe('README code blocks', () => {
         .replace(/^\/\*\*[\s\S]*?\*\/\n/, '')
         .replace(/'(?:\.\.\/)+lib'/g, "'cdktf-google-iam'")
         .replace(/'(?:\.\.\/)+lib\/testing'/g, "'cdktf-google-iam/testing'")
-        // The one addition the README names: offline, terraform init takes hashicorp/external from the repository's stand-in.
-        .replace(/^import \{ ExternalProviderStandIn \} from .*\n/m, '')
-        .replace(/^\s*\.\.\.ExternalProviderStandIn\.install\(\)\.env,\n/m, '')
         .replace(/^jest\.setTimeout\(.*\);\n/m, '');
       const squashed = (text: string) =>
         text
@@ -198,10 +210,15 @@ describe('README code blocks', () => {
           .trim();
       expect(squashed(block.code)).toBe(squashed(asInRepository));
     }
+    expect(blocks.filter((b) => b.marker?.startsWith('same-as ')).length).toBeGreaterThan(0);
   });
 });
 
 describe("the README's statements", () => {
+  test('it is read in ten minutes: at most 400 lines', () => {
+    expect(README.split('\n').length - 1).toBeLessThanOrEqual(400);
+  });
+
   test('the synth error it shows is what the Granting example throws with a malformed member', async () => {
     const shown = /^ConstructValidationError: .*$/m.exec(README)![0];
     const granting = marked('program', 'ts')[0];
@@ -231,9 +248,9 @@ describe("the README's statements", () => {
     }
   });
 
-  test('the tarballs it names are the ones `npm run package` writes', () => {
+  test('the tarballs it and the docs name are the ones `npm run package` writes', () => {
     const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    const named = [...README.matchAll(/cdkt[fn]-google-iam-([\d.]+)\.tgz/g)].map((m) => m[1]);
+    const named = [...[...PAGES.values()].join('\n').matchAll(/cdkt[fn]-google-iam-([\d.]+)\.tgz/g)].map((m) => m[1]);
     expect(named.length).toBeGreaterThan(0);
     expect(new Set(named)).toEqual(new Set([version]));
   });
@@ -254,13 +271,61 @@ describe("the README's statements", () => {
     expect(row('Terraform')).toContain(`tested with ${/Terraform v(\d+\.\d+)/.exec(terraform.stdout)![1]}`);
   });
 
-  test("the bench's duration is the latest run's", () => {
-    const seconds = Number(/; ([\d.]+) s in all\./.exec(fs.readFileSync(path.join(ROOT, 'bench', 'results', 'bench.md'), 'utf8'))![1]);
-    expect(README).toContain(`the latest run took ${Math.round(seconds)} s`);
-    expect(README).toContain(`about ${Math.round(seconds / 60)} minutes`);
-    expect(README).not.toMatch(new RegExp(`bench.*about (?!${Math.round(seconds / 60)} minutes)\\d+ minutes`));
+  test('docs/performance.md holds the latest bench results, word for word, and their duration', () => {
+    const bench = fs.readFileSync(path.join(ROOT, 'bench', 'results', 'bench.md'), 'utf8').trimEnd();
+    const performance = PAGES.get(path.join('docs', 'performance.md'))!;
+    const copy = /<!-- bench: bench\/results\/bench\.md -->\n([\s\S]*?)\n<!-- \/bench -->/.exec(performance)?.[1];
+    // After `npm run bench`, copy bench/results/bench.md between the markers.
+    expect(copy).toBe(bench);
+    const seconds = Number(/; ([\d.]+) s in all\./.exec(bench)![1]);
+    expect(performance).toContain(`the latest run took ${Math.round(seconds)} s, about ${Math.round(seconds / 60)} minutes`);
+    // The README leaves the figures to that page.
+    expect(README).not.toMatch(/\d+ (?:ms|MiB|GiB)\b|\d× /);
   });
 });
+
+describe('links', () => {
+  const links = [...PAGES].flatMap(([page, text]) =>
+    [...withoutCode(text).matchAll(/\]\(([^)\s]+)\)/g)]
+      .map((m) => m[1])
+      .filter((target) => !/^[a-z]+:/i.test(target))
+      .map((target) => [page, target] as const),
+  );
+
+  test('the pages link to each other', () => {
+    expect(links.length).toBeGreaterThan(20);
+  });
+
+  test.each(links)('%s: %s resolves', (page, target) => {
+    const [file, anchor] = target.split('#');
+    const resolved = file === '' ? page : path.normalize(path.join(path.dirname(page), file));
+    expect([resolved, fs.existsSync(path.join(ROOT, resolved))]).toEqual([resolved, true]);
+    if (anchor !== undefined) {
+      expect(resolved.endsWith('.md')).toBe(true);
+      expect(anchorsOf(fs.readFileSync(path.join(ROOT, resolved), 'utf8'))).toContain(anchor);
+    }
+  });
+});
+
+/** Markdown without its fenced code blocks and inline code, where a `](…)` is no link. */
+function withoutCode(text: string): string {
+  return text.replace(/^```[\s\S]*?^```/gm, '').replace(/`[^`\n]*`/g, '');
+}
+
+/** The `#anchors` GitHub gives a page's headings: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+function anchorsOf(text: string): string[] {
+  const seen = new Map<string, number>();
+  return [...text.replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.+)$/gm)].map((m) => {
+    const base = m[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\- _]/gu, '')
+      .replace(/ /g, '-');
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    return n === 0 ? base : `${base}-${n}`;
+  });
+}
 
 /**
  * Checks Python files against the generated package with `ast`: names imported

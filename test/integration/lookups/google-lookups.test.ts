@@ -213,6 +213,7 @@ describe('getImportJob', () => {
 describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPolicy (any resource)', () => {
   const AP = `projects/${PROJECT}/locations/global/authorizationPolicies/ap`;
   const MJ = `projects/${PROJECT}/locations/us-central1/migrationJobs/mj`;
+  const AUTHZ = `projects/${PROJECT}/locations/us-central1/authzPolicies/lb-authz`;
   const SECRET = `projects/${PROJECT}/secrets/db-password`;
   const PROJECT_NAME = `projects/${PROJECT}`;
   const AUDIT = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }] }];
@@ -224,6 +225,7 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
       auditConfigs: AUDIT,
     });
     await emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
+    await emulator.addResource(AUTHZ, { bindings: [{ role: 'roles/networksecurity.admin', members: ['user:lb@example.com'] }] });
     await emulator.addResource(SECRET, {
       bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@lookup-project.iam.gserviceaccount.com'] }],
     });
@@ -251,6 +253,8 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
       optionsRequestedPolicyVersion: 1,
     });
     expect(mj.bindings).toEqual([{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }]);
+    const authz = lookups().getNetworkSecurityAuthzPolicyIamPolicy({ authzPolicyId: 'lb-authz', location: 'us-central1' });
+    expect(authz.bindings).toEqual([{ role: 'roles/networksecurity.admin', members: ['user:lb@example.com'] }]);
   });
 
   test('getIamPolicy reads any service: GET for Secret Manager, POST for Resource Manager (the other verb is a 404 there)', async () => {

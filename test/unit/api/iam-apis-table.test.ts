@@ -4,9 +4,9 @@ import { GoogleIamApis } from '../../../lib/api/iam-apis';
 
 /** The generator (a plain Node script: only it and this test load googleapis). */
 const generator = require('../../../scripts/generate-iam-table.js') as {
-  generateIamTable(): { text: string; readme: string; counts: Record<string, unknown> & { apisWithoutUpdateMask: string[] } };
-  withReadmeTable(readme: string, block: string): string;
-  README: string;
+  generateIamTable(): { text: string; doc: string; counts: Record<string, unknown> & { apisWithoutUpdateMask: string[] } };
+  withDocTable(page: string, block: string): string;
+  DOC_FILE: string;
   readCollections(): { api: string; url: string; sample?: string }[];
   TABLE_FILE: string;
   PROVIDER_RESOURCES: Record<string, string | undefined>;
@@ -19,10 +19,11 @@ test('the committed table is exactly what the pinned googleapis package generate
   expect(fs.readFileSync(generator.TABLE_FILE, 'utf8')).toBe(generated.text);
 });
 
-test("the README's table of APIs is generated from the same data", () => {
-  const readme = fs.readFileSync(generator.README, 'utf8');
-  expect(generator.withReadmeTable(readme, generated.readme)).toBe(readme);
-  expect(generated.readme).toContain(
+test("docs/generic-resources.md's table of APIs is generated from the same data", () => {
+  expect(path.relative(path.join(__dirname, '..', '..', '..'), generator.DOC_FILE)).toBe(path.join('docs', 'generic-resources.md'));
+  const page = fs.readFileSync(generator.DOC_FILE, 'utf8');
+  expect(generator.withDocTable(page, generated.doc)).toBe(page);
+  expect(generated.doc).toContain(
     '| pubsub | v1 (GET ×4; no updateMask, no auditConfigs), v1beta2 (GET ×2; no updateMask, no auditConfigs) |',
   );
 });

@@ -32,6 +32,16 @@ test('every row is an IAM-enabled collection Google publishes, by its stem', () 
   }
 });
 
+test("a row's lookalikes are rows that name it back (Google's two authorization-policy collections)", () => {
+  const rowOf = (stem: string) => TYPED_RESOURCE_TYPE_ROWS.find((row) => row.stem === stem);
+  const pairs = TYPED_RESOURCE_TYPE_ROWS.flatMap((row) => (row.lookalikes ?? []).map((other) => [row.stem, other]));
+  expect(pairs).toEqual([
+    ['AuthorizationPolicy', 'NetworkSecurityAuthzPolicy'],
+    ['NetworkSecurityAuthzPolicy', 'AuthorizationPolicy'],
+  ]);
+  for (const [stem, other] of pairs) expect(rowOf(other)?.lookalikes).toContain(stem);
+});
+
 test('one more row is one more construct file, one more lookup and one more export, and nothing else', () => {
   const script = `
     const generator = require(${JSON.stringify(GENERATOR)});

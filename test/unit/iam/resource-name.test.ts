@@ -1,4 +1,5 @@
 import { TYPED_RESOURCE_TYPES } from '../../../lib/grant/resource-type';
+import { typedNameFormat, typedRow } from '../../../lib/grant/typed-name-format';
 import {
   IMPORT_JOB,
   parseResourceName,
@@ -107,23 +108,29 @@ describe.each<[string, SegmentValidator, readonly string[], readonly string[]]>(
 });
 
 describe('a name of a lookalike collection is named in the message', () => {
-  // Google's two authorization-policy collections, as the typed rows will declare them (data, not a special case).
-  const AUTHORIZATION_POLICIES: ResourceNameFormat = {
-    collection: 'authorizationPolicies',
-    label: 'authorization policy',
-    lookalikes: [{ collection: 'authzPolicies', label: 'authz policy', useInstead: 'AuthzPolicyIamMember' }],
-  };
-  const AUTHZ_POLICIES: ResourceNameFormat = {
-    collection: 'authzPolicies',
-    label: 'authz policy',
-    lookalikes: [{ collection: 'authorizationPolicies', label: 'authorization policy', useInstead: 'AuthorizationPolicyIamMember' }],
-  };
+  // Google's two authorization-policy collections, as their typed rows declare them (data, not a special case).
+  const memberFormat = (stem: string) => typedNameFormat(typedRow(stem), (lookalike) => `${lookalike}IamMember`);
+  const AUTHORIZATION_POLICIES = memberFormat('AuthorizationPolicy');
+  const AUTHZ_POLICIES = memberFormat('NetworkSecurityAuthzPolicy');
+
+  test('the rows give each collection the other as its lookalike', () => {
+    expect(AUTHORIZATION_POLICIES).toEqual({
+      collection: 'authorizationPolicies',
+      label: 'authorization policy',
+      lookalikes: [{ collection: 'authzPolicies', label: 'authz policy', useInstead: 'NetworkSecurityAuthzPolicyIamMember' }],
+    });
+    expect(AUTHZ_POLICIES).toEqual({
+      collection: 'authzPolicies',
+      label: 'authz policy',
+      lookalikes: [{ collection: 'authorizationPolicies', label: 'authorization policy', useInstead: 'AuthorizationPolicyIamMember' }],
+    });
+  });
 
   test.each<[ResourceNameFormat, string, string]>([
     [
       AUTHORIZATION_POLICIES,
       'projects/my-project/locations/global/authzPolicies/p',
-      'wrong shape: this is an authz policy name, which AuthzPolicyIamMember takes; expected the authorization policy name as projects/{project}/locations/{location}/authorizationPolicies/{id}',
+      'wrong shape: this is an authz policy name, which NetworkSecurityAuthzPolicyIamMember takes; expected the authorization policy name as projects/{project}/locations/{location}/authorizationPolicies/{id}',
     ],
     [
       AUTHZ_POLICIES,

@@ -13,6 +13,7 @@ const provider = googleIamProvider({});
 const type = (name: string) => provider.resources.find((r) => r.typeName === name)!;
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const AG = 'projects/p-123456/locations/global/addressGroups/ag';
+const AUTHZ = 'projects/p-123456/locations/us-central1/authzPolicies/lb-authz';
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 
 function validate(typeName: string, values: CtyObject): Diagnostics {
@@ -24,12 +25,13 @@ function validate(typeName: string, values: CtyObject): Diagnostics {
 
 test('every type name of the common brief, typed and generic', () => {
   expect(provider.resources.map((r) => r.typeName)).toEqual(
-    ['authorization_policy_', 'address_group_', 'migration_job_', ''].flatMap((infix) =>
+    ['authorization_policy_', 'network_security_authz_policy_', 'address_group_', 'migration_job_', ''].flatMap((infix) =>
       ['member', 'binding', 'policy'].map((mode) => `googleiam_${infix}iam_${mode}`),
     ),
   );
   expect(provider.dataSources.map((d) => d.typeName)).toEqual([
     'googleiam_authorization_policy_iam_policy',
+    'googleiam_network_security_authz_policy_iam_policy',
     'googleiam_address_group_iam_policy',
     'googleiam_migration_job_iam_policy',
     'googleiam_iam_policy',
@@ -44,6 +46,32 @@ describe('validate', () => {
       expect.objectContaining({ severity: 'ERROR', attribute: ['name'], detail: expect.stringContaining('authorizationPolicies') }),
     ]);
   });
+
+  test.each([
+    ['authorization_policy', AUTHZ, 'network_security_authz_policy', 'authz policy'],
+    ['network_security_authz_policy', AP, 'authorization_policy', 'authorization policy'],
+  ])(
+    "googleiam_%s_iam_* given the other authorization-policy collection's name points at the type that takes it",
+    (infix, name, taker, label) => {
+      const grants: Record<string, CtyObject> = {
+        member: { role: ROLE, member: 'user:a@example.com' },
+        binding: { role: ROLE, members: ['user:a@example.com'] },
+        policy: { bindings: [] },
+      };
+      for (const [mode, grant] of Object.entries(grants)) {
+        const diagnostics = validate(`googleiam_${infix}_iam_${mode}`, { name, ...grant });
+        expect(diagnostics.all).toEqual([
+          expect.objectContaining({
+            severity: 'ERROR',
+            attribute: ['name'],
+            detail: expect.stringContaining(
+              `wrong shape: this is an ${label} name, which googleiam_${taker}_iam_${mode} takes; expected the `,
+            ),
+          }),
+        ]);
+      }
+    },
+  );
 
   test('bad values are reported on their attribute; unknown values are skipped', () => {
     expect(validate('googleiam_authorization_policy_iam_member', { name: AP, role: ROLE, member: 'alice' }).all[0].attribute).toEqual([
