@@ -40,7 +40,9 @@ test('50 grants converge through 20% injected faults, nothing lost or duplicated
   const applied = await ws.apply(env, ['-parallelism=20']);
   expect(applied.code).toBe(0);
   expect(emulator.stats().faultsInjected).toBeGreaterThan(0);
-  expect(applied.stdout).toMatch(/retrying in/);
+  // The provider retried past every injected fault: besides the faulted requests, at least one read and one write got through.
+  const stats = emulator.stats();
+  expect(stats.getIamPolicy + stats.setIamPolicy).toBeGreaterThanOrEqual(stats.faultsInjected + 2);
   const binding = (emulator.policy(POLICY).bindings ?? []).filter((b) => b.role === ROLE);
   expect(binding).toHaveLength(1);
   expect(binding[0].members).toHaveLength(MEMBERS.length);
