@@ -22,6 +22,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const generatedFiles = require('./generated-files');
 const Module = require('module');
 const esbuild = require('esbuild');
 const prettier = require('prettier');
@@ -192,6 +193,26 @@ function getter(attribute) {
 const SYNTHESIZE_DOCS = ['/** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */'];
 const SYNTHESIZE_HCL_DOCS = ["/** The configuration for cdktf's HCL renderer. */"];
 
+/** The two synthesize methods of an L1 class (JSON and HCL), over its configured attributes. */
+function synthesizeMethods(fields) {
+  return [
+    ...SYNTHESIZE_DOCS,
+    'protected synthesizeAttributes(): { [name: string]: any } {',
+    'return {',
+    ...fields.map(({ a, code }) => `${a.name}: ${code.mapper}(this.config.${camel(a.name)}),`),
+    '};',
+    '}',
+    '',
+    ...SYNTHESIZE_HCL_DOCS,
+    'protected synthesizeHclAttributes(): { [name: string]: any } {',
+    'const attributes: { [name: string]: any } = {',
+    ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `this.config.${camel(a.name)}`)},`),
+    '};',
+    'return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));',
+    '}',
+  ];
+}
+
 const GENERATOR_METADATA = `{ providerName: '${PROVIDER.name}', providerVersion: '${VERSION}', providerVersionConstraint: '${VERSION}' }`;
 
 /** The file of one resource type or data source. */
@@ -244,20 +265,7 @@ function typeFile(entry) {
     '}',
     '',
     ...entry.schema.attributes.flatMap(getter),
-    ...SYNTHESIZE_DOCS,
-    'protected synthesizeAttributes(): { [name: string]: any } {',
-    'return {',
-    ...fields.map(({ a, code }) => `${a.name}: ${code.mapper}(this.config.${camel(a.name)}),`),
-    '};',
-    '}',
-    '',
-    ...SYNTHESIZE_HCL_DOCS,
-    'protected synthesizeHclAttributes(): { [name: string]: any } {',
-    'const attributes: { [name: string]: any } = {',
-    ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `this.config.${camel(a.name)}`)},`),
-    '};',
-    'return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));',
-    '}',
+    ...synthesizeMethods(fields),
     '}',
     '',
   ].join('\n');
@@ -315,20 +323,7 @@ function providerFile(entry) {
     'this._alias = value;',
     '}',
     '',
-    ...SYNTHESIZE_DOCS,
-    'protected synthesizeAttributes(): { [name: string]: any } {',
-    'return {',
-    ...fields.map(({ a, code }) => `${a.name}: ${code.mapper}(this.config.${camel(a.name)}),`),
-    '};',
-    '}',
-    '',
-    ...SYNTHESIZE_HCL_DOCS,
-    'protected synthesizeHclAttributes(): { [name: string]: any } {',
-    'const attributes: { [name: string]: any } = {',
-    ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `this.config.${camel(a.name)}`)},`),
-    '};',
-    'return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));',
-    '}',
+    ...synthesizeMethods(fields),
     '}',
     '',
   ].join('\n');
@@ -358,39 +353,18 @@ function orphans(files) {
 /** The files that differ from what the schema generates: `[file, reason]`. */
 async function staleFiles() {
   const files = await generate();
-  const stale = [];
-  for (const [file, text] of files) {
-    const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-    if (current !== text) stale.push([file, current === undefined ? 'missing' : 'differs']);
-  }
-  for (const file of orphans(files)) stale.push([file, 'no type generates it']);
-  return stale;
+  return generatedFiles.staleFiles(files, orphans(files), 'no type generates it');
 }
 
 module.exports = { generate, staleFiles, namesOf };
 
-async function main() {
-  if (process.argv.includes('--check')) {
-    const stale = await staleFiles();
-    for (const [file, reason] of stale) console.error(`${path.relative(ROOT, file)}: ${reason}`);
-    if (stale.length > 0) {
-      console.error('Stale provider bindings: run `npm run generate:provider-bindings`.');
-      process.exitCode = 1;
-    }
-    return;
-  }
-  const files = await generate();
-  fs.mkdirSync(OUT, { recursive: true });
-  for (const [file, text] of files) {
-    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) {
-      fs.writeFileSync(file, text);
-      console.log(`wrote ${path.relative(ROOT, file)}`);
-    }
-  }
-  for (const file of orphans(files)) {
-    fs.rmSync(file);
-    console.log(`removed ${path.relative(ROOT, file)}`);
-  }
+function main() {
+  return generatedFiles.runGenerator({
+    generate,
+    orphans,
+    orphanReason: 'no type generates it',
+    command: 'npm run generate:provider-bindings',
+  });
 }
 
 if (require.main === module) {

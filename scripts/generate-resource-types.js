@@ -19,6 +19,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
+const generatedFiles = require('./generated-files');
 const ts = require('typescript');
 const prettier = require('prettier');
 
@@ -325,39 +326,18 @@ function orphans(files) {
 /** The files that differ from what the rows generate: `[file, reason]`. */
 async function staleFiles() {
   const files = await generate();
-  const stale = [];
-  for (const [file, text] of files) {
-    const current = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : undefined;
-    if (current !== text) stale.push([file, current === undefined ? 'missing' : 'differs']);
-  }
-  for (const file of orphans(files)) stale.push([file, 'no row generates it']);
-  return stale;
+  return generatedFiles.staleFiles(files, orphans(files), 'no row generates it');
 }
 
 module.exports = { generate, staleFiles, readRows, TABLE };
 
-async function main() {
-  if (process.argv.includes('--check')) {
-    const stale = await staleFiles();
-    for (const [file, reason] of stale) console.error(`${path.relative(ROOT, file)}: ${reason}`);
-    if (stale.length > 0) {
-      console.error('Stale generated files: run `npm run generate:resource-types`.');
-      process.exitCode = 1;
-    }
-    return;
-  }
-  const files = await generate();
-  for (const [file, text] of files) {
-    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, text);
-      console.log(`wrote ${path.relative(ROOT, file)}`);
-    }
-  }
-  for (const file of orphans(files)) {
-    fs.rmSync(file);
-    console.log(`removed ${path.relative(ROOT, file)}`);
-  }
+function main() {
+  return generatedFiles.runGenerator({
+    generate,
+    orphans,
+    orphanReason: 'no row generates it',
+    command: 'npm run generate:resource-types',
+  });
 }
 
 if (require.main === module) {
