@@ -60,21 +60,6 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
   public readonly name: string;
   /** The project the resource belongs to, taken from `name` (a Terraform expression when `name` is one). */
   public readonly project: string;
-  /**
-   * The Terraform id of the grant's resource, as the provider sets it at plan (a Terraform expression): member
-   * `{name}/{role}/{member}`, binding `{name}/{role}`, policy `{name}`, member and binding followed by
-   * `/{title}/{description}/{expression}` when conditional.
-   */
-  public readonly id: string;
-  /** Etag of the resource's IAM policy after the grant's last write or refresh (known after apply). */
-  public readonly etag: string;
-  /**
-   * The Terraform address of the grant's resource, named by what it grants, e.g.
-   * `googleiam_authorization_policy_iam_member.projects_p_..._user_alice_example_com_1a2b3c4d`:
-   * what `dependsOn`, `terraform apply -target`, `-replace` and `import` take.
-   */
-  public readonly fqn: string;
-
   private readonly grantResource: GrantResource;
 
   /** Validates and registers `grant`, then declares its resource: `declare(this, RESOURCE_ID, { name, provider })` plus what it grants. */
@@ -96,10 +81,30 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     const resource = declare(this, RESOURCE_ID, { name: this.name, ...(options.provider ? { provider: options.provider } : {}) });
     // Named by what it grants (a grant holding values only Terraform knows: by the construct's path).
     if (!holdsTokens(grant)) resource.overrideLogicalId(grantResourceName(grant));
-    this.id = resource.id;
-    this.etag = resource.etag;
-    this.fqn = resource.fqn;
     this.grantResource = resource;
+  }
+
+  /**
+   * The Terraform id of the grant's resource, as the provider sets it at plan (a Terraform expression): member
+   * `{name}/{role}/{member}`, binding `{name}/{role}`, policy `{name}`, member and binding followed by
+   * `/{title}/{description}/{expression}` when conditional.
+   */
+  public get id(): string {
+    return this.grantResource.id;
+  }
+
+  /** Etag of the resource's IAM policy after the grant's last write or refresh (known after apply). */
+  public get etag(): string {
+    return this.grantResource.etag;
+  }
+
+  /**
+   * The Terraform address of the grant's resource, named by what it grants, e.g.
+   * `googleiam_authorization_policy_iam_member.projects_p_..._user_alice_example_com_1a2b3c4d`:
+   * what `dependsOn`, `terraform apply -target` and `-replace` take (an import block: see `importFrom`).
+   */
+  public get fqn(): string {
+    return this.grantResource.fqn;
   }
 
   /**
