@@ -1,5 +1,6 @@
 import { Diagnostics } from '../../lib/provider/framework/diagnostics';
 import type { CtyObject } from '../../lib/provider/framework/cty';
+import { PrivateState } from '../../lib/provider/framework/private-state';
 import type { CallContext, DataSourceType, ResourceType } from '../../lib/provider/framework/resource';
 import { googleIamProvider } from '../../lib/provider/google-iam-provider';
 import type { GoogleIamContext } from '../../lib/provider/provider-context';
@@ -30,7 +31,7 @@ export class ProviderHarness {
   ) {}
 
   public get call(): CallContext<GoogleIamContext> {
-    return { provider: this.context, signal: this.abort.signal };
+    return { provider: this.context, signal: this.abort.signal, private: PrivateState.decode(null), log: () => undefined };
   }
 
   public resource(typeName: string): ResourceType<GoogleIamContext> {

@@ -11,15 +11,28 @@
  */
 import type { CtyObject } from './cty';
 import type { Diagnostics } from './diagnostics';
+import type { PrivateState } from './private-state';
 import type { Schema } from './schema';
 
 /** What every call of one configured provider process shares (its clients, its batcher): the provider's own type. */
 export type ProviderContext = unknown;
 
-/** Cancelled when Terraform calls StopProvider (Ctrl-C): work not yet sent is abandoned, a write already sent is settled. */
+/** Levels of Terraform's log (TF_LOG), as hclog names them. */
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+/** What one call gets besides its values: terraform-plugin-framework's request context. */
 export interface CallContext<Context = ProviderContext> {
   readonly provider: Context;
+  /** Cancelled when Terraform calls StopProvider (Ctrl-C): work not yet sent is abandoned, a write already sent is settled. */
   readonly signal: AbortSignal;
+  /**
+   * The object's private state: for ReadResource the state's, for
+   * ApplyResourceChange the planned one; what the call leaves here is stored
+   * with the new object. Import and data sources start empty and keep nothing.
+   */
+  readonly private: PrivateState;
+  /** Writes a line to Terraform's log (shown under TF_LOG=<level> or finer), as tflog does. */
+  log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
 }
 
 /** A planned change, as PlanResourceChange sees it. */

@@ -6,7 +6,9 @@
  * so that a provider run without logging stays quiet. Never pass a value
  * that may be sensitive (see redact.ts).
  */
-export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+import type { LogLevel } from '../framework/resource';
+
+export type { LogLevel };
 
 /** Writes hclog JSON lines as one module (go-hclog's "@module", e.g. `provider.googleiam`). */
 export class Logger {

@@ -7,6 +7,7 @@
 import type * as grpc from '@grpc/grpc-js';
 import { isWhollyKnown, type CtyObject, type CtyType } from '../framework/cty';
 import { Diagnostics } from '../framework/diagnostics';
+import { PrivateState } from '../framework/private-state';
 import type { CallContext, DataSourceType, ProviderDefinition, ResourceType } from '../framework/resource';
 import { schemaType, type Schema } from '../framework/schema';
 import { wireAttributePath } from './attribute-path';
@@ -49,9 +50,15 @@ export function createProviderService<Context>(definition: ProviderDefinition<Co
     dataSources.get(typeName) ?? fail(ProtocolError.unknownType('data source', typeName, definition.name));
   const objectValue = (value: wire.WireDynamicValue | null | undefined, type: CtyType, what: string): CtyObject | null =>
     decodeDynamicValue(value, type, what) as CtyObject | null;
-  const callContext = async (signal: AbortSignal): Promise<CallContext<Context>> => ({
+  const callContext = async (
+    signal: AbortSignal,
+    typeName: string,
+    privateState: PrivateState = PrivateState.decode(null),
+  ): Promise<CallContext<Context>> => ({
     provider: await state.configuredContext(signal),
     signal,
+    private: privateState,
+    log: (level, message, fields = {}) => logger.log(level, message, { tf_resource_type: typeName, ...fields }),
   });
 
   const stop = (): void => {
@@ -145,15 +152,20 @@ export function createProviderService<Context>(definition: ProviderDefinition<Co
       const { definition: type, type: ctyType } = resource(request.type_name);
       const current = objectValue(request.current_state, ctyType, 'current state');
       const diagnostics = new Diagnostics();
+      const privateState = PrivateState.decode(request.private);
       const next =
-        current === null ? null : await state.track(call, async (signal) => type.read(await callContext(signal), current, diagnostics));
+        current === null
+          ? null
+          : await state.track(call, async (signal) =>
+              type.read(await callContext(signal, request.type_name, privateState), current, diagnostics),
+            );
       // A failed read keeps the state Terraform had.
       const newState = diagnostics.hasError && next === null ? current : next;
       checkKnown(newState, 'state after read');
       return {
         new_state: encodeDynamicValue(newState, ctyType, 'state after read'),
         diagnostics: wireDiagnostics(diagnostics, ctyType),
-        private: request.private ?? Buffer.alloc(0),
+        private: privateState.encode(),
       };
     }),
 
@@ -182,8 +194,9 @@ export function createProviderService<Context>(definition: ProviderDefinition<Co
       const prior = objectValue(request.prior_state, ctyType, 'prior state');
       const planned = objectValue(request.planned_state, ctyType, 'planned state');
       const diagnostics = new Diagnostics();
+      const privateState = PrivateState.decode(request.planned_private);
       const newState = await state.track(call, async (signal) => {
-        const context = await callContext(signal);
+        const context = await callContext(signal, request.type_name, privateState);
         if (planned === null) {
           if (prior !== null) await type.delete(context, prior, diagnostics);
           // A failed delete leaves the object in Terraform's state.
@@ -196,7 +209,7 @@ export function createProviderService<Context>(definition: ProviderDefinition<Co
       checkKnown(newState, 'state after apply');
       return {
         new_state: encodeDynamicValue(newState, ctyType, 'state after apply'),
-        private: request.planned_private ?? Buffer.alloc(0),
+        private: privateState.encode(),
         diagnostics: wireDiagnostics(diagnostics, ctyType),
       };
     }),
@@ -204,7 +217,9 @@ export function createProviderService<Context>(definition: ProviderDefinition<Co
     ImportResourceState: unary('ImportResourceState', logger, async (request: wire.ImportResourceStateRequest, call) => {
       const { definition: type, type: ctyType } = resource(request.type_name);
       const diagnostics = new Diagnostics();
-      const imported = await state.track(call, async (signal) => type.importState(await callContext(signal), request.id, diagnostics));
+      const imported = await state.track(call, async (signal) =>
+        type.importState(await callContext(signal, request.type_name), request.id, diagnostics),
+      );
       return {
         imported_resources: diagnostics.hasError
           ? []
@@ -226,7 +241,9 @@ export function createProviderService<Context>(definition: ProviderDefinition<Co
       const config = objectValue(request.config, ctyType, 'data source configuration');
       const diagnostics = new Diagnostics();
       const result =
-        config === null ? null : await state.track(call, async (signal) => type.read(await callContext(signal), config, diagnostics));
+        config === null
+          ? null
+          : await state.track(call, async (signal) => type.read(await callContext(signal, request.type_name), config, diagnostics));
       if (result === null && !diagnostics.hasError)
         throw ProtocolError.invalidResult('data source result', `${request.type_name} read no value`);
       checkKnown(result, 'data source result');
