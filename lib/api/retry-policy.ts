@@ -67,17 +67,43 @@ export function isRetried(kind: FailureKind): boolean {
 }
 
 /**
+ * What an error says about Google's eventual consistency, as
+ * terraform-provider-google's retry predicates read it: a resource created
+ * moments ago answers NOT_FOUND (`IsNotFoundRetryableError`), or
+ * PERMISSION_DENIED where "IAM API is eventually consistent and returns 403
+ * … instead of 404" (`IsForbiddenIamServiceAccountRetryableError`); a
+ * service account created moments ago is refused as a member with 400
+ * "Service account … does not exist" (`IamServiceAccountNotFound`).
+ * - `resource`: the resource is not (yet) visible to IAM;
+ * - `member`: a service account member is not (yet) known to IAM;
+ * - undefined: anything else.
+ */
+export type NotYetVisible = 'resource' | 'member';
+
+/** Which of Google's answers may mean "created moments ago, not visible yet" (see {@link NotYetVisible}). */
+export function notYetVisible(httpStatus: number, status: string, message: string): NotYetVisible | undefined {
+  if (httpStatus === 404 || status === 'NOT_FOUND' || httpStatus === 403 || status === 'PERMISSION_DENIED') return 'resource';
+  if ((httpStatus === 400 || status === 'INVALID_ARGUMENT') && /Service account\b.*\bdoes not exist/s.test(message)) return 'member';
+  return undefined;
+}
+
+/**
  * What is retried, each with a budget of its own:
  * - `change`: a grant's read-modify-write (3 minutes: Terraform waits for it anyway);
  * - `check`: the fresh read that settles a failed change (a minute: Terraform
  *   waits for its outcome);
  * - `read`: plan-time reads and Direct-form lookups (20 s: a
  *   plan or a synth must not hang on a dead endpoint; with one request's own
- *   timeout a read gives up within about 80 s at worst).
+ *   timeout a read gives up within about 80 s at worst);
+ * - `visibility`: a grant's wait for a resource or service account created
+ *   moments ago to become visible to IAM (2 minutes; the provider block's
+ *   `eventual_consistency_timeout` sets it);
+ * - `staleRead`: a refresh's re-reads while Google's answer is older than the
+ *   provider's own last write (30 s).
  */
-export type RetriedOperation = 'change' | 'check' | 'read';
+export type RetriedOperation = 'change' | 'check' | 'read' | 'visibility' | 'staleRead';
 
-const BUDGET_MS: Record<RetriedOperation, number> = { change: 180_000, check: 60_000, read: 20_000 };
+const BUDGET_MS: Record<RetriedOperation, number> = { change: 180_000, check: 60_000, read: 20_000, visibility: 120_000, staleRead: 30_000 };
 
 /** Bounded exponential backoff with jitter. */
 export interface RetrySchedule {
@@ -119,13 +145,15 @@ export class RetrySettingError extends Error {
  * The schedule of one operation, with the environment's overrides:
  * `CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS` sets the first wait;
  * `CDKTF_GOOGLE_IAM_RETRY_MAX_MS` sets a change's budget and caps the
- * others' (which never exceed their own). Throws a RetrySettingError for a
- * value that is not a non-negative number.
+ * others' (which never exceed their own). `budgetMs`, where a setting of the
+ * provider block gives it, is the budget whatever the environment says.
+ * Throws a RetrySettingError for a value that is not a non-negative number.
  */
-export function retrySchedule(operation: RetriedOperation, env: NodeJS.ProcessEnv): RetrySchedule {
+export function retrySchedule(operation: RetriedOperation, env: NodeJS.ProcessEnv, budgetMs?: number): RetrySchedule {
   const maxMs = millisecondsFromEnv(env, RETRY_ENV.maxMs);
   const initialDelayMs = millisecondsFromEnv(env, RETRY_ENV.initialMs) ?? DEFAULT_RETRY_SCHEDULE.initialDelayMs;
-  const maxElapsedMs = operation === 'change' ? (maxMs ?? BUDGET_MS.change) : Math.min(maxMs ?? Infinity, BUDGET_MS[operation]);
+  const maxElapsedMs =
+    budgetMs ?? (operation === 'change' ? (maxMs ?? BUDGET_MS.change) : Math.min(maxMs ?? Infinity, BUDGET_MS[operation]));
   return { ...DEFAULT_RETRY_SCHEDULE, initialDelayMs, maxElapsedMs };
 }
 

@@ -5,6 +5,11 @@ import { DEFAULT_RETRY_SCHEDULE, isRetried, retryDelayMs, withinBudget, type Ret
 export interface RetryOptions extends Partial<RetrySchedule> {
   /** Told of each failed attempt that will be retried, before the wait. */
   readonly onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
+  /**
+   * Which failures are retried.
+   * @default - Google's conflicts and transient failures ({@link isRetriedError})
+   */
+  readonly retryOn?: (error: unknown) => boolean;
   /** Asked before each retry: true ends the retries (e.g. the apply was interrupted). @default - never */
   readonly stopRetrying?: () => boolean;
   readonly sleep?: (ms: number) => Promise<void>;
@@ -47,7 +52,7 @@ export async function retrying<T>(attempt: (n: number) => Promise<T>, options: R
     try {
       return { value: await attempt(n), attempts: n };
     } catch (error) {
-      if (!isRetriedError(error) || options.stopRetrying?.()) throw error;
+      if (!(options.retryOn ?? isRetriedError)(error) || options.stopRetrying?.()) throw error;
       const delayMs = retryDelayMs(schedule, n, random());
       if (!withinBudget(schedule, now() - start, delayMs)) throw error;
       options.onRetry?.(error, n, delayMs);

@@ -28,6 +28,11 @@ export interface GoogleIamProviderConfig {
    */
   readonly impersonateServiceAccount?: string;
   /**
+   * How long a grant's create or update waits, retrying with backoff, while Google answers NOT_FOUND or PERMISSION_DENIED for its resource, or refuses a service account member as not existing: what IAM answers for a while about things created moments ago (Google's IAM is eventually consistent). A duration such as `90s` or `2m`; `0s` fails at once. Default `2m`.
+   * @default - not set
+   */
+  readonly eventualConsistencyTimeout?: string;
+  /**
    * The provider configuration's alias: resources choose it with `provider`, e.g. for another project or identity.
    * @default - not set
    */
@@ -74,6 +79,7 @@ export class GoogleIamProvider extends cdktf.TerraformProvider {
       credentials: jsonLiteral(this.config.credentials),
       access_token: jsonLiteral(this.config.accessToken),
       impersonate_service_account: jsonLiteral(this.config.impersonateServiceAccount),
+      eventual_consistency_timeout: jsonLiteral(this.config.eventualConsistencyTimeout),
     };
   }
 
@@ -85,6 +91,12 @@ export class GoogleIamProvider extends cdktf.TerraformProvider {
       access_token: { value: hclLiteral(this.config.accessToken), isBlock: false, type: 'simple', storageClassType: 'string' },
       impersonate_service_account: {
         value: hclLiteral(this.config.impersonateServiceAccount),
+        isBlock: false,
+        type: 'simple',
+        storageClassType: 'string',
+      },
+      eventual_consistency_timeout: {
+        value: hclLiteral(this.config.eventualConsistencyTimeout),
         isBlock: false,
         type: 'simple',
         storageClassType: 'string',

@@ -11,7 +11,7 @@ import type { AttributePath, Diagnostics } from './framework/diagnostics';
 export class ProviderError extends Error {
   constructor(
     message: string,
-    public readonly code: 'NO_ETAG' | 'CANCELLED' | 'OUTCOME_UNKNOWN' | 'IMPORT_ID' | 'NOT_FOUND_ON_IMPORT',
+    public readonly code: 'NO_ETAG' | 'CANCELLED' | 'OUTCOME_UNKNOWN' | 'NOT_VISIBLE' | 'IMPORT_ID' | 'NOT_FOUND_ON_IMPORT',
   ) {
     super(message);
     this.name = 'ProviderError';
@@ -31,12 +31,33 @@ export const ProviderErrors = {
   writeCancelled: () =>
     new GoogleApiError(499, 'CANCELLED', `${CANCELLED_MESSAGE}; this change was not sent to Google`, undefined, 'permanent'),
   cancelled: () => new ProviderError(`${CANCELLED_MESSAGE}; this change was not sent to Google, nothing was written`, 'CANCELLED'),
-  /** A write was sent, its answer lost, and no read could tell whether Google carried it out. */
-  outcomeUnknown: (failure: string, readFailure: string) =>
+  /**
+   * A write was sent, its answer lost, and no read could tell whether Google
+   * carried it out (`why`: the read's failure, or LAGGING_READ). Terraform
+   * keeps the object (tainted, on a create), so the next apply or destroy
+   * settles it.
+   */
+  outcomeUnknown: (failure: string, why: string) =>
     new ProviderError(
-      `${failure}. The write was sent but its answer was lost, and a read to check it failed too (${readFailure}): ` +
-        'whether Google carried it out is unknown. Run terraform apply again: it reads the policy afresh and completes or repairs it',
+      `${failure}. The write was sent but its answer was lost, and ${why}: whether Google carried it out is unknown. ` +
+        'Terraform keeps the grant in its state, so nothing is lost track of: the next terraform apply completes or repairs it, and terraform destroy (or deleting the grant from the configuration) revokes it',
       'OUTCOME_UNKNOWN',
+    ),
+  /** Why a read that does not show a lost write settles nothing. */
+  LAGGING_READ:
+    "a read after it does not show the change, which proves nothing: Google's IAM reads may lag writes (the IAM API reference: each read is eventually consistent)",
+  /**
+   * A grant's create or update gave up waiting for what it names to become
+   * visible to IAM (retry-policy.ts `notYetVisible`): `what` is the resource's
+   * name or the member.
+   */
+  notVisible: (kind: 'resource' | 'member', what: string, waited: string, attempts: number, cause: GoogleApiError) =>
+    new ProviderError(
+      `${cause.message}. ${kind === 'resource' ? `IAM still did not see the resource ${what}` : `IAM still refused the member ${what}`} ` +
+        `after waiting ${waited} (${attempts} attempts): Google's IAM is eventually consistent, and something created moments ago ` +
+        `can answer so for a while, but not this long. Check that it exists${kind === 'resource' ? ' and that the credentials may manage its IAM policy' : ''}; ` +
+        'the provider block\'s eventual_consistency_timeout sets how long to wait',
+      'NOT_VISIBLE',
     ),
   importId: (id: string, expected: string) =>
     new ProviderError(
@@ -45,6 +66,11 @@ export const ProviderErrors = {
     ),
   nothingToImport: (what: string) => new ProviderError(`cannot import: ${what}`, 'NOT_FOUND_ON_IMPORT'),
 } as const;
+
+/** Whether `error` says Google may hold a change whose answer was lost (ProviderErrors.outcomeUnknown). */
+export function isOutcomeUnknown(error: unknown): boolean {
+  return error instanceof ProviderError && error.code === 'OUTCOME_UNKNOWN';
+}
 
 /** Whether Google says the resource (not the policy's binding) does not exist. */
 export function isNotFound(error: unknown): boolean {

@@ -1,5 +1,6 @@
 import { reportError } from './errors';
 import type { CtyObject } from './framework/cty';
+import { parseDuration } from './framework/duration';
 import type { ProviderDefinition } from './framework/resource';
 import { IMPORT_JOB_DATA_SOURCE } from './data-sources/import-job';
 import { IAM_POLICY_DATA_SOURCES } from './data-sources/iam-policy';
@@ -48,6 +49,13 @@ export function googleIamProvider(env: NodeJS.ProcessEnv = process.env): Provide
           type: 'string',
           optional: true,
         },
+        {
+          name: 'eventual_consistency_timeout',
+          description:
+            "How long a grant's create or update waits, retrying with backoff, while Google answers NOT_FOUND or PERMISSION_DENIED for its resource, or refuses a service account member as not existing: what IAM answers for a while about things created moments ago (Google's IAM is eventually consistent). A duration such as `90s` or `2m`; `0s` fails at once. Default `2m`.",
+          type: 'string',
+          optional: true,
+        },
       ],
     },
     resources: IAM_RESOURCE_TYPES,
@@ -58,6 +66,14 @@ export function googleIamProvider(env: NodeJS.ProcessEnv = process.env): Provide
         diagnostics.error('Conflicting credentials', 'set either credentials or access_token in the provider block, not both', [
           'access_token',
         ]);
+      }
+      const timeout = stringOf(config.eventual_consistency_timeout);
+      if (timeout !== undefined && parseDuration(timeout) === undefined) {
+        diagnostics.error(
+          'Invalid eventual_consistency_timeout',
+          `expected a duration such as "90s", "2m" or "1m30s" (got ${JSON.stringify(timeout)})`,
+          ['eventual_consistency_timeout'],
+        );
       }
     },
     async configure(config, diagnostics) {
@@ -82,9 +98,12 @@ function settingsOf(config: CtyObject): ProviderSettings {
   const credentials = stringOf(config.credentials);
   const accessToken = stringOf(config.access_token);
   const impersonate = stringOf(config.impersonate_service_account);
+  const timeout = stringOf(config.eventual_consistency_timeout);
+  const timeoutMs = timeout === undefined ? undefined : parseDuration(timeout);
   if (project) settings.project = project;
   if (credentials) settings.credentials = credentials;
   if (accessToken) settings.accessToken = accessToken;
   if (impersonate) settings.impersonateServiceAccount = impersonate;
+  if (timeoutMs !== undefined) settings.eventualConsistencyTimeoutMs = timeoutMs;
   return settings;
 }

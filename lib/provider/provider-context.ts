@@ -11,6 +11,8 @@ export interface ProviderSettings {
   readonly credentials?: string;
   readonly accessToken?: string;
   readonly impersonateServiceAccount?: string;
+  /** `eventual_consistency_timeout`, in ms. */
+  readonly eventualConsistencyTimeoutMs?: number;
 }
 
 /** What every call of one configured provider process shares. */
@@ -23,6 +25,11 @@ export interface GoogleIamContext {
   readonly policies: PolicyBatchers;
   /** Data source reads and lookups (retry-policy.ts `read`). */
   readonly readRetry: RetrySchedule;
+  /**
+   * A grant's wait for what it names to become visible to IAM (retry-policy.ts
+   * `visibility`; the provider block's `eventual_consistency_timeout`).
+   */
+  readonly visibilityRetry: RetrySchedule;
   /** The provider block's project, else the environment's or the credentials' (lib/api `defaultProject`). */
   defaultProject(): Promise<string | undefined>;
 }
@@ -55,6 +62,7 @@ export function createContext(
     change: retrySchedule('change', env),
     check: retrySchedule('check', env),
     read: readRetry,
+    staleRead: retrySchedule('staleRead', env),
     ...batching,
   });
   return {
@@ -62,6 +70,7 @@ export function createContext(
     env,
     policies,
     readRetry,
+    visibilityRetry: retrySchedule('visibility', env, settings.eventualConsistencyTimeoutMs),
     defaultProject: async () => settings.project ?? (await defaultProject(env)),
   };
 }

@@ -1,10 +1,11 @@
+import { createHash } from 'crypto';
 import { GoogleApiError } from '../../api/errors';
-import { retrying, type RetryOptions } from '../../api/retrying';
+import { isRetriedError, retrying, type RetryOptions } from '../../api/retrying';
 import type { PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
 import { ProviderErrors } from '../errors';
 import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from './engine';
-import { settleUnanswered } from './settle';
+import { settleUnanswered, type SettledChange } from './settle';
 
 /** Timing and retry budgets of one policy's batcher. */
 export interface PolicyBatcherOptions {
@@ -14,6 +15,8 @@ export interface PolicyBatcherOptions {
   readonly check: RetryOptions;
   /** Resource reads at plan (`read`). */
   readonly read: RetryOptions;
+  /** Re-reads while Google answers a version older than this provider's own last write (`staleRead`). */
+  readonly staleRead: RetryOptions;
   /**
    * How long the gathering of a batch waits for more requests, at most (see
    * `gather`). @default 150
@@ -24,12 +27,32 @@ export interface PolicyBatcherOptions {
 }
 
 /** What became of one change: written (or found already so), with the policy's etag after it. */
-export interface ChangeResult {
-  readonly etag: string;
-  /** Whether this change altered the policy (false: it was already so). */
-  readonly changed: boolean;
-  /** How many changes were written together with this one. */
-  readonly batchSize: number;
+export interface ChangeResult extends SettledChange {
+  /**
+   * Digests (`etagDigest`) of the policy versions this process's writes
+   * replaced up to this change, newest last, within the last `STALE_WINDOW_MS`
+   * and at most `STALE_VERSIONS_KEPT`: a later read answering one of them is
+   * stale (Google's reads may lag writes), not someone else's edit.
+   */
+  readonly replaced: readonly string[];
+}
+
+/** How far back a change remembers the versions its process replaced: the `staleRead` budget. */
+const STALE_WINDOW_MS = 30_000;
+/** At most this many of them (each costs 8 characters of private state per grant). */
+const STALE_VERSIONS_KEPT = 32;
+
+/** A short digest of an etag: what a grant's private state keeps of the versions its write replaced. */
+export function etagDigest(etag: string): string {
+  return createHash('sha256').update(etag).digest('base64url').slice(0, 8);
+}
+
+/** A re-read answered a version older than the caller's own last write: retried within `staleRead`. */
+export class StaleRead extends Error {
+  constructor(public readonly policy: Policy) {
+    super(`the read answered version ${policy.etag ?? '(no etag)'}, which a write of this provider already replaced`);
+    this.name = 'StaleRead';
+  }
 }
 
 interface Pending {
@@ -62,6 +85,9 @@ export class PolicyBatcher {
   private stopped = false;
   /** The size of the last batch answered: as many requests are likely on their way. */
   private lastBatchSize = 0;
+  private rereading?: Promise<Policy>;
+  /** Versions this process's writes replaced (etag digests, with when), oldest first. */
+  private readonly replacedVersions: { readonly digest: string; readonly at: number }[] = [];
 
   constructor(
     private readonly endpoint: IamPolicyEndpoint,
@@ -82,9 +108,59 @@ export class PolicyBatcher {
     return this.reading;
   }
 
+  /**
+   * The policy as `read()` gives it, unless `isStale` says it is older than
+   * something the caller wrote: then read afresh (concurrent callers share
+   * each re-read) with backoff within the `staleRead` budget, until an answer
+   * is not stale. Rejects with StaleRead when the budget runs out first.
+   */
+  public async readNotStale(isStale: (policy: Policy) => boolean, onRetry?: RetryOptions['onRetry']): Promise<Policy> {
+    const first = await this.read();
+    if (!isStale(first)) return first;
+    const { value } = await retrying(
+      async () => {
+        const policy = await this.reread();
+        if (isStale(policy)) throw new StaleRead(policy);
+        return policy;
+      },
+      { ...this.options.staleRead, retryOn: (error) => error instanceof StaleRead || isRetriedError(error), onRetry },
+    );
+    return value;
+  }
+
   /** Forgets the kept policy: the next read asks Google. */
   public forget(): void {
     this.known = undefined;
+  }
+
+  /** One fresh getIamPolicy shared by concurrent callers; its answer becomes the kept policy. */
+  private reread(): Promise<Policy> {
+    this.rereading ??= retrying(() => this.endpoint.getIamPolicy(), this.options.read)
+      .then(({ value }) => {
+        this.known = value;
+        return value;
+      })
+      .finally(() => {
+        this.rereading = undefined;
+      });
+    return this.rereading;
+  }
+
+  /** Notes that a write of this process replaced the version `etag`. */
+  private noteReplaced(etag: string | undefined): void {
+    if (!etag) return;
+    const now = Date.now();
+    this.replacedVersions.push({ digest: etagDigest(etag), at: now });
+    while (
+      this.replacedVersions.length > STALE_VERSIONS_KEPT ||
+      (this.replacedVersions.length > 0 && this.replacedVersions[0].at < now - STALE_WINDOW_MS)
+    ) {
+      this.replacedVersions.shift();
+    }
+  }
+
+  private replacedDigests(): string[] {
+    return this.replacedVersions.map((v) => v.digest);
   }
 
   /** Queues `edits` into the next batch; rejects with Google's error, or a ProviderError (cancelled, outcome unknown). */
@@ -159,6 +235,8 @@ export class PolicyBatcher {
 
   private async write(batch: Pending[]): Promise<void> {
     let writeSent = false;
+    /** The etag the last write was sent with: the version it replaces, if Google carried it out. */
+    let sentEtag: string | undefined;
     const guarded: IamPolicyEndpoint = {
       getIamPolicy: async () => {
         if (this.stopped) throw ProviderErrors.writeCancelled();
@@ -166,10 +244,13 @@ export class PolicyBatcher {
         this.known = policy;
         return policy;
       },
-      setIamPolicy: (policy, setOptions) => {
+      setIamPolicy: async (policy, setOptions) => {
         if (this.stopped) throw ProviderErrors.writeCancelled();
         writeSent = true;
-        return this.endpoint.setIamPolicy(policy, setOptions);
+        sentEtag = policy.etag;
+        const written = await this.endpoint.setIamPolicy(policy, setOptions);
+        this.noteReplaced(policy.etag);
+        return written;
       },
     };
     let outcomes: EditOutcome[];
@@ -202,16 +283,19 @@ export class PolicyBatcher {
             failed.map((o) => ({ outcome: o, edits: batch[Number(o.id)].edits })),
             this.options.check,
           )
-        : new Map<string, ChangeResult | Error>();
+        : new Map<string, SettledChange | Error>();
+    // A lost write that the settling read found carried out replaced the version it was sent against.
+    if ([...settled.values()].some((result) => !(result instanceof Error))) this.noteReplaced(sentEtag);
+    const replaced = this.replacedDigests();
     outcomes.forEach((outcome, i) => {
       const pending = batch[i];
       if (outcome.ok) {
-        pending.resolve({ etag: outcome.etag, changed: outcome.changed, batchSize: outcome.batchSize });
+        pending.resolve({ etag: outcome.etag, changed: outcome.changed, batchSize: outcome.batchSize, replaced });
         return;
       }
       const result = settled.get(outcome.id) ?? failureError(outcome);
       if (result instanceof Error) pending.reject(result);
-      else pending.resolve(result);
+      else pending.resolve({ ...result, replaced });
     });
   }
 }

@@ -30,6 +30,11 @@ export class PolicyBatchers {
     return batcher;
   }
 
+  /** How long a refresh re-reads a policy while Google answers a version older than this provider's own write. */
+  public get staleReadBudgetMs(): number {
+    return this.options.staleRead.maxElapsedMs ?? 0;
+  }
+
   /** Ctrl-C: every batcher cancels what it has not sent. */
   public stop(): void {
     this.stopped = true;

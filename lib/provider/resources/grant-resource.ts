@@ -1,14 +1,19 @@
+import { GoogleApiError } from '../../api/errors';
 import type { IamResourceUse } from '../../api/resource-validation';
+import { notYetVisible, type NotYetVisible } from '../../api/retry-policy';
+import { retrying } from '../../api/retrying';
 import { describeGrant, grantEdits, grantId, type Grant, type IamResource } from '../../iam/grant';
 import { validateGrantValues } from '../../iam/grant-validation';
 import { grantKey } from '../../iam/identity';
 import type { PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
-import { isNotFound, ProviderErrors, reportError } from '../errors';
+import { isNotFound, isOutcomeUnknown, ProviderErrors, reportError } from '../errors';
 import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
-import type { Diagnostics } from '../framework/diagnostics';
+import { formatDuration } from '../framework/duration';
+import type { PrivateState } from '../framework/private-state';
 import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
 import { attributeType, type Attribute } from '../framework/schema';
+import { etagDigest, StaleRead, type ChangeResult } from '../policies/policy-batcher';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
 import { knownValue, stringOf } from './cty-values';
@@ -40,6 +45,45 @@ export interface GrantMode {
 const COMPUTED = COMPUTED_ATTRIBUTES.map((a) => a.name);
 
 /**
+ * What a grant's private state keeps of its last write: the policy's etag
+ * after it, and digests of the versions the writes of its provider process
+ * had replaced by then (8 characters each). A later refresh that reads one of
+ * those versions has read an answer older than that write (Google's IAM reads
+ * may lag writes): not drift.
+ */
+const WRITE_KEY = 'write';
+interface WriteRecord {
+  readonly etag: string;
+  readonly replaced: string;
+}
+
+function rememberWrite(privateState: PrivateState, result: ChangeResult): void {
+  privateState.set(WRITE_KEY, { etag: result.etag, replaced: result.replaced.join('') } satisfies WriteRecord);
+}
+
+/** Whether `policy` is a version the grant's own last write had already replaced. */
+function olderThanOwnWrite(privateState: PrivateState, policy: Policy): boolean {
+  const record = privateState.get(WRITE_KEY) as Partial<WriteRecord> | undefined;
+  if (typeof record?.replaced !== 'string' || !policy.etag || policy.etag === record.etag) return false;
+  const digest = etagDigest(policy.etag);
+  for (let i = 0; i < record.replaced.length; i += digest.length) {
+    if (record.replaced.slice(i, i + digest.length) === digest) return true;
+  }
+  return false;
+}
+
+/** What a failed call says about Google's eventual consistency (retry-policy.ts `notYetVisible`). */
+function notYetVisibleOf(error: unknown): NotYetVisible | undefined {
+  return error instanceof GoogleApiError ? notYetVisible(error.httpStatus, error.status, error.apiMessage) : undefined;
+}
+
+/** What a grant waits for: its resource, or a service account it grants to. */
+function waitedFor(grant: Grant, kind: NotYetVisible): string {
+  if (kind === 'resource') return grant.resource.name;
+  return grant.mode === 'member' ? grant.member : 'a service account among its members';
+}
+
+/**
  * An IAM resource type (member, binding or policy) of one descriptor (typed
  * row or generic), like terraform-plugin-framework's resources: schema,
  * validation, plan, and create/read/update/delete/import through the
@@ -60,18 +104,43 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
   };
   const batcher = (context: CallContext<GoogleIamContext>, grant: Grant) => context.provider.policies.of(grant.resource);
 
-  async function change(
-    context: CallContext<GoogleIamContext>,
-    grant: Grant,
-    edits: readonly PolicyEdit[],
-    summary: string,
-    diagnostics: Diagnostics,
-  ): Promise<string | undefined> {
+  /**
+   * Queues `edits` in the policy's batcher. While Google answers as it does
+   * for something created moments ago (NOT_FOUND or PERMISSION_DENIED for the
+   * resource, "Service account … does not exist" for a member), waits with
+   * backoff within the provider's `eventual_consistency_timeout`, logging
+   * each wait. Terraform cannot tell a provider which values it learned at
+   * apply (it plans every change again before applying it, from the state's
+   * private data), so every create and update waits the same way.
+   */
+  async function change(context: CallContext<GoogleIamContext>, grant: Grant, edits: readonly PolicyEdit[]): Promise<ChangeResult> {
+    const started = Date.now();
+    let attempts = 0;
     try {
-      return (await batcher(context, grant).change(edits, context.signal)).etag;
+      const { value } = await retrying(
+        () => {
+          attempts++;
+          return batcher(context, grant).change(edits, context.signal);
+        },
+        {
+          ...context.provider.visibilityRetry,
+          retryOn: (error) => notYetVisibleOf(error) !== undefined,
+          stopRetrying: () => context.signal.aborted,
+          onRetry: (error, attempt, delayMs) =>
+            context.log('warn', `${describeGrant(grant)}: waiting for ${waitedFor(grant, notYetVisibleOf(error)!)} to become visible to IAM`, {
+              attempt,
+              retry_in_ms: delayMs,
+              waited_ms: Date.now() - started,
+              budget_ms: context.provider.visibilityRetry.maxElapsedMs,
+              google_error: (error as Error).message,
+            }),
+        },
+      );
+      return value;
     } catch (error) {
-      reportError(diagnostics, summary, error);
-      return undefined;
+      const kind = notYetVisibleOf(error);
+      if (kind === undefined || attempts < 2) throw error;
+      throw ProviderErrors.notVisible(kind, waitedFor(grant, kind), formatDuration(Date.now() - started), attempts, error as GoogleApiError);
     }
   }
 
@@ -111,8 +180,15 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
 
     async create(context, planned, diagnostics) {
       const grant = grantOf(planned);
-      const etag = await change(context, grant, grantEdits(grant, 'apply'), `Could not grant ${describeGrant(grant)}`, diagnostics);
-      return etag === undefined ? null : { ...planned, etag };
+      try {
+        const result = await change(context, grant, grantEdits(grant, 'apply'));
+        rememberWrite(context.private, result);
+        return { ...planned, etag: result.etag };
+      } catch (error) {
+        reportError(diagnostics, `Could not grant ${describeGrant(grant)}`, error);
+        // Google may hold the grant: Terraform keeps it (tainted), so the next apply or a destroy settles it.
+        return isOutcomeUnknown(error) ? { ...planned, etag: null } : null;
+      }
     },
 
     async update(context, prior, planned, diagnostics) {
@@ -123,8 +199,15 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
         grantKey(before) === grantKey(after)
           ? grantEdits(after, 'apply')
           : [...grantEdits(before, 'remove'), ...grantEdits(after, 'apply')];
-      const etag = await change(context, after, edits, `Could not change ${describeGrant(after)}`, diagnostics);
-      return etag === undefined ? prior : { ...planned, etag };
+      try {
+        const result = await change(context, after, edits);
+        rememberWrite(context.private, result);
+        return { ...planned, etag: result.etag };
+      } catch (error) {
+        reportError(diagnostics, `Could not change ${describeGrant(after)}`, error);
+        // Google may hold the new values: Terraform keeps them, so the next plan compares them with Google.
+        return isOutcomeUnknown(error) ? { ...planned, etag: null } : prior;
+      }
     },
 
     async delete(context, prior, diagnostics) {
@@ -139,16 +222,36 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
           );
           return;
         }
+        // The object stays in Terraform's state (an outcome unknown included), so the next destroy tries again.
         reportError(diagnostics, `Could not revoke ${describeGrant(grant)}`, error);
       }
     },
 
     async read(context, state, diagnostics) {
       const grant = grantOf(state);
+      const unchanged = (policy: Policy) => {
+        const refreshed = mode.refresh(state, policy);
+        return refreshed !== null && !attributes.some((a) => !COMPUTED.includes(a.name) && differs(state, refreshed, a.name));
+      };
+      // A version the grant's own write had replaced is a lagging read, not drift: read again, unless it shows no change anyway.
+      const stale = (policy: Policy) => olderThanOwnWrite(context.private, policy) && !unchanged(policy);
       let policy: Policy;
       try {
-        policy = await batcher(context, grant).read();
+        policy = await batcher(context, grant).readNotStale(stale, (error, attempt, delayMs) =>
+          context.log('info', `${describeGrant(grant)}: Google answered a version older than this provider's last write; reading again`, {
+            attempt,
+            retry_in_ms: delayMs,
+            detail: (error as Error).message,
+          }),
+        );
       } catch (error) {
+        if (error instanceof StaleRead) {
+          diagnostics.warning(
+            `Google still answers an older IAM policy of ${grant.resource.name}`,
+            `After ${formatDuration(context.provider.policies.staleReadBudgetMs)}, every read of the policy answered a version that this provider's last write of ${describeGrant(grant)} had replaced (Google's IAM reads are eventually consistent). The state is kept as written; run terraform plan again later to compare it with Google.`,
+          );
+          return state;
+        }
         if (isNotFound(error)) {
           diagnostics.warning(
             `${grant.resource.name} no longer exists`,
@@ -160,7 +263,9 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
         return state;
       }
       const refreshed = mode.refresh(state, policy);
-      return refreshed === null ? null : { ...refreshed, etag: policy.etag ?? null };
+      if (refreshed === null) return null;
+      // An older version that shows no change keeps the state's etag, the newer one.
+      return { ...refreshed, etag: olderThanOwnWrite(context.private, policy) ? (state.etag ?? null) : (policy.etag ?? null) };
     },
 
     async importState(context, id, diagnostics) {

@@ -3,7 +3,7 @@
  * The emulator as a program, for tests in any language (npm installs it as
  * `cdktf-google-iam-emulator`, or `cdktn-google-iam-emulator` with the cdktn flavour):
  *
- *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--json] [--log]
+ *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--read-lag-ms N] [--json] [--log]
  *
  * `--help` (`-h`) prints the usage and exits 0; a wrong option prints it to
  * stderr and exits 2, as command-line tools do.
@@ -13,7 +13,8 @@
  * or, with `--json`, as one JSON line
  * `{"url": ..., "env": {...}}`; then serves until SIGINT/SIGTERM. Seed and
  * inspect it over HTTP (the admin API of emulator.ts): POST /__emulator/resources
- * {name, policy}, POST /__emulator/remove-resource {name}, POST
+ * {name, policy, visibleAfterMs, hiddenAs}, POST /__emulator/service-accounts {email, refusedForMs},
+ * POST /__emulator/read-lag {ms}, POST /__emulator/remove-resource {name}, POST
  * /__emulator/import-jobs {job}, POST /__emulator/faults {faults}, GET
  * /__emulator/policies/{name}, GET /__emulator/writes, GET /__emulator/stats.
  */
@@ -23,13 +24,14 @@ import { GoogleApiEmulator } from './emulator';
 
 const PROGRAM = path.basename(process.argv[1] ?? 'cdktf-google-iam-emulator').replace(/\.js$/, '');
 
-const USAGE = `usage: ${PROGRAM} [--port N] [--services NAME,...] [--json] [--log]
+const USAGE = `usage: ${PROGRAM} [--port N] [--services NAME,...] [--read-lag-ms N] [--json] [--log]
 
 Starts the Google API emulator, prints the environment that points the provider,
 the lookups and terraform at it, and serves until SIGINT or SIGTERM.
 
   --port N             port to listen on (default: 0, any free port)
   --services NAME,...  more services to print endpoint overrides for, e.g. secretmanager
+  --read-lag-ms N      reads lag writes by N ms, as Google's IAM reads may (default: 0)
   --json               print {"url": ..., "env": {...}} as one JSON line instead of export lines
   --log                log each request to stderr
   -h, --help           print this help and exit
@@ -41,6 +43,7 @@ const EXIT_USAGE = 2;
 const OPTIONS = {
   port: { type: 'string', default: '0' },
   services: { type: 'string', default: '' },
+  'read-lag-ms': { type: 'string', default: '0' },
   json: { type: 'boolean', default: false },
   log: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -61,6 +64,9 @@ function parseCommandLine(args: string[]) {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port: expected 0 to 65535, got ${JSON.stringify(values.port)}`);
+  const readLagMs = Number(values['read-lag-ms']);
+  if (!Number.isFinite(readLagMs) || readLagMs < 0)
+    throw new UsageError(`--read-lag-ms: expected a non-negative number, got ${JSON.stringify(values['read-lag-ms'])}`);
   return values;
 }
 
@@ -79,6 +85,7 @@ async function main(): Promise<void> {
   }
   const emulator = await GoogleApiEmulator.start({
     port: Number(values.port),
+    readLagMs: Number(values['read-lag-ms']),
     log: values.log ? (line) => process.stderr.write(`${line}\n`) : undefined,
   });
   const services = (values.services ?? '')

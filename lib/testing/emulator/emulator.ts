@@ -5,7 +5,7 @@ import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from '..
 import { ApiError, FrontEndNotFound, frontEndNotFound, invalidArgument, notFound, rejectUnknownFields } from './api-error';
 import { AuthEndpoints } from './auth-endpoints';
 import { FaultInjector, type EmulatedMethod, type FaultOptions } from './faults';
-import { IamPolicyStore, type PolicyFields, type PolicyWrite } from './iam-store';
+import { IamPolicyStore, type PolicyFields, type PolicyWrite, type Visibility } from './iam-store';
 import { ImportJobStore } from './import-job-store';
 
 /** Options of {@link GoogleApiEmulator.start}. */
@@ -20,6 +20,11 @@ export interface EmulatorOptions {
   readonly faults?: FaultOptions;
   /** Delay before each API answer, to mimic network round trips. @default 0 */
   readonly latencyMs?: number;
+  /**
+   * Reads lag writes by this long, as Google's IAM reads may: getIamPolicy answers the newest version of
+   * the policy at least this old (see `setReadLag`). @default 0 (every read sees the last write)
+   */
+  readonly readLagMs?: number;
   /** One line per API request. @default - silent */
   readonly log?: (line: string) => void;
   /**
@@ -132,6 +137,7 @@ export class GoogleApiEmulator {
     this.deniedTokens = new Set(options.deniedTokens ?? [GoogleApiEmulator.DENIED_TOKEN]);
     this.auth = new AuthEndpoints([GoogleApiEmulator.ACCESS_TOKEN], this.deniedTokens);
     this.setFaults(options.faults);
+    this.setReadLag(options.readLagMs ?? 0);
     this.server = http.createServer((req, res) => void this.handle(req, res));
   }
 
@@ -171,9 +177,26 @@ export class GoogleApiEmulator {
     this.collections.push({ ...collection, getIamPolicyMethod: shape });
   }
 
-  /** Creates (or resets) an IAM-enabled resource, with no policy unless one is given. */
-  public addResource(name: string, policy?: Policy): void {
-    this.policies.add(name, policy);
+  /**
+   * Creates (or resets) an IAM-enabled resource, with no policy unless one is given. With `visibility`, it
+   * stays invisible to IAM for a while (404, or 403), as a resource Google created moments ago.
+   */
+  public addResource(name: string, policy?: Policy, visibility?: Visibility): void {
+    this.policies.add(name, policy, visibility);
+  }
+
+  /**
+   * A service account that setIamPolicy refuses as a member for `refusedForMs` from now (400 "Service account
+   * … does not exist"), as Google does for one created moments ago. Others are accepted as always.
+   */
+  public addServiceAccount(email: string, refusedForMs = 0): void {
+    this.policies.addServiceAccount(email, refusedForMs);
+  }
+
+  /** Reads lag writes by `ms` from now on: getIamPolicy answers the newest version at least that old (0: none). */
+  public setReadLag(ms: number): void {
+    if (!(Number.isFinite(ms) && ms >= 0)) throw new Error(`read lag must be a non-negative number of ms (got ${ms})`);
+    this.policies.readLagMs = ms;
   }
 
   /** Deletes an IAM-enabled resource: its policy calls then answer 404 NOT_FOUND. */
@@ -186,7 +209,7 @@ export class GoogleApiEmulator {
     this.importJobs.add(job);
   }
 
-  /** The resource's current policy, as a version 3 read returns it. */
+  /** The resource's current policy, as a version 3 read returns it (no lag, no visibility delay). */
   public policy(name: string): Policy {
     return this.policies.current(name);
   }
@@ -337,8 +360,21 @@ export class GoogleApiEmulator {
   /** Seeding and inspection from another process (see cli.ts). */
   private answerAdmin(action: string, method: string, body: string, res: http.ServerResponse): void {
     try {
-      const input = parseJson(body) as { name?: string; policy?: Policy; job?: Record<string, unknown>; faults?: FaultOptions };
-      if (action === 'resources' && method === 'POST' && input.name) this.addResource(input.name, input.policy);
+      const input = parseJson(body) as {
+        name?: string;
+        policy?: Policy;
+        job?: Record<string, unknown>;
+        faults?: FaultOptions;
+        visibleAfterMs?: number;
+        hiddenAs?: 404 | 403;
+        email?: string;
+        refusedForMs?: number;
+        ms?: number;
+      };
+      if (action === 'resources' && method === 'POST' && input.name)
+        this.addResource(input.name, input.policy, { visibleAfterMs: input.visibleAfterMs, hiddenAs: input.hiddenAs });
+      else if (action === 'service-accounts' && method === 'POST' && input.email) this.addServiceAccount(input.email, input.refusedForMs);
+      else if (action === 'read-lag' && method === 'POST' && typeof input.ms === 'number') this.setReadLag(input.ms);
       else if (action === 'remove-resource' && method === 'POST' && input.name) this.removeResource(input.name);
       else if (action === 'import-jobs' && method === 'POST' && input.job) this.addImportJob(input.job);
       else if (action === 'faults' && method === 'POST') this.setFaults(input.faults);

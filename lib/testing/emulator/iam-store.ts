@@ -36,6 +36,22 @@ export interface PolicyFields {
   readonly auditConfigs: boolean;
 }
 
+/**
+ * How Google's eventual consistency shows for one resource created moments
+ * ago: until `visibleAfterMs` have passed its IAM policy calls answer as if
+ * it did not exist. Google's IAM API reference: "each read is eventually
+ * consistent"; terraform-provider-google retries 404 on a resource created
+ * moments ago (`transport/error_retry_predicates.go`,
+ * `IsNotFoundRetryableError`) and 403 where "IAM API is eventually consistent
+ * and returns 403 … instead of 404" (`IsForbiddenIamServiceAccountRetryableError`).
+ */
+export interface Visibility {
+  /** How long after `add` the resource stays invisible to IAM. @default 0 */
+  readonly visibleAfterMs?: number;
+  /** What it answers until then: 404 NOT_FOUND, or 403 PERMISSION_DENIED. @default 404 */
+  readonly hiddenAs?: 404 | 403;
+}
+
 /** One accepted setIamPolicy: the policy it left behind (as a version 3 read returns it). */
 export interface PolicyWrite {
   /** 1, 2, 3, ... across all resources, in the order the writes were accepted. */
@@ -44,58 +60,90 @@ export interface PolicyWrite {
   readonly policy: Policy;
 }
 
+/** One resource: its policy's versions (the current one last) and when it becomes visible to IAM. */
+interface StoredResource {
+  readonly versions: { readonly at: number; readonly policy: StoredPolicy | undefined }[];
+  readonly visibleAt: number;
+  readonly hiddenAs: 404 | 403;
+}
+
 /**
  * IAM policies of emulated resources, with the rules Google enforces on
- * getIamPolicy / setIamPolicy (versions, etags, conditions, limits).
+ * getIamPolicy / setIamPolicy (versions, etags, conditions, limits), and,
+ * opt-in, Google's eventual consistency: resources and service accounts
+ * that become visible to IAM only some time after they are created
+ * ({@link Visibility}, `addServiceAccount`) and reads that lag writes
+ * (`readLagMs`).
  */
 export class IamPolicyStore {
-  private readonly policies = new Map<string, StoredPolicy | undefined>();
+  private readonly resources = new Map<string, StoredResource>();
+  /** Service accounts created with a delay: lower-cased email → when IAM accepts them as members. */
+  private readonly serviceAccounts = new Map<string, number>();
   private etagCounter = 0;
   private writeLog: PolicyWrite[] = [];
   private writeSeq = 0;
+  /**
+   * How far reads lag writes: a read answers the newest version at least this
+   * old. Google's IAM API reference: "if you write data … then immediately
+   * read that data, the read operation might return an older version of the
+   * data"; writes stay sequentially consistent (an etag is checked against
+   * the current version).
+   */
+  public readLagMs = 0;
+
+  constructor(private readonly now: () => number = Date.now) {}
 
   /** Creates (or resets) a resource; without a policy it has none, as a new resource does. */
-  public add(name: string, policy?: Policy): void {
-    if (!policy) {
-      this.policies.set(name, undefined);
-      return;
-    }
-    this.policies.set(name, {
-      version: policy.version ?? 1,
-      etag: policy.etag ?? this.newEtag(),
-      bindings: clone(policy.bindings ?? []),
-      auditConfigs: clone(policy.auditConfigs ?? []),
+  public add(name: string, policy?: Policy, visibility: Visibility = {}): void {
+    const stored: StoredPolicy | undefined = policy
+      ? {
+          version: policy.version ?? 1,
+          etag: policy.etag ?? this.newEtag(),
+          bindings: clone(policy.bindings ?? []),
+          auditConfigs: clone(policy.auditConfigs ?? []),
+        }
+      : undefined;
+    const at = this.now();
+    this.resources.set(name, {
+      versions: [{ at, policy: stored }],
+      visibleAt: at + (visibility.visibleAfterMs ?? 0),
+      hiddenAs: visibility.hiddenAs ?? 404,
     });
+  }
+
+  /**
+   * A service account that IAM refuses as a member for `refusedForMs` from
+   * now, as Google does for one created moments ago: setIamPolicy answers 400
+   * "Service account … does not exist" (terraform-provider-google
+   * `transport/error_retry_predicates.go`, `IamServiceAccountNotFound`).
+   * Service accounts never added are accepted, as before.
+   */
+  public addServiceAccount(email: string, refusedForMs = 0): void {
+    this.serviceAccounts.set(email.toLowerCase(), this.now() + refusedForMs);
   }
 
   public remove(name: string): void {
-    this.policies.delete(name);
+    this.resources.delete(name);
   }
 
   public has(name: string): boolean {
-    return this.policies.has(name);
+    return this.resources.has(name);
   }
 
-  /** The policy as a version 3 read returns it. */
+  /** The policy as a version 3 read returns it, without lag or visibility delays: the truth, for tests to inspect. */
   public current(name: string): Policy {
-    return this.get(name, 3);
+    return render(this.lookup(name).versions.at(-1)!.policy, 3);
   }
 
+  /** getIamPolicy: the newest version at least `readLagMs` old (the oldest one kept, if none is that old). */
   public get(name: string, requestedVersion: number): Policy {
-    const stored = this.lookup(name);
+    const resource = this.visible(name);
     if (!VALID_VERSIONS.includes(requestedVersion)) {
       throw invalidArgument(`Invalid requested policy version ${requestedVersion}: must be 0, 1 or 3.`);
     }
-    if (!stored) return { etag: EMPTY_POLICY_ETAG };
-    const conditional = stored.bindings.some((b) => b.condition);
-    // A reader that asks for less than version 3 gets conditional roles mangled, as Google does.
-    const bindings = conditional && requestedVersion < 3 ? stored.bindings.map(mangleConditional) : stored.bindings;
-    return omitEmpty({
-      version: conditional && requestedVersion < 3 ? 1 : stored.version,
-      etag: stored.etag,
-      bindings: clone(bindings),
-      auditConfigs: clone(stored.auditConfigs),
-    });
+    const horizon = this.now() - this.readLagMs;
+    const version = [...resource.versions].reverse().find((v) => v.at <= horizon) ?? resource.versions[0];
+    return render(version.policy, requestedVersion);
   }
 
   /**
@@ -103,7 +151,8 @@ export class IamPolicyStore {
    * whether the API's schemas have `updateMask` and the Policy's `auditConfigs` (where not, sending one is a 400).
    */
   public set(name: string, request: unknown, fields: PolicyFields = { updateMask: true, auditConfigs: true }): Policy {
-    const stored = this.lookup(name);
+    const resource = this.visible(name);
+    const stored = resource.versions.at(-1)!.policy;
     rejectUnknownFields(request, fields.updateMask ? ['policy', 'updateMask'] : ['policy'], '');
     const { policy, updateMask: maskText } = (request ?? {}) as { policy?: Policy; updateMask?: unknown };
     if (!policy) throw invalidArgument('Request contains an invalid argument: policy is required.');
@@ -126,7 +175,13 @@ export class IamPolicyStore {
       auditConfigs: mask.has('auditConfigs') ? clone(policy.auditConfigs ?? []) : (stored?.auditConfigs ?? []),
     };
     validateRules(next);
-    this.policies.set(name, next);
+    this.refuseHiddenServiceAccounts(next);
+    const at = this.now();
+    resource.versions.push({ at, policy: next });
+    // Keep what a lagging read can still answer: every version written within the lag, and the one before them.
+    let firstNeeded = resource.versions.length - 1;
+    while (firstNeeded > 0 && resource.versions[firstNeeded].at > at - this.readLagMs) firstNeeded--;
+    resource.versions.splice(0, firstNeeded);
     const written = this.current(name);
     this.writeLog.push({ seq: ++this.writeSeq, resource: name, policy: clone(written) });
     return written;
@@ -140,9 +195,30 @@ export class IamPolicyStore {
     this.writeLog = [];
   }
 
-  private lookup(name: string): StoredPolicy | undefined {
-    if (!this.policies.has(name)) throw notFound(`Resource '${name}' was not found`);
-    return this.policies.get(name);
+  private lookup(name: string): StoredResource {
+    const resource = this.resources.get(name);
+    if (!resource) throw notFound(`Resource '${name}' was not found`);
+    return resource;
+  }
+
+  /** The resource, if IAM sees it yet: until then, 404 or 403 as Google answers for one created moments ago. */
+  private visible(name: string): StoredResource {
+    const resource = this.lookup(name);
+    if (this.now() >= resource.visibleAt) return resource;
+    if (resource.hiddenAs === 403)
+      throw new ApiError(403, 'PERMISSION_DENIED', `Permission denied on resource '${name}' (or it may not exist).`);
+    throw notFound(`Resource '${name}' was not found`);
+  }
+
+  private refuseHiddenServiceAccounts(policy: StoredPolicy): void {
+    const now = this.now();
+    for (const binding of policy.bindings) {
+      for (const member of binding.members ?? []) {
+        const email = /^serviceAccount:(.+)$/.exec(member)?.[1];
+        const acceptedAt = email === undefined ? undefined : this.serviceAccounts.get(email.toLowerCase());
+        if (acceptedAt !== undefined && now < acceptedAt) throw invalidArgument(`Service account ${email} does not exist.`);
+      }
+    }
   }
 
   private newEtag(): string {
@@ -150,6 +226,20 @@ export class IamPolicyStore {
     counter.writeUInt32BE(++this.etagCounter);
     return Buffer.concat([Buffer.from([0x07]), counter, randomBytes(3)]).toString('base64');
   }
+}
+
+/** A stored version as a read of `requestedVersion` returns it. */
+function render(stored: StoredPolicy | undefined, requestedVersion: number): Policy {
+  if (!stored) return { etag: EMPTY_POLICY_ETAG };
+  const conditional = stored.bindings.some((b) => b.condition);
+  // A reader that asks for less than version 3 gets conditional roles mangled, as Google does.
+  const bindings = conditional && requestedVersion < 3 ? stored.bindings.map(mangleConditional) : stored.bindings;
+  return omitEmpty({
+    version: conditional && requestedVersion < 3 ? 1 : stored.version,
+    etag: stored.etag,
+    bindings: clone(bindings),
+    auditConfigs: clone(stored.auditConfigs),
+  });
 }
 
 function parseMask(mask: unknown): Set<string> {

@@ -215,14 +215,18 @@ describe('a lost answer and Ctrl-C', () => {
     expect(emulator.stats()).toMatchObject({ setIamPolicy: 1, getIamPolicy: 1 }); // the write, then the settling read
   });
 
-  test('a write that was not carried out and not answered fails, with no state', async () => {
+  test('a write answered 503 that a read does not show fails, and the grant is kept: reads may lag writes, so its outcome is unknown', async () => {
     const harness = await provider(NO_RETRIES);
     const type = harness.resource('googleiam_authorization_policy_iam_member');
     const name = newPolicy();
     emulator.setFaults({ rate: 1, kinds: ['503'], methods: ['setIamPolicy'] });
-    const { value, diagnostics } = await create(harness, type, member(type, name, user(1)));
-    expect(value).toBeNull();
+    const planned = member(type, name, user(1));
+    const { value, diagnostics } = await create(harness, type, planned);
+    expect(value).toEqual({ ...planned, etag: null });
+    expect(diagnostics.all).toHaveLength(1);
     expect(diagnostics.all[0].detail).toContain('UNAVAILABLE');
+    expect(diagnostics.all[0].detail).toContain("Google's IAM reads may lag writes");
+    expect(diagnostics.all[0].detail).toContain('whether Google carried it out is unknown');
     expect(emulator.writes(name)).toHaveLength(0);
   });
 

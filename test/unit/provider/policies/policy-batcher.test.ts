@@ -15,7 +15,7 @@ const add = (i: number | string): PolicyEdit[] => [{ kind: 'addMember', role: RO
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function batcher(policy: MemoryPolicy): PolicyBatcher {
-  return new PolicyBatcher(policy, { change: FAST, check: FAST, read: FAST, maxGatherMs: 100, idleGatherMs: 30 });
+  return new PolicyBatcher(policy, { change: FAST, check: FAST, read: FAST, staleRead: FAST, maxGatherMs: 100, idleGatherMs: 30 });
 }
 
 test('requests that arrive together are one read and one write; the next batch writes on the kept policy without reading', async () => {
