@@ -56,7 +56,7 @@ export const ProviderErrors = {
       `${cause.message}. ${kind === 'resource' ? `IAM still did not see the resource ${what}` : `IAM still refused the member ${what}`} ` +
         `after waiting ${waited} (${attempts} attempts): Google's IAM is eventually consistent, and something created moments ago ` +
         `can answer so for a while, but not this long. Check that it exists${kind === 'resource' ? ' and that the credentials may manage its IAM policy' : ''}; ` +
-        'the provider block\'s eventual_consistency_timeout sets how long to wait',
+        "the provider block's eventual_consistency_timeout sets how long to wait",
       'NOT_VISIBLE',
     ),
   importId: (id: string, expected: string) =>
@@ -83,13 +83,31 @@ export function isNotFound(error: unknown): boolean {
  * names are the constructs' camelCase; `attributes` maps them to the schema's).
  */
 export function reportError(diagnostics: Diagnostics, summary: string, error: unknown, attributes?: FieldToAttribute): void {
+  const { message, attribute } = problemOf(error, attributes);
+  diagnostics.error(summary, message, attribute);
+}
+
+/**
+ * A value refused where an error would stop `terraform destroy` (see the
+ * resource types' `validate`): a warning that says the apply will refuse it.
+ */
+export function reportRefusalAhead(diagnostics: Diagnostics, summary: string, error: unknown): void {
+  const { message, attribute } = problemOf(error);
+  diagnostics.warning(
+    summary,
+    `${message}. terraform apply refuses it before sending anything to Google (a warning here, not an error, so that terraform destroy still works with this configuration)`,
+    attribute,
+  );
+}
+
+/** The message of `error`, and the attribute it is about when it refuses a value. */
+function problemOf(error: unknown, attributes?: FieldToAttribute): { message: string; attribute?: AttributePath } {
+  const message = error instanceof Error ? error.message : String(error);
   if (error instanceof IamValidationError || (error instanceof ContractError && error.kind === 'value')) {
     const field = (error as IamValidationError).field;
-    const attribute = attributes ? attributes(field) : attributePath(field);
-    diagnostics.error(summary, error.message, attribute);
-    return;
+    return { message, attribute: attributes ? attributes(field) : attributePath(field) };
   }
-  diagnostics.error(summary, error instanceof Error ? error.message : String(error));
+  return { message };
 }
 
 /** Maps a lib/iam field name to the schema's attribute path. */

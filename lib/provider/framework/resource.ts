@@ -35,6 +35,20 @@ export interface CallContext<Context = ProviderContext> {
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
 }
 
+/**
+ * When a ValidateResourceConfig comes. Terraform validates a configuration
+ * statically (`terraform validate`, and before every plan, apply and destroy)
+ * in a provider process it never configures, where only values the
+ * configuration states are known (a variable or another resource's attribute
+ * is unknown); then again inside every plan and apply walk, in the configured
+ * process, once references are known. One of those walks is the refresh that
+ * `terraform destroy` runs first, where an error stops the destroy.
+ */
+export interface ValidationRequest {
+  /** True inside plan and apply walks (the provider is configured), false in the static validation. */
+  readonly providerConfigured: boolean;
+}
+
 /** A planned change, as PlanResourceChange sees it. */
 export interface PlanRequest {
   /** The state before; null when the resource is to be created. */
@@ -62,7 +76,7 @@ export interface ResourceType<Context = ProviderContext> {
   readonly typeName: string;
   readonly schema: Schema;
   /** ValidateResourceConfig: checks what is known of the configuration (unknown values are skipped). */
-  validate?(config: CtyObject, diagnostics: Diagnostics): void;
+  validate?(config: CtyObject, diagnostics: Diagnostics, request: ValidationRequest): void;
   /**
    * PlanResourceChange for a create or an update (a destroy is planned by the
    * protocol layer). Without it the protocol layer plans `proposed` with every

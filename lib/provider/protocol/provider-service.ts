@@ -96,7 +96,10 @@ export function createProviderService<Context>(definition: ProviderDefinition<Co
 
     ValidateResourceConfig: unary('ValidateResourceConfig', logger, (request: wire.TypedConfigRequest) => {
       const { definition: type, type: ctyType } = resource(request.type_name);
-      return { diagnostics: wireDiagnostics(validate(type, objectValue(request.config, ctyType, 'resource configuration')), ctyType) };
+      const config = objectValue(request.config, ctyType, 'resource configuration');
+      const diagnostics = new Diagnostics();
+      if (config) type.validate?.(config, diagnostics, { providerConfigured: state.isConfigured });
+      return { diagnostics: wireDiagnostics(diagnostics, ctyType) };
     }),
 
     ValidateDataResourceConfig: unary('ValidateDataResourceConfig', logger, (request: wire.TypedConfigRequest) => {

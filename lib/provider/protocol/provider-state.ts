@@ -11,6 +11,7 @@ export class ProviderState<Context> {
   private readonly running = new Set<AbortController>();
   private context: Promise<Context | undefined>;
   private settle!: (context: Context | undefined) => void;
+  private configuredOnce = false;
 
   constructor() {
     this.context = new Promise((resolve) => (this.settle = resolve));
@@ -18,9 +19,15 @@ export class ProviderState<Context> {
 
   /** Records the configuration's outcome: the context, or undefined when it failed. */
   public configured(context: Context | undefined): void {
+    this.configuredOnce = true;
     this.settle(context);
     // Terraform configures a process once; should it configure again, later calls get the new context.
     this.context = Promise.resolve(context);
+  }
+
+  /** Whether ConfigureProvider has been called (Terraform never configures the process of a static validation). */
+  public get isConfigured(): boolean {
+    return this.configuredOnce;
   }
 
   /** The configured context, once ConfigureProvider has run; throws when it failed or `signal` aborts first. */

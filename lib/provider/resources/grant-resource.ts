@@ -7,8 +7,9 @@ import { validateGrantValues } from '../../iam/grant-validation';
 import { grantKey } from '../../iam/identity';
 import type { PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
-import { isNotFound, isOutcomeUnknown, ProviderErrors, reportError } from '../errors';
+import { isNotFound, isOutcomeUnknown, ProviderErrors, reportError, reportRefusalAhead } from '../errors';
 import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
+import type { Diagnostics } from '../framework/diagnostics';
 import { formatDuration } from '../framework/duration';
 import type { PrivateState } from '../framework/private-state';
 import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
@@ -104,6 +105,29 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
   };
   const batcher = (context: CallContext<GoogleIamContext>, grant: Grant) => context.provider.policies.of(grant.resource);
 
+  /** What the validators refuse in `values` (unknown values skipped). */
+  function refusals(values: CtyObject): { summary: string; error: unknown }[] {
+    const found: { summary: string; error: unknown }[] = [];
+    try {
+      descriptor.validate(values, use(values), mode.mode);
+    } catch (error) {
+      found.push({ summary: `Invalid ${descriptor.noun}`, error });
+    }
+    try {
+      validateGrantValues(mode.partialGrant(values), knownValue);
+    } catch (error) {
+      found.push({ summary: 'Invalid IAM grant', error });
+    }
+    return found;
+  }
+
+  /** Refuses, with errors, the values a create or update is asked to write; true when there were any. */
+  function refused(values: CtyObject, diagnostics: Diagnostics): boolean {
+    const found = refusals(values);
+    for (const { summary, error } of found) reportError(diagnostics, summary, error);
+    return found.length > 0;
+  }
+
   /**
    * Queues `edits` in the policy's batcher. While Google answers as it does
    * for something created moments ago (NOT_FOUND or PERMISSION_DENIED for the
@@ -127,20 +151,30 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
           retryOn: (error) => notYetVisibleOf(error) !== undefined,
           stopRetrying: () => context.signal.aborted,
           onRetry: (error, attempt, delayMs) =>
-            context.log('warn', `${describeGrant(grant)}: waiting for ${waitedFor(grant, notYetVisibleOf(error)!)} to become visible to IAM`, {
-              attempt,
-              retry_in_ms: delayMs,
-              waited_ms: Date.now() - started,
-              budget_ms: context.provider.visibilityRetry.maxElapsedMs,
-              google_error: (error as Error).message,
-            }),
+            context.log(
+              'warn',
+              `${describeGrant(grant)}: waiting for ${waitedFor(grant, notYetVisibleOf(error)!)} to become visible to IAM`,
+              {
+                attempt,
+                retry_in_ms: delayMs,
+                waited_ms: Date.now() - started,
+                budget_ms: context.provider.visibilityRetry.maxElapsedMs,
+                google_error: (error as Error).message,
+              },
+            ),
         },
       );
       return value;
     } catch (error) {
       const kind = notYetVisibleOf(error);
       if (kind === undefined || attempts < 2) throw error;
-      throw ProviderErrors.notVisible(kind, waitedFor(grant, kind), formatDuration(Date.now() - started), attempts, error as GoogleApiError);
+      throw ProviderErrors.notVisible(
+        kind,
+        waitedFor(grant, kind),
+        formatDuration(Date.now() - started),
+        attempts,
+        error as GoogleApiError,
+      );
     }
   }
 
@@ -148,17 +182,12 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     typeName: grantTypeName(descriptor.typeInfix, mode.mode),
     schema: { version: 0, description: mode.describe(descriptor.noun), attributes },
 
-    validate(config, diagnostics) {
-      try {
-        descriptor.validate(config, use(config), mode.mode);
-      } catch (error) {
-        reportError(diagnostics, `Invalid ${descriptor.noun}`, error);
-      }
-      try {
-        validateGrantValues(mode.partialGrant(config), knownValue);
-      } catch (error) {
-        reportError(diagnostics, 'Invalid IAM grant', error);
-      }
+    // A refused value is an error where Terraform validates the configuration statically; inside a plan or
+    // apply walk it is a warning (that walk may be destroy's refresh, which an error would stop), and the
+    // create or update refuses it before sending anything.
+    validate(config, diagnostics, request) {
+      const report = request.providerConfigured ? reportRefusalAhead : reportError;
+      for (const { summary, error } of refusals(config)) report(diagnostics, summary, error);
     },
 
     plan(request: PlanRequest): PlannedChange {
@@ -179,6 +208,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     },
 
     async create(context, planned, diagnostics) {
+      if (refused(planned, diagnostics)) return null;
       const grant = grantOf(planned);
       try {
         const result = await change(context, grant, grantEdits(grant, 'apply'));
@@ -192,6 +222,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     },
 
     async update(context, prior, planned, diagnostics) {
+      if (refused(planned, diagnostics)) return prior;
       const before = grantOf(prior);
       const after = grantOf(planned);
       // One write, no gap: a changed member, role or condition is taken away and granted in the same batch.

@@ -300,16 +300,25 @@ test('the authzPolicies family: member, binding and policy apply and destroy thr
   expect(await ws.stateList()).toEqual([]);
 });
 
-test("at plan, the provider refuses the other authorization-policy collection's name, naming the type that takes it", async () => {
-  // The name is a Terraform variable: unknown at synth, so only the provider's ValidateResourceConfig can check it.
+test("the provider warns at plan of the other authorization-policy collection's name, naming the type that takes it, and the apply refuses it", async () => {
+  // The name is a Terraform variable: unknown at synth, so only the provider can check it, once Terraform knows it.
   const ws = await workspace((s) => {
     const name = new TerraformVariable(s, 'authz_name', { type: 'string' }).stringValue;
     new NetworkSecurityAuthzPolicyIamMember(s, 'Member', { name, role: AP_VIEWER, member: u('a') });
   });
-  const plan = await ws.plan(env, ['-var', `authz_name=${AP1}`]);
-  expect(plan.code).toBe(1);
-  expect(plan.output.replace(/\s+/g, ' ')).toContain(
+  const refusal =
     'wrong shape: this is an authorization policy name, which googleiam_authorization_policy_iam_member takes; ' +
-      'expected the authz policy name as projects/{project}/locations/{location}/authzPolicies/{id}',
-  );
+    'expected the authz policy name as projects/{project}/locations/{location}/authzPolicies/{id}';
+  const plan = await ws.plan(env, ['-var', `authz_name=${AP1}`]);
+  const planText = plan.output.replace(/\s+/g, ' ');
+  expect(plan.code).toBe(2);
+  expect(planText).toContain('Warning: Invalid');
+  expect(planText).toContain(refusal);
+  emulator.resetStats();
+  const apply = await ws.apply(env, ['-var', `authz_name=${AP1}`]);
+  expect(apply.code).toBe(1);
+  const applyText = apply.output.replace(/\s+/g, ' ');
+  expect(applyText).toContain('Error: Invalid');
+  expect(applyText).toContain(refusal);
+  expect(emulator.stats().requests).toBe(0);
 });

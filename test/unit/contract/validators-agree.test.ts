@@ -57,6 +57,7 @@ function atPlan(resource: typeof GOOD): { field: string; detail: string } | unde
       project: null,
     },
     diagnostics,
+    { providerConfigured: false },
   );
   const error = diagnostics.all.find((d) => d.severity === 'ERROR');
   if (!error) return undefined;

@@ -16,10 +16,11 @@ const AG = 'projects/p-123456/locations/global/addressGroups/ag';
 const AUTHZ = 'projects/p-123456/locations/us-central1/authzPolicies/lb-authz';
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 
-function validate(typeName: string, values: CtyObject): Diagnostics {
+/** ValidateResourceConfig as the static validation sends it (`providerConfigured`: inside a plan or apply walk). */
+function validate(typeName: string, values: CtyObject, providerConfigured = false): Diagnostics {
   const diagnostics = new Diagnostics();
   const resource = type(typeName);
-  resource.validate!(fullValue(resource, values), diagnostics);
+  resource.validate!(fullValue(resource, values), diagnostics, { providerConfigured });
   return diagnostics;
 }
 
@@ -40,6 +41,17 @@ test('every type name of the common brief, typed and generic', () => {
 });
 
 describe('validate', () => {
+  test('inside a plan or apply walk the same refusal is a warning saying the apply refuses it (an error would stop terraform destroy)', () => {
+    const values = { name: AUTHZ, role: ROLE, member: 'user:a@example.com' };
+    const diagnostics = validate('googleiam_authorization_policy_iam_member', values, true);
+    expect(diagnostics.hasError).toBe(false);
+    expect(diagnostics.all).toHaveLength(1);
+    expect(diagnostics.all[0]).toMatchObject({ severity: 'WARNING', attribute: ['name'] });
+    expect(diagnostics.all[0].detail).toContain('wrong shape');
+    expect(diagnostics.all[0].detail).toContain('terraform apply refuses it before sending anything to Google');
+    expect(validate('googleiam_authorization_policy_iam_member', values, false).all.map((d) => d.severity)).toEqual(['ERROR']);
+  });
+
   test('a typed grant whose name is of another collection is refused, on the name', () => {
     const diagnostics = validate('googleiam_authorization_policy_iam_member', { name: AG, role: ROLE, member: 'user:a@example.com' });
     expect(diagnostics.all).toEqual([
