@@ -103,7 +103,13 @@ export function notYetVisible(httpStatus: number, status: string, message: strin
  */
 export type RetriedOperation = 'change' | 'check' | 'read' | 'visibility' | 'staleRead';
 
-const BUDGET_MS: Record<RetriedOperation, number> = { change: 180_000, check: 60_000, read: 20_000, visibility: 120_000, staleRead: 30_000 };
+const BUDGET_MS: Record<RetriedOperation, number> = {
+  change: 180_000,
+  check: 60_000,
+  read: 20_000,
+  visibility: 120_000,
+  staleRead: 30_000,
+};
 
 /** Bounded exponential backoff with jitter. */
 export interface RetrySchedule {

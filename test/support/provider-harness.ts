@@ -16,7 +16,14 @@ export class ProviderHarness {
     const definition = googleIamProvider(env);
     const diagnostics = new Diagnostics();
     const context = await definition.configure(
-      { project: null, credentials: null, access_token: null, impersonate_service_account: null, ...config },
+      {
+        project: null,
+        credentials: null,
+        access_token: null,
+        impersonate_service_account: null,
+        eventual_consistency_timeout: null,
+        ...config,
+      },
       diagnostics,
     );
     if (diagnostics.hasError) throw new Error(JSON.stringify(diagnostics.all));

@@ -46,7 +46,10 @@ export async function settleUnanswered(
     const readFailure = (error as Error)?.message ?? String(error);
     for (const { outcome } of failures) {
       if (outcome.writeUnanswered)
-        settled.set(outcome.id, ProviderErrors.outcomeUnknown(`${outcome.status}: ${outcome.message}`, `a read to check it failed too (${readFailure})`));
+        settled.set(
+          outcome.id,
+          ProviderErrors.outcomeUnknown(`${outcome.status}: ${outcome.message}`, `a read to check it failed too (${readFailure})`),
+        );
     }
   }
   return settled;

@@ -64,6 +64,33 @@ test('credentials and access_token together are refused, as the google provider 
   expect(diagnostics.all).toEqual([expect.objectContaining({ severity: 'ERROR', attribute: ['access_token'] })]);
 });
 
+test('eventual_consistency_timeout is a duration; anything else is refused on the attribute', () => {
+  const validate = (value: string) => {
+    const diagnostics = new Diagnostics();
+    googleIamProvider({}).validate!(
+      { project: null, credentials: null, access_token: null, impersonate_service_account: null, eventual_consistency_timeout: value },
+      diagnostics,
+    );
+    return diagnostics.all;
+  };
+  expect(validate('90s')).toEqual([]);
+  expect(validate('1m30s')).toEqual([]);
+  expect(validate('ten minutes')).toEqual([
+    expect.objectContaining({
+      severity: 'ERROR',
+      attribute: ['eventual_consistency_timeout'],
+      detail: 'expected a duration such as "90s", "2m" or "1m30s" (got "ten minutes")',
+    }),
+  ]);
+});
+
+test("eventual_consistency_timeout sets how long a grant waits, whatever the environment's retry cap", async () => {
+  const env = { ...emulator.env(), CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '5000' };
+  expect((await ProviderHarness.configure(env, {})).context.visibilityRetry.maxElapsedMs).toBe(5_000);
+  expect((await ProviderHarness.configure(env, { eventual_consistency_timeout: '45s' })).context.visibilityRetry.maxElapsedMs).toBe(45_000);
+  expect((await ProviderHarness.configure({ ...emulator.env() }, {})).context.visibilityRetry.maxElapsedMs).toBe(120_000);
+});
+
 test('credentials and access_token are sensitive in the schema', () => {
   const sensitive = googleIamProvider({})
     .schema.attributes.filter((a) => a.sensitive)

@@ -68,7 +68,8 @@ describe('the command line', () => {
   test.each(['--help', '-h'])('%s prints the usage to stdout and exits 0', (flag) => {
     const { status, stdout, stderr } = run(flag);
     expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
-    expect(stdout).toMatch(/^usage: cli \[--port N\] \[--services NAME,\.\.\.\] \[--json\] \[--log\]\n/);
+    expect(stdout).toMatch(/^usage: cli \[--port N\] \[--services NAME,\.\.\.\] \[--read-lag-ms N\] \[--json\] \[--log\]\n/);
+    expect(stdout).toContain("  --read-lag-ms N      reads lag writes by N ms, as Google's IAM reads may (default: 0)\n");
     expect(stdout).toContain('  -h, --help           print this help and exit\n');
   });
 
@@ -77,6 +78,7 @@ describe('the command line', () => {
     [['-x'], /^cli: Unknown option '-x'/],
     [['--port'], /^cli: Option '--port <value>' argument missing/],
     [['--port', 'eighty'], /^cli: --port: expected 0 to 65535, got "eighty"/],
+    [['--read-lag-ms', 'soon'], /^cli: --read-lag-ms: expected a non-negative number, got "soon"/],
     [['serve'], /^cli: Unexpected argument 'serve'/],
   ])('%j prints the problem and the usage to stderr and exits 2', (args, problem) => {
     const { status, stdout, stderr } = run(...args);

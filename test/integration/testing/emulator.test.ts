@@ -139,3 +139,66 @@ test('the admin endpoints seed and inspect from another process', async () => {
   expect(policy).toMatchObject({ version: 1, bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] });
   expect(policy).toEqual(emulator.policy(other));
 });
+
+describe("Google's eventual consistency, opt-in", () => {
+  const read = (name: string) => call('GET', `/v1/${name}:getIamPolicy?options.requestedPolicyVersion=3`);
+  const write = (name: string, policy: unknown) => call('POST', `/v1/${name}:setIamPolicy`, { policy });
+  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+  test.each([
+    [404, 'NOT_FOUND'],
+    [403, 'PERMISSION_DENIED'],
+  ] as const)('a resource created moments ago answers %i %s to reads and writes until it is visible', async (hiddenAs, status) => {
+    const name = `projects/p/locations/global/authorizationPolicies/hidden-${hiddenAs}`;
+    emulator.addResource(name, { bindings: [] }, { visibleAfterMs: 300, hiddenAs });
+    expect(await read(name)).toMatchObject({ status: hiddenAs, body: { error: { status } } });
+    expect((await write(name, { bindings: [] })).status).toBe(hiddenAs);
+    await sleep(350);
+    expect((await read(name)).status).toBe(200);
+  });
+
+  test('a service account created moments ago is refused as a member with 400 "Service account … does not exist", then accepted', async () => {
+    emulator.addServiceAccount('Build@p.iam.gserviceaccount.com', 300);
+    const binding = { role: 'roles/a.b', members: ['serviceAccount:build@p.iam.gserviceaccount.com'] };
+    const writes = emulator.writes(AP).length;
+    const refused = await write(AP, { bindings: [binding] });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: { error: { status: 'INVALID_ARGUMENT', message: 'Service account build@p.iam.gserviceaccount.com does not exist.' } },
+    });
+    expect(emulator.writes(AP)).toHaveLength(writes);
+    await sleep(350);
+    expect((await write(AP, { bindings: [binding] })).status).toBe(200);
+  });
+
+  test('reads lag writes: a read answers the newest version at least that old; writes check the current etag', async () => {
+    emulator.setReadLag(300);
+    try {
+      const before = (await read(AP)).body.etag;
+      await sleep(320);
+      const first = await write(AP, { etag: before, bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] });
+      expect(first.status).toBe(200);
+      // Too soon: the version before the write, with its etag; writing with that etag is a conflict.
+      expect((await read(AP)).body).toEqual({ etag: before });
+      expect((await write(AP, { etag: before, bindings: [] })).body.error?.status).toBe('ABORTED');
+      expect(emulator.policy(AP).etag).toBe(first.body.etag);
+      await sleep(320);
+      expect((await read(AP)).body.etag).toBe(first.body.etag);
+    } finally {
+      emulator.setReadLag(0);
+    }
+  });
+
+  test('the admin endpoints set the same modes from another process', async () => {
+    const name = 'projects/p/locations/global/authorizationPolicies/admin-hidden';
+    const admin = (action: string, body: unknown) =>
+      fetch(`${emulator.url}/__emulator/${action}`, { method: 'POST', body: JSON.stringify(body) });
+    expect((await admin('resources', { name, visibleAfterMs: 60_000, hiddenAs: 403 })).status).toBe(200);
+    expect((await read(name)).status).toBe(403);
+    expect((await admin('service-accounts', { email: 'late@p.iam.gserviceaccount.com', refusedForMs: 60_000 })).status).toBe(200);
+    expect(
+      (await write(AP, { bindings: [{ role: 'roles/a.b', members: ['serviceAccount:late@p.iam.gserviceaccount.com'] }] })).status,
+    ).toBe(400);
+    expect((await admin('read-lag', { ms: 0 })).status).toBe(200);
+  });
+});

@@ -5,6 +5,7 @@ import {
   DEFAULT_RETRY_SCHEDULE,
   isFailFastConnectionError,
   isRetried,
+  notYetVisible,
   retryDelayMs,
   retrySchedule,
   RetrySettingError,
@@ -164,5 +165,26 @@ describe('the schedule of each operation, and the environment', () => {
     expect(call).toThrow(
       `${variable} must be a non-negative number of milliseconds (got ${JSON.stringify(value)}); unset it for the default`,
     );
+  });
+});
+
+describe("what Google answers about something created moments ago (terraform-provider-google's retry predicates)", () => {
+  test.each([
+    [404, 'NOT_FOUND', "Resource 'projects/p/secrets/s' was not found", 'resource'],
+    [403, 'PERMISSION_DENIED', "Permission 'secretmanager.secrets.getIamPolicy' denied on resource (or it may not exist).", 'resource'],
+    [400, 'INVALID_ARGUMENT', 'Service account build@p-123456.iam.gserviceaccount.com does not exist.', 'member'],
+    [400, 'INVALID_ARGUMENT', 'Invalid principal: "user:".', undefined],
+    [409, 'ABORTED', 'There were concurrent policy changes.', undefined],
+    [503, 'UNAVAILABLE', 'Service account x does not exist.', undefined],
+  ])('HTTP %i %s %j: %s', (httpStatus, status, message, expected) => {
+    expect(notYetVisible(httpStatus, status, message)).toBe(expected);
+  });
+
+  test('a grant waits 2 minutes for it by default; the provider block sets it, whatever the environment caps', () => {
+    expect(retrySchedule('visibility', {}).maxElapsedMs).toBe(120_000);
+    expect(retrySchedule('staleRead', {}).maxElapsedMs).toBe(30_000);
+    expect(retrySchedule('visibility', { CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '5000' }).maxElapsedMs).toBe(5_000);
+    expect(retrySchedule('visibility', { CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '5000' }, 60_000).maxElapsedMs).toBe(60_000);
+    expect(retrySchedule('visibility', {}, 0).maxElapsedMs).toBe(0);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * What the engine reports of a write whose answer was lost, and how a fresh
- * read settles it (editsInEffect).
+ * read settles it (editsInEffect, settleUnanswered).
  */
 import { GoogleApiError } from '../../../../lib/api/errors';
 import { applyEdits, type PolicyEdit } from '../../../../lib/iam/policy-edit';
 import type { Policy } from '../../../../lib/iam/types';
 import { applyEditBatch } from '../../../../lib/provider/policies/engine';
-import { editsInEffect } from '../../../../lib/provider/policies/settle';
+import { isOutcomeUnknown } from '../../../../lib/provider/errors';
+import { editsInEffect, settleUnanswered } from '../../../../lib/provider/policies/settle';
 import { MemoryPolicy } from '../../../support/memory-policy';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
@@ -109,5 +110,42 @@ describe('a write whose answer was lost', () => {
       },
     );
     expect(outcome).toMatchObject({ ok: false, attempts: 1 });
+  });
+});
+
+describe('settling a lost write by a read (settleUnanswered)', () => {
+  const edits = [{ kind: 'addMember', role: ROLE, member: 'user:a@example.com' }] as const;
+  const failure = (writeUnanswered: boolean) => ({
+    id: 'a',
+    ok: false as const,
+    status: 'UNAVAILABLE',
+    message: 'down',
+    attempts: 1,
+    batchSize: 1,
+    ...(writeUnanswered ? { writeUnanswered } : {}),
+  });
+
+  test('a read that shows the change settles it as done', async () => {
+    const policy = new MemoryPolicy({ bindings: [OTHER, { role: ROLE, members: ['user:a@example.com'] }] });
+    const settled = await settleUnanswered(policy, [{ outcome: failure(true), edits }], fast);
+    expect(settled.get('a')).toEqual({ etag: 'etag-1', changed: true, batchSize: 1 });
+  });
+
+  test("a read without the change leaves an unanswered write unknown: Google's reads may lag writes", async () => {
+    const policy = new MemoryPolicy({ bindings: [OTHER] });
+    const settled = await settleUnanswered(policy, [{ outcome: failure(true), edits }], fast);
+    const error = settled.get('a') as Error;
+    expect(isOutcomeUnknown(error)).toBe(true);
+    expect(error.message).toContain("Google's IAM reads may lag writes");
+    expect(error.message).toContain('Terraform keeps the grant in its state');
+  });
+
+  test('a write Google answered (refused) stays its own error; when no read answers, an unanswered one is unknown', async () => {
+    const policy = new MemoryPolicy({ bindings: [OTHER] });
+    expect((await settleUnanswered(policy, [{ outcome: failure(false), edits }], fast)).has('a')).toBe(false);
+    policy.getIamPolicy = () => Promise.reject(new GoogleApiError(503, 'UNAVAILABLE', 'reads down too', 'GET x'));
+    const error = (await settleUnanswered(policy, [{ outcome: failure(true), edits }], { ...fast, maxElapsedMs: 0 })).get('a') as Error;
+    expect(isOutcomeUnknown(error)).toBe(true);
+    expect(error.message).toContain('a read to check it failed too (UNAVAILABLE (HTTP 503): reads down too [GET x])');
   });
 });

@@ -6,7 +6,7 @@
  * the resource types against the emulator: test/integration/provider/resources.test.ts.
  */
 import type { PolicyEdit } from '../../../../lib/iam/policy-edit';
-import { PolicyBatcher } from '../../../../lib/provider/policies/policy-batcher';
+import { etagDigest, PolicyBatcher, StaleRead } from '../../../../lib/provider/policies/policy-batcher';
 import { MemoryPolicy } from '../../../support/memory-policy';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
@@ -72,4 +72,48 @@ test("a request cancelled by its call's signal before it is sent fails as cancel
   await expect(queued).rejects.toThrow(/^cancelled: Terraform asked the provider to stop \(Ctrl-C\)/);
   await expect(inFlight).resolves.toMatchObject({ changed: true });
   expect(policy.policy.bindings![0].members).toEqual(['user:u0@example.com', 'user:u1@example.com']);
+});
+
+describe('what a change remembers of the versions its writes replaced, for refreshes that read a lagging answer', () => {
+  test('each change carries the digests of the versions replaced so far, its own write included, oldest first', async () => {
+    const policy = new MemoryPolicy();
+    const policies = batcher(policy);
+    const first = await policies.change(add(1));
+    const second = await policies.change(add(2));
+    expect(first.replaced).toEqual([etagDigest('etag-1')]);
+    expect(second.replaced).toEqual([etagDigest('etag-1'), etagDigest('etag-2')]);
+    expect(second.etag).toBe('etag-3');
+    expect(etagDigest('etag-1')).toMatch(/^[A-Za-z0-9_-]{8}$/);
+  });
+
+  test('a change that writes nothing replaces nothing', async () => {
+    const policy = new MemoryPolicy({ bindings: [{ role: ROLE, members: ['user:u1@example.com'] }] });
+    const result = await batcher(policy).change(add(1));
+    expect(result).toMatchObject({ changed: false, replaced: [] });
+  });
+
+  test('readNotStale: no second read when the first is not stale; else reads again until it is not', async () => {
+    const policy = new MemoryPolicy();
+    const policies = batcher(policy);
+    const stale = (p: { etag?: string }) => p.etag === 'etag-1';
+    expect((await policies.readNotStale(() => false)).etag).toBe('etag-1');
+    expect(policy.reads).toHaveLength(1);
+    setTimeout(() => policy.concurrentWrite({}), 20);
+    const retried: number[] = [];
+    const fresh = await policies.readNotStale(stale, (_error, attempt) => retried.push(attempt));
+    expect(fresh.etag).toBe('etag-2');
+    expect(retried.length).toBeGreaterThan(0);
+    expect(policy.reads.length).toBeGreaterThan(2);
+  });
+
+  test('readNotStale rejects with StaleRead once its budget is spent', async () => {
+    const policy = new MemoryPolicy();
+    const policies = new PolicyBatcher(policy, {
+      change: FAST,
+      check: FAST,
+      read: FAST,
+      staleRead: { ...FAST, maxElapsedMs: 20 },
+    });
+    await expect(policies.readNotStale(() => true)).rejects.toBeInstanceOf(StaleRead);
+  });
 });
