@@ -85,7 +85,8 @@ export class PolicyBatcher {
   private stopped = false;
   /** The size of the last batch answered: as many requests are likely on their way. */
   private lastBatchSize = 0;
-  private rereading?: Promise<Policy>;
+  /** The polls for an answer other than a stale version, by that version's etag. */
+  private readonly polls = new Map<string, Promise<Policy>>();
   /** Versions this process's writes replaced (etag digests, with when), oldest first. */
   private readonly replacedVersions: { readonly digest: string; readonly at: number }[] = [];
 
@@ -110,22 +111,22 @@ export class PolicyBatcher {
 
   /**
    * The policy as `read()` gives it, unless `isStale` says it is older than
-   * something the caller wrote: then read afresh (concurrent callers share
-   * each re-read) with backoff within the `staleRead` budget, until an answer
-   * is not stale. Rejects with StaleRead when the budget runs out first.
+   * something the caller wrote: then the next different answer Google gives,
+   * and so on, until one is not stale. Every caller waiting to move past the
+   * same version shares one poll of it (backoff within the `staleRead`
+   * budget), so a refresh of many grants on a lagging policy costs about as
+   * many reads as one. `onStale` hears of each stale answer. Rejects with
+   * StaleRead when the budget runs out first.
    */
-  public async readNotStale(isStale: (policy: Policy) => boolean, onRetry?: RetryOptions['onRetry']): Promise<Policy> {
-    const first = await this.read();
-    if (!isStale(first)) return first;
-    const { value } = await retrying(
-      async () => {
-        const policy = await this.reread();
-        if (isStale(policy)) throw new StaleRead(policy);
-        return policy;
-      },
-      { ...this.options.staleRead, retryOn: (error) => error instanceof StaleRead || isRetriedError(error), onRetry },
-    );
-    return value;
+  public async readNotStale(isStale: (policy: Policy) => boolean, onStale?: (policy: Policy) => void): Promise<Policy> {
+    let policy = await this.read();
+    const deadline = Date.now() + (this.options.staleRead.maxElapsedMs ?? 0);
+    while (isStale(policy)) {
+      onStale?.(policy);
+      if (Date.now() >= deadline) throw new StaleRead(policy);
+      policy = await this.answerOtherThan(policy.etag ?? '');
+    }
+    return policy;
   }
 
   /** Forgets the kept policy: the next read asks Google. */
@@ -133,17 +134,26 @@ export class PolicyBatcher {
     this.known = undefined;
   }
 
-  /** One fresh getIamPolicy shared by concurrent callers; its answer becomes the kept policy. */
-  private reread(): Promise<Policy> {
-    this.rereading ??= retrying(() => this.endpoint.getIamPolicy(), this.options.read)
-      .then(({ value }) => {
-        this.known = value;
-        return value;
-      })
-      .finally(() => {
-        this.rereading = undefined;
-      });
-    return this.rereading;
+  /** Google's next answer with another etag than `etag`, polled with backoff; one poll per etag, shared. */
+  private answerOtherThan(etag: string): Promise<Policy> {
+    let poll = this.polls.get(etag);
+    if (!poll) {
+      poll = retrying(
+        async () => {
+          const policy = await this.endpoint.getIamPolicy();
+          if (policy.etag === etag) throw new StaleRead(policy);
+          return policy;
+        },
+        { ...this.options.staleRead, retryOn: (error) => error instanceof StaleRead || isRetriedError(error) },
+      )
+        .then(({ value }) => {
+          this.known = value;
+          return value;
+        })
+        .finally(() => this.polls.delete(etag));
+      this.polls.set(etag, poll);
+    }
+    return poll;
   }
 
   /** Notes that a write of this process replaced the version `etag`. */

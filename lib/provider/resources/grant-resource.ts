@@ -268,11 +268,9 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
       const stale = (policy: Policy) => olderThanOwnWrite(context.private, policy) && !unchanged(policy);
       let policy: Policy;
       try {
-        policy = await batcher(context, grant).readNotStale(stale, (error, attempt, delayMs) =>
+        policy = await batcher(context, grant).readNotStale(stale, (older) =>
           context.log('info', `${describeGrant(grant)}: Google answered a version older than this provider's last write; reading again`, {
-            attempt,
-            retry_in_ms: delayMs,
-            detail: (error as Error).message,
+            etag: older.etag,
           }),
         );
       } catch (error) {
