@@ -11,6 +11,7 @@ import type { GoogleIamContext } from '../../../lib/provider/provider-context';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { fullValue, ProviderHarness, withDiagnostics } from '../../support/provider-harness';
 import { historyOf } from '../../support/write-history';
+import { membersOf } from '../../support/grant-env';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 const ADMIN = 'roles/networksecurity.authorizationPolicyAdmin';
@@ -228,6 +229,33 @@ describe('a lost answer and Ctrl-C', () => {
     expect(diagnostics.all[0].detail).toContain("Google's IAM reads may lag writes");
     expect(diagnostics.all[0].detail).toContain('whether Google carried it out is unknown');
     expect(emulator.writes(name)).toHaveLength(0);
+  });
+
+  test('an update whose outcome is unknown keeps the new values; a delete whose outcome is unknown fails (the object stays)', async () => {
+    const harness = await provider(NO_RETRIES);
+    const type = harness.resource('googleiam_authorization_policy_iam_binding');
+    const name = newPolicy();
+    const binding = (members: string[]) => ({
+      ...fullValue(type, { name, role: ROLE, members }),
+      id: `${name}/${ROLE}`,
+      project: 'p-123456',
+      etag: UNKNOWN,
+    });
+    const prior = (await withDiagnostics((d) => type.create(harness.call, binding([user(1)]), d))).value!;
+    // The write is carried out, its answer lost, and every read fails: no read can settle it.
+    emulator.afterWrite = () => {
+      emulator.setFaults({ rate: 1, kinds: ['503'], methods: ['getIamPolicy'] });
+      throw new ApiError(503, 'UNAVAILABLE', 'The service is currently unavailable.');
+    };
+    const planned = binding([user(1), user(2)]);
+    const updated = await withDiagnostics((d) => type.update(harness.call, prior, planned, d));
+    expect(updated.value).toEqual({ ...planned, etag: null });
+    expect(updated.diagnostics.all[0].detail).toContain('whether Google carried it out is unknown');
+    emulator.setFaults(undefined);
+    const deleted = await withDiagnostics((d) => type.delete(harness.call, updated.value!, d));
+    expect(deleted.diagnostics.hasError).toBe(true);
+    expect(deleted.diagnostics.all[0].detail).toContain('whether Google carried it out is unknown');
+    expect(membersOf(emulator, name, ROLE)).toEqual([]);
   });
 
   test('stop() cancels what was not sent; the write in flight finishes and is answered', async () => {
