@@ -1,25 +1,22 @@
-import { GoogleApiError } from '../../api/errors';
 import type { IamResourceUse } from '../../api/resource-validation';
-import { notYetVisible, type NotYetVisible } from '../../api/retry-policy';
-import { retrying } from '../../api/retrying';
 import { describeGrant, grantEdits, grantId, type Grant, type IamResource } from '../../iam/grant';
 import { validateGrantValues } from '../../iam/grant-validation';
 import { grantKey } from '../../iam/identity';
-import type { PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
 import { isNotFound, isOutcomeUnknown, ProviderErrors, reportError, reportRefusalAhead } from '../errors';
 import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
 import type { Diagnostics } from '../framework/diagnostics';
 import { formatDuration } from '../framework/duration';
-import type { PrivateState } from '../framework/private-state';
 import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
 import { attributeType, type Attribute } from '../framework/schema';
-import { etagDigest, StaleRead, type ChangeResult } from '../policies/policy-batcher';
+import { StaleRead } from '../policies/policy-batcher';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
 import { knownValue, stringOf } from './cty-values';
 import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
 import { COMPUTED_ATTRIBUTES } from './iam-schema';
+import { olderThanOwnWrite, rememberWrite } from './own-writes';
+import { changeOnceVisible } from './visible-change';
 
 /** What distinguishes member, binding and policy: their attributes, their grant, how Google's policy refreshes them, their import IDs. */
 export interface GrantMode {
@@ -44,45 +41,6 @@ export interface GrantMode {
 
 /** The attributes only the provider sets (never configured): left out of the plan's comparisons. */
 const COMPUTED = COMPUTED_ATTRIBUTES.map((a) => a.name);
-
-/**
- * What a grant's private state keeps of its last write: the policy's etag
- * after it, and digests of the versions the writes of its provider process
- * had replaced by then (8 characters each). A later refresh that reads one of
- * those versions has read an answer older than that write (Google's IAM reads
- * may lag writes): not drift.
- */
-const WRITE_KEY = 'write';
-interface WriteRecord {
-  readonly etag: string;
-  readonly replaced: string;
-}
-
-function rememberWrite(privateState: PrivateState, result: ChangeResult): void {
-  privateState.set(WRITE_KEY, { etag: result.etag, replaced: result.replaced.join('') } satisfies WriteRecord);
-}
-
-/** Whether `policy` is a version the grant's own last write had already replaced. */
-function olderThanOwnWrite(privateState: PrivateState, policy: Policy): boolean {
-  const record = privateState.get(WRITE_KEY) as Partial<WriteRecord> | undefined;
-  if (typeof record?.replaced !== 'string' || !policy.etag || policy.etag === record.etag) return false;
-  const digest = etagDigest(policy.etag);
-  for (let i = 0; i < record.replaced.length; i += digest.length) {
-    if (record.replaced.slice(i, i + digest.length) === digest) return true;
-  }
-  return false;
-}
-
-/** What a failed call says about Google's eventual consistency (retry-policy.ts `notYetVisible`). */
-function notYetVisibleOf(error: unknown): NotYetVisible | undefined {
-  return error instanceof GoogleApiError ? notYetVisible(error.httpStatus, error.status, error.apiMessage) : undefined;
-}
-
-/** What a grant waits for: its resource, or a service account it grants to. */
-function waitedFor(grant: Grant, kind: NotYetVisible): string {
-  if (kind === 'resource') return grant.resource.name;
-  return grant.mode === 'member' ? grant.member : 'a service account among its members';
-}
 
 /**
  * An IAM resource type (member, binding or policy) of one descriptor (typed
@@ -128,56 +86,6 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     return found.length > 0;
   }
 
-  /**
-   * Queues `edits` in the policy's batcher. While Google answers as it does
-   * for something created moments ago (NOT_FOUND or PERMISSION_DENIED for the
-   * resource, "Service account … does not exist" for a member), waits with
-   * backoff within the provider's `eventual_consistency_timeout`, logging
-   * each wait. Terraform cannot tell a provider which values it learned at
-   * apply (it plans every change again before applying it, from the state's
-   * private data), so every create and update waits the same way.
-   */
-  async function change(context: CallContext<GoogleIamContext>, grant: Grant, edits: readonly PolicyEdit[]): Promise<ChangeResult> {
-    const started = Date.now();
-    let attempts = 0;
-    try {
-      const { value } = await retrying(
-        () => {
-          attempts++;
-          return batcher(context, grant).change(edits, context.signal);
-        },
-        {
-          ...context.provider.visibilityRetry,
-          retryOn: (error) => notYetVisibleOf(error) !== undefined,
-          stopRetrying: () => context.signal.aborted,
-          onRetry: (error, attempt, delayMs) =>
-            context.log(
-              'warn',
-              `${describeGrant(grant)}: waiting for ${waitedFor(grant, notYetVisibleOf(error)!)} to become visible to IAM`,
-              {
-                attempt,
-                retry_in_ms: delayMs,
-                waited_ms: Date.now() - started,
-                budget_ms: context.provider.visibilityRetry.maxElapsedMs,
-                google_error: (error as Error).message,
-              },
-            ),
-        },
-      );
-      return value;
-    } catch (error) {
-      const kind = notYetVisibleOf(error);
-      if (kind === undefined || attempts < 2) throw error;
-      throw ProviderErrors.notVisible(
-        kind,
-        waitedFor(grant, kind),
-        formatDuration(Date.now() - started),
-        attempts,
-        error as GoogleApiError,
-      );
-    }
-  }
-
   return {
     typeName: grantTypeName(descriptor.typeInfix, mode.mode),
     schema: { version: 0, description: mode.describe(descriptor.noun), attributes },
@@ -211,7 +119,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
       if (refused(planned, diagnostics)) return null;
       const grant = grantOf(planned);
       try {
-        const result = await change(context, grant, grantEdits(grant, 'apply'));
+        const result = await changeOnceVisible(context, grant, grantEdits(grant, 'apply'));
         rememberWrite(context.private, result);
         return { ...planned, etag: result.etag };
       } catch (error) {
@@ -231,7 +139,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
           ? grantEdits(after, 'apply')
           : [...grantEdits(before, 'remove'), ...grantEdits(after, 'apply')];
       try {
-        const result = await change(context, after, edits);
+        const result = await changeOnceVisible(context, after, edits);
         rememberWrite(context.private, result);
         return { ...planned, etag: result.etag };
       } catch (error) {
