@@ -8,5 +8,8 @@ export {
   type InstallOptions,
   type Installation,
 } from './install-provider';
+export { SUPPORTED_PLATFORMS, terraformPlatform, checkHostPlatform, type Host } from './platforms';
+export { MIN_NODE_MAJOR, NODE_FLAGS, launcherScript, bundleFileName } from './launcher';
+export { InstallError } from './errors';
 export { packageHash, hashPackageFiles, type PackageFile } from './package-hash';
 export { lockEntry, mergeLockEntry, writeLockEntry, LOCK_FILE_NAME, type LockEntry } from './lock-file';
