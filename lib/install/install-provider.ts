@@ -19,13 +19,10 @@ import { checkHostPlatform, SUPPORTED_PLATFORMS, type Host } from './platforms';
 import { providerPackage, type ProviderPackage } from './provider-package';
 import { writeIfChanged } from './write-if-changed';
 
-/** The platforms laid out by default: every one the launcher runs on. */
-export const DEFAULT_PLATFORMS: readonly string[] = SUPPORTED_PLATFORMS;
-
 /** How installProvider lays the provider out. */
 export interface InstallOptions {
   readonly layout: 'plugins' | 'mirror';
-  /** Terraform platform names (`<os>_<arch>`). @default DEFAULT_PLATFORMS */
+  /** Terraform platform names (`<os>_<arch>`). @default SUPPORTED_PLATFORMS */
   readonly platforms?: readonly string[];
   /** @default providerPackage() */
   readonly package?: ProviderPackage;
@@ -61,7 +58,7 @@ export function installProvider(dir: string, options: InstallOptions): Installat
   }
   const packageDirs: string[] = [];
   const executables: string[] = [];
-  for (const platform of options.platforms ?? DEFAULT_PLATFORMS) {
+  for (const platform of options.platforms ?? SUPPORTED_PLATFORMS) {
     const packageDir = path.join(versionDir, platform);
     fs.mkdirSync(packageDir, { recursive: true });
     const executable = path.join(packageDir, executableName(pkg));

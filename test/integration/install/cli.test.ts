@@ -10,10 +10,10 @@ import * as path from 'path';
 import { Writable } from 'stream';
 import {
   bundleFileName,
-  DEFAULT_PLATFORMS,
   launcherScript,
   providerPackage,
   providerPackageHash,
+  SUPPORTED_PLATFORMS,
   terraformPlatform,
 } from '../../../lib/install';
 import { main } from '../../../lib/install/cli';
@@ -58,9 +58,9 @@ test('install [dir]: the bundle once, a launcher for every platform in terraform
   const bundle = fs.readFileSync(pkg.bundlePath);
   const versionDir = path.join(dir, 'terraform.d', 'plugins', PACKAGE_PATH);
   const bundleName = bundleFileName(pkg, bundle);
-  expect(fs.readdirSync(versionDir).sort()).toEqual([...DEFAULT_PLATFORMS, bundleName].sort());
+  expect(fs.readdirSync(versionDir).sort()).toEqual([...SUPPORTED_PLATFORMS, bundleName].sort());
   expect(fs.readFileSync(path.join(versionDir, bundleName)).equals(bundle)).toBe(true);
-  for (const platform of DEFAULT_PLATFORMS) {
+  for (const platform of SUPPORTED_PLATFORMS) {
     const executable = path.join(versionDir, platform, `terraform-provider-googleiam_v${pkg.version}`);
     expect(fs.readFileSync(executable, 'utf8')).toBe(launcherScript(pkg, bundle));
     expect(fs.statSync(executable).mode & 0o755).toBe(0o755);
@@ -135,7 +135,7 @@ test('on Windows the command exits 1 with the message alone, naming the machine 
 test("this machine's platform, as the check names it, is the one terraform reports and installs", async () => {
   const version = await TerraformCli.run(['version', '-json'], { cwd: dir });
   expect(terraformPlatform()).toBe((JSON.parse(version.stdout) as { platform: string }).platform);
-  expect(DEFAULT_PLATFORMS).toContain(terraformPlatform());
+  expect(SUPPORTED_PLATFORMS).toContain(terraformPlatform());
 });
 
 test('--help prints the usage and exits 0; an unknown option prints it and exits 2', () => {

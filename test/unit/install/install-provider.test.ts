@@ -15,6 +15,7 @@ import {
   installProvider,
   InstallError,
   launcherScript,
+  MIN_NODE_MAJOR,
   providerPackageHash,
   SUPPORTED_PLATFORMS,
   terraformPlatform,
@@ -123,4 +124,10 @@ describe('the host platform', () => {
       new RegExp(`^This machine is ${name}; the googleiam provider runs on ${SUPPORTED_PLATFORMS.join(', ')} only `),
     );
   });
+});
+
+test("the launcher's oldest Node.js is package.json's engines.node and the provider bundle's esbuild target", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+  expect(manifest.engines.node).toBe(`>=${MIN_NODE_MAJOR}`);
+  expect(manifest.scripts['bundle:provider']).toContain(`--target=node${MIN_NODE_MAJOR} `);
 });
