@@ -26,6 +26,10 @@ export interface ApplyResult {
   readonly ms: number;
   /** Peak of the summed RSS of `terraform apply` and its children (the provider), in MiB; 0 when not sampled. */
   readonly peakTreeRssMiB: number;
+  /** Peak RSS of the provider processes alone, and the CPU seconds of those and of terraform itself; 0 when not sampled. */
+  readonly peakProviderRssMiB: number;
+  readonly providerCpuS: number;
+  readonly terraformCpuS: number;
   /** getIamPolicy + setIamPolicy seen by the emulator during the whole command. */
   readonly calls: number;
   readonly reads: number;
@@ -72,11 +76,19 @@ export class GrantsDeploy {
 
   private async run(args: string[], sampleRssEveryMs?: number): Promise<ApplyResult> {
     this.emulator.resetStats();
-    const run = await runProcess('terraform', args, { cwd: this.ws.dir, env: { ...TF_ENV, ...this.emulator.env() }, sampleRssEveryMs });
+    const run = await runProcess('terraform', args, {
+      cwd: this.ws.dir,
+      env: { ...TF_ENV, ...this.emulator.env() },
+      sampleRssEveryMs,
+      part: 'terraform-provider-googleiam',
+    });
     const stats = this.emulator.stats();
     return {
       ms: run.ms,
       peakTreeRssMiB: run.peakTreeRssMiB,
+      peakProviderRssMiB: run.peakPartRssMiB,
+      providerCpuS: run.partCpuS,
+      terraformCpuS: run.ownCpuS,
       calls: stats.getIamPolicy + stats.setIamPolicy,
       reads: stats.getIamPolicy,
       writes: stats.setIamPolicy,

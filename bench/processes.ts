@@ -9,6 +9,9 @@ export interface ProcessRun {
   readonly stdout: string;
   /** CPU seconds (user + system) of the process itself (not its children), last sampled; 0 when not sampled. */
   readonly ownCpuS: number;
+  /** The same two for the descendants whose command line contains `options.part` (0 when not sampled or none). */
+  readonly peakPartRssMiB: number;
+  readonly partCpuS: number;
 }
 
 export interface ProcessOptions {
@@ -16,6 +19,8 @@ export interface ProcessOptions {
   readonly cwd?: string;
   /** Sample the RSS of the whole process tree every this many ms (Linux /proc). @default - not sampled */
   readonly sampleRssEveryMs?: number;
+  /** Also sample, apart, the descendants whose command line contains this (e.g. the provider's name). */
+  readonly part?: string;
   /** Called with each line of stdout and the ms since spawn. */
   readonly onLine?: (line: string, ms: number) => void;
 }
@@ -29,6 +34,8 @@ export function runProcess(command: string, args: readonly string[], options: Pr
     let stderr = '';
     let peak = 0;
     let ownCpuS = 0;
+    let peakPart = 0;
+    const partCpu = new Map<number, number>();
     let pending = '';
     child.stdout.on('data', (d: Buffer) => {
       stdout += d;
@@ -47,8 +54,19 @@ export function runProcess(command: string, args: readonly string[], options: Pr
     const sampler =
       options.sampleRssEveryMs && child.pid
         ? setInterval(() => {
-            peak = Math.max(peak, treeRssBytes(child.pid!));
+            const tree = processTree(child.pid!);
+            peak = Math.max(
+              peak,
+              tree.reduce((sum, p) => sum + rssBytes(p), 0),
+            );
             ownCpuS = Math.max(ownCpuS, cpuSeconds(child.pid!));
+            if (options.part === undefined) return;
+            const part = tree.filter((p) => commandLine(p).includes(options.part!));
+            peakPart = Math.max(
+              peakPart,
+              part.reduce((sum, p) => sum + rssBytes(p), 0),
+            );
+            for (const p of part) partCpu.set(p, Math.max(partCpu.get(p) ?? 0, cpuSeconds(p)));
           }, options.sampleRssEveryMs)
         : undefined;
     child.on('error', (error) => {
@@ -58,7 +76,8 @@ export function runProcess(command: string, args: readonly string[], options: Pr
     child.on('close', (code) => {
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (sampler) clearInterval(sampler);
-      if (code === 0) resolve({ ms, peakTreeRssMiB: peak / 2 ** 20, stdout, ownCpuS });
+      const partCpuS = [...partCpu.values()].reduce((a, b) => a + b, 0);
+      if (code === 0) resolve({ ms, peakTreeRssMiB: peak / 2 ** 20, stdout, ownCpuS, peakPartRssMiB: peakPart / 2 ** 20, partCpuS });
       else reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${stderr}\n${stdout.slice(-4000)}`));
     });
   });
@@ -84,17 +103,16 @@ function cpuSeconds(pid: number): number {
 }
 
 /**
- * The summed resident set of `root` and every process below it, from
- * /proc/<pid>/stat (parent pid) and /proc/<pid>/statm (resident pages).
- * Pages shared between processes (e.g. the node binary) count once per process, as RSS does.
+ * `root` and every process below it, from /proc/<pid>/stat (parent pid). The RSS of each (rssBytes) counts
+ * pages shared between processes (e.g. the node binary) once per process, as RSS does.
  */
-export function treeRssBytes(root: number): number {
+function processTree(root: number): number[] {
   const children = new Map<number, number[]>();
   let pids: string[];
   try {
     pids = fs.readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
-    return 0;
+    return [root];
   }
   for (const entry of pids) {
     try {
@@ -108,18 +126,27 @@ export function treeRssBytes(root: number): number {
       // The process has exited meanwhile.
     }
   }
-  let total = 0;
-  const pending = [root];
-  while (pending.length > 0) {
-    const pid = pending.pop()!;
-    try {
-      total += Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES;
-    } catch {
-      // Exited meanwhile.
-    }
-    pending.push(...(children.get(pid) ?? []));
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i]) ?? []));
+  return tree;
+}
+
+/** The resident set of one process, from /proc/<pid>/statm (0 once it has exited). */
+function rssBytes(pid: number): number {
+  try {
+    return Number(fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES;
+  } catch {
+    return 0;
   }
-  return total;
+}
+
+/** The command line of one process, its arguments joined by spaces ('' once it has exited). */
+function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
 }
 
 /** Runs a bench worker (plain node, no ts-node) and parses the JSON it prints. */

@@ -1,17 +1,20 @@
 /**
- * The provider's cold start: from exec of the bundled provider, as Terraform
- * starts it (magic cookie, protocol 6, AutoMTLS with a client certificate),
- * to its handshake line on stdout; beside `node -e 0`. Terraform starts the
- * provider several times per command (schema, validation, configure + calls),
- * so this is paid 3 to 5 times per plan or apply.
+ * The provider's cold start: from exec of the laid-out provider (its launcher,
+ * which checks node and the bundle and execs node on it), as Terraform starts
+ * it (magic cookie, protocol 6, AutoMTLS with a client certificate), to its
+ * handshake line on stdout; beside `node -e 0`. Terraform starts the provider
+ * several times per command (schema, validation, configure + calls), so this
+ * is paid 3 to 5 times per plan or apply.
  */
 import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
+import { installProvider, terraformPlatform } from '../lib/install';
 import { generateServerCertificate } from '../lib/provider/protocol/tls';
 import { timeProcess } from './processes';
 import { compareAll } from './stats';
 
-const PROVIDER = path.join(__dirname, '..', 'dist', 'provider', 'terraform-provider-googleiam.js');
 const MAGIC_COOKIE = { TF_PLUGIN_MAGIC_COOKIE: 'd602bf8f470bc67ca7faa0386276bbdd4330efaf76d1a219cb4d6991ca9872b2' };
 
 export interface StartTimes {
@@ -20,10 +23,10 @@ export interface StartTimes {
 }
 
 /** Milliseconds from spawn to the handshake line; the process is then killed. */
-function handshakeMs(clientCert: string): Promise<number> {
+function handshakeMs(launcher: string, clientCert: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, [PROVIDER], {
+    const child = spawn(launcher, [], {
       env: { ...process.env, ...MAGIC_COOKIE, PLUGIN_PROTOCOL_VERSIONS: '6', PLUGIN_CLIENT_CERT: clientCert },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -47,8 +50,14 @@ function handshakeMs(clientCert: string): Promise<number> {
 
 export async function benchProviderStart(runs: number): Promise<StartTimes> {
   const clientCert = generateServerCertificate().certPem;
-  return compareAll(runs, {
-    provider: () => handshakeMs(clientCert),
-    node: () => timeProcess(process.execPath, ['-e', '0']),
-  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-bench-start-'));
+  try {
+    const [launcher] = installProvider(dir, { layout: 'mirror', platforms: [terraformPlatform()] }).executables;
+    return await compareAll(runs, {
+      provider: () => handshakeMs(launcher, clientCert),
+      node: () => timeProcess(process.execPath, ['-e', '0']),
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }

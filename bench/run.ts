@@ -91,7 +91,8 @@ async function providerStart(): Promise<Row[]> {
   const t = await benchProviderStart(RUNS * 3);
   return [
     {
-      benchmark: 'provider cold start: exec of the bundled provider to its handshake line (AutoMTLS), vs node -e 0 to exit',
+      benchmark:
+        'provider cold start: exec of the laid-out provider (its sh launcher) to its handshake line (AutoMTLS), vs node -e 0 to exit',
       measured: ms(median(t.provider)),
       baseline: ms(median(t.node)),
       ratio: x(median(t.provider) / median(t.node)),

@@ -7,6 +7,7 @@
  *   cdktf-google-iam-provider install --mirror <dir>   a filesystem_mirror folder
  */
 import * as path from 'path';
+import { InstallError } from './errors';
 import { installProvider, type Installation } from './install-provider';
 import { lockEntry, writeLockEntry, LOCK_FILE_NAME } from './lock-file';
 import { packageManifest, providerSource } from './provider-package';
@@ -71,8 +72,15 @@ export function main(
     return 0;
   }
   const dir = path.resolve(command.dir);
-  const installation = installProvider(dir, { layout: command.mirror ? 'mirror' : 'plugins' });
-  for (const executable of installation.executables) out.write(`wrote ${path.relative(process.cwd(), executable) || executable}\n`);
+  let installation: Installation;
+  try {
+    installation = installProvider(dir, { layout: command.mirror ? 'mirror' : 'plugins' });
+  } catch (e) {
+    if (!(e instanceof InstallError)) throw e;
+    err.write(`${COMMAND}: ${e.message}\n`);
+    return 1;
+  }
+  for (const file of [installation.bundle, ...installation.executables]) out.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
   if (!command.mirror) {
     writeLockEntry(dir, lockEntry(installation.package));
     out.write(

@@ -16,7 +16,7 @@ export interface ProviderPackage {
   /** The provider type, also the local name in `required_providers`. */
   readonly type: string;
   readonly version: string;
-  /** The executable: one file, started by Terraform as the plugin. */
+  /** The provider's code: one Node.js script (no `#!` line), which the laid-out launcher runs. */
   readonly bundlePath: string;
 }
 

@@ -218,3 +218,16 @@ test('lib/iam needs no build output: its one require of dist/, the vendored CEL 
   // The fallback itself is exercised by test/unit/iam/cel-parser-loading.test.ts.
   expect(iam.filter((i) => i.spec === '@marcbachmann/cel-js' && path.basename(i.file) === 'cel-parser.ts')).not.toHaveLength(0);
 });
+
+test('bench/ and test/ never import each other: a benchmark does not run on test code, nor a test on a benchmark', () => {
+  const root = path.join(LIB, '..');
+  const crossing = (from: string, to: string) =>
+    sources(path.join(root, from)).flatMap((file) =>
+      [...fs.readFileSync(file, 'utf8').matchAll(/(?:from|import|require\()\s*['"](\.[^'"]+)['"]/g)]
+        .map(([, spec]) => path.relative(root, path.resolve(path.dirname(file), spec)))
+        .filter((target) => target.split(path.sep)[0] === to)
+        .map((target) => `${path.relative(root, file)} -> ${target}`),
+    );
+  expect(crossing('bench', 'test')).toEqual([]);
+  expect(crossing('test', 'bench')).toEqual([]);
+});

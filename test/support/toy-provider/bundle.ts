@@ -19,7 +19,6 @@ export function bundleToyProvider(dir: string): ProviderPackage {
     format: 'cjs',
     minify: true,
     loader: { '.proto': 'text' },
-    banner: { js: '#!/usr/bin/env node' },
     outfile,
     logLevel: 'warning',
   });

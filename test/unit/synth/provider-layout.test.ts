@@ -11,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, LocalBackend, TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember, GoogleIamProvider } from '../../../lib';
-import { providerPackage, providerPackageHash } from '../../../lib/install';
+import { bundleFileName, launcherScript, providerPackage, providerPackageHash } from '../../../lib/install';
 
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const PLUGIN_DIR = 'terraform.d/plugins/registry.terraform.io/cdktf-google-iam/googleiam/0.1.0';
@@ -56,13 +56,15 @@ function fileHashes(dir: string): Record<string, string> {
   );
 }
 
-test('each stack that uses the provider gets the plugin for every platform and its lock entry; the others nothing', () => {
+test('each stack that uses the provider gets the bundle once, a launcher for every platform and its lock entry; the others nothing', () => {
   const outdir = synthApp();
+  const bundle = fs.readFileSync(providerPackage().bundlePath);
   for (const stack of ['grants', 'own']) {
     const dir = path.join(outdir, 'stacks', stack);
+    expect(fs.readFileSync(path.join(dir, PLUGIN_DIR, bundleFileName(providerPackage(), bundle)))).toEqual(bundle);
     for (const platform of ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64']) {
       const executable = path.join(dir, PLUGIN_DIR, platform, 'terraform-provider-googleiam_v0.1.0');
-      expect(fs.readFileSync(executable)).toEqual(fs.readFileSync(providerPackage().bundlePath));
+      expect(fs.readFileSync(executable, 'utf8')).toBe(launcherScript(providerPackage(), bundle));
       expect(fs.statSync(executable).mode & 0o111).not.toBe(0);
     }
     const lock = fs.readFileSync(path.join(dir, '.terraform.lock.hcl'), 'utf8');
@@ -89,4 +91,17 @@ test('HCL output lays the provider out the same way', () => {
   expect(fs.existsSync(path.join(dir, 'cdk.tf'))).toBe(true);
   expect(fs.existsSync(path.join(dir, PLUGIN_DIR, 'linux_amd64', 'terraform-provider-googleiam_v0.1.0'))).toBe(true);
   expect(fs.existsSync(path.join(dir, '.terraform.lock.hcl'))).toBe(true);
+});
+
+test('synth on a machine the provider cannot run on (Windows) fails, naming it and the supported platforms', () => {
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+  Object.defineProperty(process, 'platform', { ...platform, value: 'win32' });
+  try {
+    expect(() => synthApp()).toThrow(
+      /^This machine is windows_(amd64|arm64); the googleiam provider runs on linux_amd64, linux_arm64, darwin_amd64, darwin_arm64 only /,
+    );
+  } finally {
+    Object.defineProperty(process, 'platform', platform);
+  }
+  expect(process.platform).not.toBe('win32');
 });
