@@ -3,7 +3,7 @@
  * Writes the cdktf L1 classes of our provider (`googleiam`) from its schema,
  * the one source (issue 30), as cdktf's own provider generator writes them for
  * a registry provider, but small: one jsii-compatible file per type in
- * lib/provider-bindings/ (beside the two hand-written helpers they use), with
+ * lib/provider-bindings/ (their two hand-written helpers are in lib/synth/), with
  * - the provider block, `GoogleIamProvider` (a TerraformProvider whose
  *   required_providers entry is `cdktf-google-iam/googleiam` at the package's
  *   version, so Terraform installs the copy synth lays out);
@@ -229,7 +229,7 @@ function typeFile(entry) {
     ...HEADER,
     "import * as cdktf from 'cdktf';",
     "import type { Construct } from 'constructs';",
-    "import { hclLiteral, jsonLiteral } from './literal-strings';",
+    "import { hclLiteral, jsonLiteral } from '../synth/literal-strings';",
     '',
     ...structs,
     `/** Configuration of ${resource ? 'a' : 'the data source'} {@link ${className}}. */`,
@@ -279,8 +279,8 @@ function providerFile(entry) {
     ...HEADER,
     "import * as cdktf from 'cdktf';",
     "import type { Construct } from 'constructs';",
-    "import { hclLiteral, jsonLiteral } from './literal-strings';",
-    "import { layOutProviderAtSynth } from './provider-layout';",
+    "import { hclLiteral, jsonLiteral } from '../synth/literal-strings';",
+    "import { layOutProviderAtSynth } from '../synth/provider-layout';",
     '',
     `/** Configuration of a {@link ${className}}. */`,
     `export interface ${className}Config {`,

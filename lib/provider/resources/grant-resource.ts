@@ -1,7 +1,6 @@
 import type { IamResourceUse } from '../../api/resource-validation';
-import { describeGrant, grantEdits, grantId, type Grant, type IamResource } from '../../iam/grant';
+import { describeGrant, grantEdits, grantId, grantKey, type Grant, type IamResource } from '../../iam/grant';
 import { validateGrantValues } from '../../iam/grant-validation';
-import { grantKey } from '../../iam/identity';
 import type { PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
 import { isNotFound, ProviderErrors, reportError } from '../errors';
@@ -11,7 +10,7 @@ import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../f
 import { attributeType, type Attribute } from '../framework/schema';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
-import { knownValue, stringOf } from './cty-values';
+import { knownValue, stringOf } from '../framework/cty-values';
 import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
 import { COMPUTED_ATTRIBUTES } from './iam-schema';
 
