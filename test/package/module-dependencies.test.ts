@@ -240,7 +240,7 @@ test("lib/provider reads synth's messages only through lib/contract's parsers", 
   expect(parsesJson.sort()).toEqual([
     'provider/framework/private-state.ts',
     'provider/protocol/dynamic-value.ts',
-    'provider/protocol/provider-service.ts',
+    'provider/protocol/rpc/upgrade-resource-state.ts',
   ]);
   const jsonValues = providerFiles.flatMap(({ file, text }) =>
     [...text.matchAll(/^.*JSON\.parse\(.*$/gm)].map((m) => `${path.relative(LIB, file)}: ${/ctyFromJson\(JSON\.parse\(/.test(m[0])}`),
@@ -248,7 +248,7 @@ test("lib/provider reads synth's messages only through lib/contract's parsers", 
   expect(jsonValues.sort()).toEqual([
     'provider/framework/private-state.ts: false',
     'provider/protocol/dynamic-value.ts: true',
-    'provider/protocol/provider-service.ts: true',
+    'provider/protocol/rpc/upgrade-resource-state.ts: true',
   ]);
   const casts = providerFiles.flatMap(({ file, text }) =>
     [...text.matchAll(/JSON\.parse\([^;]*?\)\s+as\s+\w+/g)].map((m) => `${path.relative(LIB, file)}: ${m[0]}`),
