@@ -13,10 +13,10 @@
  *   getter per attribute (nested ones as IResolvable references);
  * - a nested shape that several types share (the IAM types' condition,
  *   bindings and audit configs) written once, in structs.generated.ts, which
- *   the types' files import: a struct is shared when the same nested schema
- *   (attributes, descriptions, nesting, everything the struct is written
- *   from) appears in two types or more, and is named for the shortest path
- *   it is found at (`condition` gives `GoogleiamCondition`).
+ *   the types' files import: a struct is shared when what it is written from
+ *   (the attribute's name and description, its objects' attributes) appears
+ *   in two types or more, and is named for the shortest path it is found at
+ *   (`condition` gives `GoogleiamCondition`).
  *
  * The schemas come from `providerSchemas()` of lib/provider/schemas.ts (read
  * off the provider definition), bundled with esbuild (it imports the
@@ -148,6 +148,16 @@ function attributeCode(attribute, localName, file) {
   };
 }
 
+/**
+ * The shape a struct is written from: the attribute's name and description
+ * (the struct's docs) and its objects' attributes. Whether the attribute is
+ * required, and how it nests, shape the field that holds the struct, not the
+ * struct. (A nested block, once the schema has them, gives the same shape.)
+ */
+function shapeOf(attribute) {
+  return JSON.stringify({ name: attribute.name, description: attribute.description, attributes: attribute.nested.attributes });
+}
+
 /** The struct of a nested attribute's objects and its two mappers: in `file`, or once in the shared file and imported. */
 function writeStruct(attribute, structName, file) {
   const shared = file.shapes.sharedName(attribute) !== undefined;
@@ -251,16 +261,16 @@ function* nestedAttributes(attributes, path = []) {
 }
 
 /**
- * The nested shapes that two types or more share: a shape is a nested
- * attribute's whole schema (as JSON), from which its struct is written, so
- * equal shapes give equal structs. Each is named for the shortest path it is
- * found at (then the first in alphabetical order); `sharedFile` collects them.
+ * The nested shapes that two types or more share (shapeOf: what a struct is
+ * written from, so equal shapes give equal structs). Each is named for the
+ * shortest path it is found at (then the first in alphabetical order);
+ * `sharedFile` collects them.
  */
 function sharedShapes(entries) {
   const uses = new Map();
   for (const entry of entries.filter((e) => e.kind !== 'provider')) {
     for (const { attribute, path } of nestedAttributes(entry.schema.attributes)) {
-      const key = JSON.stringify(attribute);
+      const key = shapeOf(attribute);
       const use = uses.get(key) ?? { types: new Set(), paths: [] };
       use.types.add(entry.typeName);
       use.paths.push(path);
@@ -277,7 +287,7 @@ function sharedShapes(entries) {
     taken.add(name);
     names.set(key, name);
   }
-  const shapes = { sharedName: (attribute) => names.get(JSON.stringify(attribute)) };
+  const shapes = { sharedName: (attribute) => names.get(shapeOf(attribute)) };
   shapes.sharedFile = fileInProgress(shapes);
   return shapes;
 }
