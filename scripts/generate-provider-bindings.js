@@ -3,14 +3,20 @@
  * Writes the cdktf L1 classes of our provider (`googleiam`) from its schema,
  * the one source (issue 30), as cdktf's own provider generator writes them for
  * a registry provider, but small: one jsii-compatible file per type in
- * lib/provider-bindings/ (beside the two hand-written helpers they use), with
+ * lib/provider-bindings/ (their two hand-written helpers are in lib/synth/), with
  * - the provider block, `GoogleIamProvider` (a TerraformProvider whose
  *   required_providers entry is `cdktf-google-iam/googleiam` at the package's
  *   version, so Terraform installs the copy synth lays out);
  * - one TerraformResource per resource type and one TerraformDataSource per
  *   data source, its config struct (camelCase names, the schema's descriptions
  *   as docs, cdktf's meta-arguments), a struct per nested attribute, and a
- *   getter per attribute (nested ones as IResolvable references).
+ *   getter per attribute (nested ones as IResolvable references);
+ * - a nested shape that several types share (the IAM types' condition,
+ *   bindings and audit configs) written once, in structs.generated.ts, which
+ *   the types' files import: a struct is shared when what it is written from
+ *   (the attribute's name and description, its objects' attributes) appears
+ *   in two types or more, and is named for the shortest path it is found at
+ *   (`condition` gives `GoogleiamCondition`).
  *
  * The schemas come from `providerSchemas()` of lib/provider/schemas.ts (read
  * off the provider definition), bundled with esbuild (it imports the
@@ -31,6 +37,8 @@ const ROOT = path.join(__dirname, '..');
 const SCHEMAS = path.join(ROOT, 'lib', 'provider', 'schemas.ts');
 const OUT = path.join(ROOT, 'lib', 'provider-bindings');
 const SUFFIX = '.generated.ts';
+/** The file of the structs several types share. */
+const SHARED_FILE = 'structs';
 const VERSION = require(path.join(ROOT, 'package.json')).version;
 const PROVIDER = { name: 'googleiam', source: 'cdktf-google-iam/googleiam', className: 'GoogleIamProvider' };
 const HEADER = [
@@ -113,12 +121,14 @@ function primitive(type) {
 
 /**
  * The TypeScript of a configurable attribute: its type, and its toTerraform
- * and HCL mappers. A nested attribute is a struct (`structs` receives its
- * code, nested first), a list or set of them, or a token.
+ * and HCL mappers. A nested attribute is a struct, a list or set of them, or
+ * a token; its struct is written (nested ones first) into `file`'s structs,
+ * or, when shared (`shapes`), once into the shared file, and then imported.
  */
-function attributeCode(attribute, structName, structs) {
+function attributeCode(attribute, localName, file) {
   if (!attribute.nested) return primitive(attribute.type);
-  writeStruct(attribute, structName, structs);
+  const structName = file.shapes.sharedName(attribute) ?? localName;
+  writeStruct(attribute, structName, file);
   const fn = lowerFirst(structName);
   if (attribute.nested.nesting === 'SINGLE') {
     return {
@@ -138,19 +148,39 @@ function attributeCode(attribute, structName, structs) {
   };
 }
 
-/** The struct of a nested attribute's objects and its two mappers. */
-function writeStruct(attribute, structName, structs) {
+/**
+ * The shape a struct is written from: the attribute's name and description
+ * (the struct's docs) and its objects' attributes. Whether the attribute is
+ * required, and how it nests, shape the field that holds the struct, not the
+ * struct. (A nested block, once the schema has them, gives the same shape.)
+ */
+function shapeOf(attribute) {
+  return JSON.stringify({ name: attribute.name, description: attribute.description, attributes: attribute.nested.attributes });
+}
+
+/** The struct of a nested attribute's objects and its two mappers: in `file`, or once in the shared file and imported. */
+function writeStruct(attribute, structName, file) {
+  const shared = file.shapes.sharedName(attribute) !== undefined;
+  const target = shared ? file.shapes.sharedFile : file;
+  if (shared && target !== file) file.imports.add(structName);
+  if (target.written.has(structName)) return;
+  target.written.add(structName);
   const attributes = attribute.nested.attributes;
-  const fields = attributes.filter(configurable).map((a) => ({ a, code: attributeCode(a, structName + pascal(a.name), structs) }));
+  const fields = attributes.filter(configurable).map((a) => ({ a, code: attributeCode(a, structName + pascal(a.name), target) }));
   const fn = lowerFirst(structName);
-  structs.push(
+  // A shared struct's mappers are exported, for the files that import it.
+  const [exported, toTerraformDocs, toHclDocs] = shared
+    ? ['export ', [`/** {@link ${structName}} as Terraform JSON. */`], [`/** {@link ${structName}} for cdktf's HCL renderer. */`]]
+    : ['', [], []];
+  target.structs.push(
     [
       ...docs(`One object of \`${attribute.name}\`: ${lowerFirst(attribute.description)}`),
       `export interface ${structName} {`,
       ...fields.flatMap(({ a, code }) => [...docs(a.description, a), `readonly ${camel(a.name)}${a.required ? '' : '?'}: ${code.ts};`]),
       '}',
       '',
-      `function ${fn}ToTerraform(struct?: ${structName} | cdktf.IResolvable): any {`,
+      ...toTerraformDocs,
+      `${exported}function ${fn}ToTerraform(struct?: ${structName} | cdktf.IResolvable): any {`,
       'if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;',
       `const value = struct as ${structName};`,
       'return {',
@@ -158,7 +188,8 @@ function writeStruct(attribute, structName, structs) {
       '};',
       '}',
       '',
-      `function ${fn}ToHclTerraform(struct?: ${structName} | cdktf.IResolvable): any {`,
+      ...toHclDocs,
+      `${exported}function ${fn}ToHclTerraform(struct?: ${structName} | cdktf.IResolvable): any {`,
       'if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;',
       `const value = struct as ${structName};`,
       'const attributes: { [name: string]: any } = {',
@@ -215,23 +246,74 @@ function synthesizeMethods(fields) {
 
 const GENERATOR_METADATA = `{ providerName: '${PROVIDER.name}', providerVersion: '${VERSION}', providerVersionConstraint: '${VERSION}' }`;
 
+/** A file being written: its structs, the struct names written into it, and the shared structs it imports. */
+function fileInProgress(shapes) {
+  return { shapes, structs: [], written: new Set(), imports: new Set() };
+}
+
+/** The nested attributes of `attributes` that a struct is written for, each with its path below the type. */
+function* nestedAttributes(attributes, path = []) {
+  for (const attribute of attributes.filter(configurable)) {
+    if (!attribute.nested) continue;
+    yield { attribute, path: [...path, attribute.name] };
+    yield* nestedAttributes(attribute.nested.attributes, [...path, attribute.name]);
+  }
+}
+
+/**
+ * The nested shapes that two types or more share (shapeOf: what a struct is
+ * written from, so equal shapes give equal structs). Each is named for the
+ * shortest path it is found at (then the first in alphabetical order);
+ * `sharedFile` collects them.
+ */
+function sharedShapes(entries) {
+  const uses = new Map();
+  for (const entry of entries.filter((e) => e.kind !== 'provider')) {
+    for (const { attribute, path } of nestedAttributes(entry.schema.attributes)) {
+      const key = shapeOf(attribute);
+      const use = uses.get(key) ?? { types: new Set(), paths: [] };
+      use.types.add(entry.typeName);
+      use.paths.push(path);
+      uses.set(key, use);
+    }
+  }
+  const names = new Map();
+  const taken = new Set(entries.flatMap((entry) => [namesOf(entry).className, `${namesOf(entry).className}Config`]));
+  for (const [key, { types, paths }] of uses) {
+    if (types.size < 2) continue;
+    const [shortest] = paths.sort((a, b) => a.length - b.length || a.join('.').localeCompare(b.join('.')));
+    const name = `Googleiam${shortest.map(pascal).join('')}`;
+    if (taken.has(name)) throw new Error(`two shared nested shapes (or a shape and a class) would both be named ${name}`);
+    taken.add(name);
+    names.set(key, name);
+  }
+  const shapes = { sharedName: (attribute) => names.get(shapeOf(attribute)) };
+  shapes.sharedFile = fileInProgress(shapes);
+  return shapes;
+}
+
+/** The import of the shared structs `file` uses: each struct with its two mappers. */
+function sharedImports(file) {
+  const names = [...file.imports].sort().flatMap((name) => [name, `${lowerFirst(name)}ToTerraform`, `${lowerFirst(name)}ToHclTerraform`]);
+  return names.length === 0 ? [] : [`import { ${names.join(', ')} } from './${SHARED_FILE}.generated';`];
+}
+
 /** The file of one resource type or data source. */
-function typeFile(entry) {
+function typeFile(entry, shapes) {
   const { className } = namesOf(entry);
   const resource = entry.kind === 'resource';
-  const structs = [];
-  const fields = entry.schema.attributes
-    .filter(configurable)
-    .map((a) => ({ a, code: attributeCode(a, className + pascal(a.name), structs) }));
+  const file = fileInProgress(shapes);
+  const fields = entry.schema.attributes.filter(configurable).map((a) => ({ a, code: attributeCode(a, className + pascal(a.name), file) }));
   const base = resource ? 'TerraformResource' : 'TerraformDataSource';
   const meta = ['provider', 'dependsOn', 'count', 'lifecycle', 'forEach', ...(resource ? ['provisioners', 'connection'] : [])];
   return [
     ...HEADER,
     "import * as cdktf from 'cdktf';",
     "import type { Construct } from 'constructs';",
-    "import { hclLiteral, jsonLiteral } from './literal-strings';",
+    "import { hclLiteral, jsonLiteral } from '../synth/literal-strings';",
+    ...sharedImports(file),
     '',
-    ...structs,
+    ...file.structs,
     `/** Configuration of ${resource ? 'a' : 'the data source'} {@link ${className}}. */`,
     `export interface ${className}Config extends cdktf.TerraformMetaArguments {`,
     ...fields.flatMap(({ a, code }) => [...docs(a.description, a), `readonly ${camel(a.name)}${a.required ? '' : '?'}: ${code.ts};`]),
@@ -279,8 +361,8 @@ function providerFile(entry) {
     ...HEADER,
     "import * as cdktf from 'cdktf';",
     "import type { Construct } from 'constructs';",
-    "import { hclLiteral, jsonLiteral } from './literal-strings';",
-    "import { layOutProviderAtSynth } from './provider-layout';",
+    "import { hclLiteral, jsonLiteral } from '../synth/literal-strings';",
+    "import { layOutProviderAtSynth } from '../synth/provider-layout';",
     '',
     `/** Configuration of a {@link ${className}}. */`,
     `export interface ${className}Config {`,
@@ -329,14 +411,26 @@ function providerFile(entry) {
   ].join('\n');
 }
 
+/** The shared structs' file, once every type has written what it uses into it. */
+function sharedStructsFile(shapes) {
+  return [
+    ...HEADER,
+    '// The nested structs that several types share, each written once.',
+    "import * as cdktf from 'cdktf';",
+    "import { hclLiteral, jsonLiteral } from '../synth/literal-strings';",
+    '',
+    ...shapes.sharedFile.structs,
+  ].join('\n');
+}
+
 /** Every generated file (path -> text), formatted as Prettier formats the repository. */
 async function generate(entries = readEntries()) {
   const options = { ...(await prettier.resolveConfig(path.join(ROOT, 'lib', 'index.ts'))), parser: 'typescript' };
+  const shapes = sharedShapes(entries);
+  const texts = entries.map((entry) => [namesOf(entry).file, entry.kind === 'provider' ? providerFile(entry) : typeFile(entry, shapes)]);
+  if (shapes.sharedFile.structs.length > 0) texts.push([SHARED_FILE, sharedStructsFile(shapes)]);
   const files = new Map();
-  for (const entry of entries) {
-    const text = entry.kind === 'provider' ? providerFile(entry) : typeFile(entry);
-    files.set(path.join(OUT, namesOf(entry).file + SUFFIX), await prettier.format(text, options));
-  }
+  for (const [file, text] of texts) files.set(path.join(OUT, file + SUFFIX), await prettier.format(text, options));
   return files;
 }
 

@@ -1,6 +1,5 @@
 import { shortDigest } from '../iam/digest';
-import type { Grant } from '../iam/grant';
-import { grantKey } from '../iam/identity';
+import { grantKey, type Grant } from '../iam/grant';
 
 /**
  * The Terraform name of a grant's resource (persisted: its address in the

@@ -1,7 +1,7 @@
 import { Annotations, TerraformStack } from 'cdktf';
 import type { IConstruct } from 'constructs';
-import { grantMembers, type Grant } from '../iam/grant';
-import { BindingIdentity, grantKey, PolicyIdentity, type BindingLike } from '../iam/identity';
+import { grantKey, grantMembers, type Grant } from '../iam/grant';
+import { BindingIdentity, PolicyIdentity, type BindingLike } from '../iam/identity';
 import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
 import { parsePrincipal } from '../iam/principal';
 import { validationMessage } from '../synth/errors';

@@ -6,7 +6,7 @@ import { parseResourceName, type ResourceNameFormat } from '../iam/resource-name
 import type { ConditionInput } from '../iam/types';
 import { checkAt } from '../synth/errors';
 import { holdsTokens, isKnown, projectOfName } from '../synth/known-values';
-import { useGoogleIamProvider } from '../synth/default-provider';
+import { useGoogleIamProvider } from './default-provider';
 import type { GoogleIamProvider } from '../provider-bindings/google-iam-provider.generated';
 import { grantResourceName } from './grant-address';
 import { GrantRegistry } from './grant-registry';

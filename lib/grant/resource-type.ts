@@ -4,14 +4,15 @@ import { isKnown as isKnownAtSynth } from '../synth/known-values';
 import { GoogleIamApis, type GetIamPolicyShape } from '../api/iam-apis';
 import type { IamResourceInput } from '../api/resource-validation';
 import type { GrantTarget } from './iam-grant';
-import { typedNameFormat, typedRow } from './typed-name-format';
-import { TYPED_RESOURCE_TYPE_ROWS } from './typed-resource-types';
+import { typedNameFormat, typedRow } from '../resource-types/typed-name-format';
+import { publishedRowShape } from '../resource-types/published-shape';
+import { TYPED_RESOURCE_TYPE_ROWS, type TypedResourceTypeRow } from '../resource-types/typed-resource-types';
 
 /**
  * What the grant constructs need to know about one kind of IAM-enabled
  * resource: which API serves its policy, what its names look like, and how
  * its getIamPolicy is called, the last from Google's published API
- * (GoogleIamApis). The typed ones are rows of typed-resource-types.ts,
+ * (GoogleIamApis). The typed ones are rows of lib/resource-types/typed-resource-types.ts,
  * from which scripts/generate-resource-types.js writes their constructs and
  * lookups.
  */
@@ -23,21 +24,20 @@ export interface IamResourceType {
   readonly getIamPolicyMethod?: GetIamPolicyShape;
 }
 
-/** The type of `projects/{p}/locations/{l}/{collection}/{id}` in `service` `apiVersion`, as Google publishes it (throws if it does not). */
-function publishedType(service: string, apiVersion: string, nameFormat: ResourceNameFormat): IamResourceType {
-  const template = `projects/*/locations/*/${nameFormat.collection}/*`;
-  const collection = GoogleIamApis.apiVersion(service, apiVersion)?.collections.find((c) => c.template === template);
-  if (!collection?.writable)
-    throw new Error(`${service} ${apiVersion} ${template} is not an IAM-enabled collection in ${GoogleIamApis.SOURCE}`);
-  return { service, apiVersion, nameFormat, ...(collection.shape === 'GET' ? {} : { getIamPolicyMethod: collection.shape }) };
+/** The type of a typed row, `projects/{p}/locations/{l}/{collection}/{id}`, as Google publishes it (throws if it does not). */
+function typedType(row: TypedResourceTypeRow): IamResourceType {
+  const shape = publishedRowShape(row);
+  return {
+    service: row.service,
+    apiVersion: row.apiVersion,
+    nameFormat: { collection: row.collection, label: row.label },
+    ...(shape === 'GET' ? {} : { getIamPolicyMethod: shape }),
+  };
 }
 
 /** The typed resource types by class name stem (`AuthorizationPolicy`), each checked against Google's published API as the library loads. */
 export const TYPED_RESOURCE_TYPES: Readonly<Record<string, IamResourceType>> = Object.fromEntries(
-  TYPED_RESOURCE_TYPE_ROWS.map((row) => [
-    row.stem,
-    publishedType(row.service, row.apiVersion, { collection: row.collection, label: row.label }),
-  ]),
+  TYPED_RESOURCE_TYPE_ROWS.map((row) => [row.stem, typedType(row)]),
 );
 
 /** The three typed grant constructs of a row: `{stem}IamMember`, `{stem}IamBinding`, `{stem}IamPolicy`. */

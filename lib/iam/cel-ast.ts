@@ -1,4 +1,22 @@
-import type { CelNode } from './cel-parser';
+/**
+ * The parsed expression's tree (cel-parser.ts makes it) and walks over it.
+ */
+
+/** A node of the parsed expression: its operator and operands. */
+export interface CelNode {
+  readonly op: string;
+  readonly args: unknown;
+  /** Where the node's text starts and ends in the expression (UTF-16 code units). */
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Where and why the expression does not parse. */
+export interface CelSyntaxError {
+  /** Offset in the expression (UTF-16 code units). */
+  readonly offset: number;
+  readonly message: string;
+}
 
 /** Whether an operand is a node (operands are nodes, lists of nodes, names or literals). */
 export function isCelNode(value: unknown): value is CelNode {

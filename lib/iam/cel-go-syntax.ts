@@ -1,5 +1,4 @@
-import { celNodes, isCelNode, isSignedLiteral } from './cel-ast';
-import type { CelNode, CelSyntaxError } from './cel-parser';
+import { celNodes, isCelNode, isSignedLiteral, type CelNode, type CelSyntaxError } from './cel-ast';
 
 /**
  * What Google's CEL parser (cel-go) refuses while parsing and cel-js accepts,

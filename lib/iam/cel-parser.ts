@@ -1,11 +1,12 @@
 import type * as CelJs from '@marcbachmann/cel-js';
+import type { CelNode, CelSyntaxError } from './cel-ast';
 import { celGoSyntaxError } from './cel-go-syntax';
 
 /**
  * The CEL parser (@marcbachmann/cel-js), loaded on first use so that
  * requiring this library stays cheap. Only this file knows the package; the
- * rest of lib/iam sees the two small shapes below, which keep the package's
- * types out of the public declarations.
+ * rest of lib/iam sees the two small shapes of cel-ast.ts, which keep the
+ * package's types out of the public declarations.
  *
  * Google parses conditions with cel-go; where cel-js parses differently,
  * parseCel follows cel-go (see cel-go-syntax.ts and the form feed below).
@@ -16,22 +17,6 @@ import { celGoSyntaxError } from './cel-go-syntax';
  * been built loads the package itself (Jest turns it into CommonJS, see
  * jest.config.js), so the unit tests need no build.
  */
-
-/** A node of the parsed expression: its operator and operands. */
-export interface CelNode {
-  readonly op: string;
-  readonly args: unknown;
-  /** Where the node's text starts and ends in the expression (UTF-16 code units). */
-  readonly start: number;
-  readonly end: number;
-}
-
-/** Where and why the expression does not parse. */
-export interface CelSyntaxError {
-  /** Offset in the expression (UTF-16 code units). */
-  readonly offset: number;
-  readonly message: string;
-}
 
 /** A parsed expression, or where and why it does not parse. */
 export type CelParseResult = { readonly ok: true; readonly ast: CelNode } | { readonly ok: false; readonly error: CelSyntaxError };

@@ -1,5 +1,4 @@
-import { celNodes, isCelNode, isConstant, methodCalls, stringLiteral } from './cel-ast';
-import type { CelNode } from './cel-parser';
+import { celNodes, isCelNode, isConstant, methodCalls, stringLiteral, type CelNode } from './cel-ast';
 import { formatCount } from './format';
 import { MAX_HAS_ONLY_VALUES, MAX_LOGICAL_OPERATORS } from './limits';
 

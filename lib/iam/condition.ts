@@ -1,5 +1,6 @@
 import { celSyntaxHints } from './cel-hints';
-import { parseCel, type CelNode } from './cel-parser';
+import type { CelNode } from './cel-ast';
+import { parseCel } from './cel-parser';
 import { countLogicalOperatorsIn, lintCondition } from './condition-lint';
 import { IamValidationError } from './errors';
 import { isBasicRole } from './role';

@@ -1,5 +1,6 @@
-import type { PolicyAddress } from './identity';
+import { BindingIdentity, PolicyIdentity, type PolicyAddress } from './identity';
 import type { PolicyEdit } from './policy-edit';
+import { comparisonKey } from './principal';
 import type { AuditConfig, ConditionInput } from './types';
 
 /**
@@ -90,6 +91,22 @@ export function grantId(grant: Grant): string {
   if (grant.mode === 'member') parts.push(grant.member);
   if (grant.condition) parts.push(grant.condition.title, grant.condition.description ?? '', grant.condition.expression);
   return parts.join('/');
+}
+
+/**
+ * What a grant is, independent of where it is declared (persisted: see
+ * lib/grant/grant-address.ts; test/unit/iam/identity.test.ts pins it): the policy, the role, the
+ * condition and, for a member grant, the principal, with emails compared
+ * case-insensitively as Google does. Two grants with the same key hold the
+ * same thing; a binding's key leaves its members out, so changing them keeps
+ * the key; a policy grant is one per policy.
+ */
+export function grantKey(grant: Grant): string {
+  const policy = PolicyIdentity.of(grant.resource).key;
+  if (grant.mode === 'policy') return `${policy}|policy`;
+  const binding = BindingIdentity.of(grant.role, grant.condition);
+  const member = grant.mode === 'member' ? `|${comparisonKey(grant.member)}` : '';
+  return `${policy}|${binding.role}${member}${binding.conditionTag}`;
 }
 
 /** One line for logs and errors: `roles/x (condition "title") on projects/.../ap`. */

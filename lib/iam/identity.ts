@@ -1,16 +1,15 @@
 import { shortDigest } from './digest';
-import type { Grant } from './grant';
-import { comparisonKey } from './principal';
 
 /**
- * Identity: which binding, which policy, which grant. Every comparison and
- * map key that stands for one binding or one policy is computed here, so
- * validation, policy edits and the provider's resources cannot disagree about it.
+ * Identity: which binding, which policy. Every comparison and map key that
+ * stands for one binding or one policy is computed here, so validation,
+ * policy edits, the grant key (grant.ts) and the provider's resources cannot
+ * disagree about it.
  *
- * The grant key is persisted (a digest of it ends each grant's Terraform
- * resource name): it must stay byte-identical across releases, or an upgrade
- * would replace (revoke and re-grant) every user's grants.
- * test/unit/iam/identity.test.ts pins it.
+ * The policy key and the condition tag are persisted (in the grant key, a
+ * digest of which ends each grant's Terraform resource name): they must stay
+ * byte-identical across releases, or an upgrade would replace (revoke and
+ * re-grant) every user's grants. test/unit/iam/identity.test.ts pins them.
  */
 
 /** The fields of a condition that identify a binding (`google.type.Expr` without `location`). */
@@ -103,22 +102,6 @@ export class PolicyIdentity {
   public bindingKey(binding: BindingIdentity): string {
     return JSON.stringify([this.key, binding.key]);
   }
-}
-
-/**
- * What a grant is, independent of where it is declared (persisted: see
- * lib/grant/grant-address.ts): the policy, the role, the
- * condition and, for a member grant, the principal, with emails compared
- * case-insensitively as Google does. Two grants with the same key hold the
- * same thing; a binding's key leaves its members out, so changing them keeps
- * the key; a policy grant is one per policy.
- */
-export function grantKey(grant: Grant): string {
-  const policy = PolicyIdentity.of(grant.resource).key;
-  if (grant.mode === 'policy') return `${policy}|policy`;
-  const binding = BindingIdentity.of(grant.role, grant.condition);
-  const member = grant.mode === 'member' ? `|${comparisonKey(grant.member)}` : '';
-  return `${policy}|${binding.role}${member}${binding.conditionTag}`;
 }
 
 function conditionKey(condition: ConditionIdentity | undefined): string {

@@ -21,11 +21,11 @@ export interface ResourceNameLookalike {
   readonly collection: string;
   /** How a person calls it, e.g. `authz policy`. */
   readonly label: string;
-  /** What takes such names, for the message, e.g. `NetworkSecurityAuthzPolicyIamMember` (lib/grant/typed-name-format.ts). */
+  /** What takes such names, for the message, e.g. `NetworkSecurityAuthzPolicyIamMember` (lib/resource-types/typed-name-format.ts). */
   readonly useInstead: string;
 }
 
-/** A Migration Center import job's name (the IAM resource types' name formats are rows of lib/grant/typed-resource-types.ts). */
+/** A Migration Center import job's name (the IAM resource types' name formats are rows of lib/resource-types/typed-resource-types.ts). */
 export const IMPORT_JOB: ResourceNameFormat = { collection: 'importJobs', label: 'import job' };
 
 /** A located resource name, split into its parts. */

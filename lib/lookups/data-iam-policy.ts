@@ -4,7 +4,7 @@ import { validateLocatedResource, validatePolicyVersion, type LocatedResource } 
 import type { IamResourceType } from '../grant/resource-type';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { useGoogleIamProvider } from '../synth/default-provider';
+import { useGoogleIamProvider } from '../grant/default-provider';
 
 /** What every IAM policy data source of the provider has (`googleiam_*_iam_policy`). @internal */
 export type PolicyDataSource = TerraformDataSource & {

@@ -3,7 +3,7 @@ import { Construct } from 'constructs';
 import { validateLocatedResource } from '../iam/located-resource';
 import { checkAt } from '../synth/errors';
 import { isKnown } from '../synth/known-values';
-import { useGoogleIamProvider } from '../synth/default-provider';
+import { useGoogleIamProvider } from '../grant/default-provider';
 import { validateImportJobView } from '../api/import-job-view';
 import { DataGoogleiamImportJob } from '../provider-bindings/data-import-job.generated';
 

@@ -2,51 +2,8 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from './literal-strings';
-
-/**
- * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
- */
-export interface GoogleiamAuthorizationPolicyIamBindingCondition {
-  /**
-   * The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.
-   */
-  readonly expression: string;
-  /**
-   * A short name for what the condition does; with the role it identifies the binding.
-   */
-  readonly title: string;
-  /**
-   * What the condition is for.
-   * @default - not set
-   */
-  readonly description?: string;
-}
-
-function googleiamAuthorizationPolicyIamBindingConditionToTerraform(
-  struct?: GoogleiamAuthorizationPolicyIamBindingCondition | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamAuthorizationPolicyIamBindingCondition;
-  return {
-    expression: jsonLiteral(value.expression),
-    title: jsonLiteral(value.title),
-    description: jsonLiteral(value.description),
-  };
-}
-
-function googleiamAuthorizationPolicyIamBindingConditionToHclTerraform(
-  struct?: GoogleiamAuthorizationPolicyIamBindingCondition | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamAuthorizationPolicyIamBindingCondition;
-  const attributes: { [name: string]: any } = {
-    expression: { value: hclLiteral(value.expression), isBlock: false, type: 'simple', storageClassType: 'string' },
-    title: { value: hclLiteral(value.title), isBlock: false, type: 'simple', storageClassType: 'string' },
-    description: { value: hclLiteral(value.description), isBlock: false, type: 'simple', storageClassType: 'string' },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
+import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
 /** Configuration of a {@link GoogleiamAuthorizationPolicyIamBinding}. */
 export interface GoogleiamAuthorizationPolicyIamBindingConfig extends cdktf.TerraformMetaArguments {
@@ -66,7 +23,7 @@ export interface GoogleiamAuthorizationPolicyIamBindingConfig extends cdktf.Terr
    * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    * @default - not set
    */
-  readonly condition?: GoogleiamAuthorizationPolicyIamBindingCondition;
+  readonly condition?: GoogleiamCondition;
 }
 
 /**
@@ -164,7 +121,7 @@ export class GoogleiamAuthorizationPolicyIamBinding extends cdktf.TerraformResou
       name: jsonLiteral(this.config.name),
       role: jsonLiteral(this.config.role),
       members: cdktf.listMapper(jsonLiteral, false)(this.config.members),
-      condition: googleiamAuthorizationPolicyIamBindingConditionToTerraform(this.config.condition),
+      condition: googleiamConditionToTerraform(this.config.condition),
     };
   }
 
@@ -180,10 +137,10 @@ export class GoogleiamAuthorizationPolicyIamBinding extends cdktf.TerraformResou
         storageClassType: 'stringList',
       },
       condition: {
-        value: googleiamAuthorizationPolicyIamBindingConditionToHclTerraform(this.config.condition),
+        value: googleiamConditionToHclTerraform(this.config.condition),
         isBlock: false,
         type: 'list',
-        storageClassType: 'GoogleiamAuthorizationPolicyIamBindingConditionList',
+        storageClassType: 'GoogleiamConditionList',
       },
     };
     return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));

@@ -2,7 +2,7 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from './literal-strings';
+import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
 /** Configuration of the data source {@link DataGoogleiamAuthorizationPolicyIamPolicy}. */
 export interface DataGoogleiamAuthorizationPolicyIamPolicyConfig extends cdktf.TerraformMetaArguments {

@@ -2,8 +2,8 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from './literal-strings';
-import { layOutProviderAtSynth } from './provider-layout';
+import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import { layOutProviderAtSynth } from '../synth/provider-layout';
 
 /** Configuration of a {@link GoogleIamProvider}. */
 export interface GoogleIamProviderConfig {

@@ -2,173 +2,15 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from './literal-strings';
-
-/**
- * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
- */
-export interface GoogleiamIamPolicyBindingsCondition {
-  /**
-   * The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.
-   */
-  readonly expression: string;
-  /**
-   * A short name for what the condition does; with the role it identifies the binding.
-   */
-  readonly title: string;
-  /**
-   * What the condition is for.
-   * @default - not set
-   */
-  readonly description?: string;
-}
-
-function googleiamIamPolicyBindingsConditionToTerraform(struct?: GoogleiamIamPolicyBindingsCondition | cdktf.IResolvable): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamIamPolicyBindingsCondition;
-  return {
-    expression: jsonLiteral(value.expression),
-    title: jsonLiteral(value.title),
-    description: jsonLiteral(value.description),
-  };
-}
-
-function googleiamIamPolicyBindingsConditionToHclTerraform(struct?: GoogleiamIamPolicyBindingsCondition | cdktf.IResolvable): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamIamPolicyBindingsCondition;
-  const attributes: { [name: string]: any } = {
-    expression: { value: hclLiteral(value.expression), isBlock: false, type: 'simple', storageClassType: 'string' },
-    title: { value: hclLiteral(value.title), isBlock: false, type: 'simple', storageClassType: 'string' },
-    description: { value: hclLiteral(value.description), isBlock: false, type: 'simple', storageClassType: 'string' },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
-
-/**
- * One object of `bindings`: every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
- */
-export interface GoogleiamIamPolicyBindings {
-  /**
-   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
-   */
-  readonly role: string;
-  /**
-   * Every principal of the binding (authoritative for this role and condition).
-   */
-  readonly members: string[];
-  /**
-   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
-   * @default - not set
-   */
-  readonly condition?: GoogleiamIamPolicyBindingsCondition;
-}
-
-function googleiamIamPolicyBindingsToTerraform(struct?: GoogleiamIamPolicyBindings | cdktf.IResolvable): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamIamPolicyBindings;
-  return {
-    role: jsonLiteral(value.role),
-    members: cdktf.listMapper(jsonLiteral, false)(value.members),
-    condition: googleiamIamPolicyBindingsConditionToTerraform(value.condition),
-  };
-}
-
-function googleiamIamPolicyBindingsToHclTerraform(struct?: GoogleiamIamPolicyBindings | cdktf.IResolvable): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamIamPolicyBindings;
-  const attributes: { [name: string]: any } = {
-    role: { value: hclLiteral(value.role), isBlock: false, type: 'simple', storageClassType: 'string' },
-    members: { value: cdktf.listMapperHcl(hclLiteral, false)(value.members), isBlock: false, type: 'set', storageClassType: 'stringList' },
-    condition: {
-      value: googleiamIamPolicyBindingsConditionToHclTerraform(value.condition),
-      isBlock: false,
-      type: 'list',
-      storageClassType: 'GoogleiamIamPolicyBindingsConditionList',
-    },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
-
-/**
- * One object of `audit_log_configs`: which permission types are logged.
- */
-export interface GoogleiamIamPolicyAuditConfigsAuditLogConfigs {
-  /**
-   * `ADMIN_READ`, `DATA_WRITE` or `DATA_READ`.
-   */
-  readonly logType: string;
-  /**
-   * Principals not logged for this type.
-   * @default - not set
-   */
-  readonly exemptedMembers?: string[];
-}
-
-function googleiamIamPolicyAuditConfigsAuditLogConfigsToTerraform(
-  struct?: GoogleiamIamPolicyAuditConfigsAuditLogConfigs | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamIamPolicyAuditConfigsAuditLogConfigs;
-  return {
-    log_type: jsonLiteral(value.logType),
-    exempted_members: cdktf.listMapper(jsonLiteral, false)(value.exemptedMembers),
-  };
-}
-
-function googleiamIamPolicyAuditConfigsAuditLogConfigsToHclTerraform(
-  struct?: GoogleiamIamPolicyAuditConfigsAuditLogConfigs | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamIamPolicyAuditConfigsAuditLogConfigs;
-  const attributes: { [name: string]: any } = {
-    log_type: { value: hclLiteral(value.logType), isBlock: false, type: 'simple', storageClassType: 'string' },
-    exempted_members: {
-      value: cdktf.listMapperHcl(hclLiteral, false)(value.exemptedMembers),
-      isBlock: false,
-      type: 'set',
-      storageClassType: 'stringList',
-    },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
-
-/**
- * One object of `audit_configs`: audit logging per service; when given, the policy's audit configs become exactly these.
- */
-export interface GoogleiamIamPolicyAuditConfigs {
-  /**
-   * A service, e.g. `networksecurity.googleapis.com`, or `allServices`.
-   */
-  readonly service: string;
-  /**
-   * Which permission types are logged.
-   */
-  readonly auditLogConfigs: GoogleiamIamPolicyAuditConfigsAuditLogConfigs[] | cdktf.IResolvable;
-}
-
-function googleiamIamPolicyAuditConfigsToTerraform(struct?: GoogleiamIamPolicyAuditConfigs | cdktf.IResolvable): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamIamPolicyAuditConfigs;
-  return {
-    service: jsonLiteral(value.service),
-    audit_log_configs: cdktf.listMapper(googleiamIamPolicyAuditConfigsAuditLogConfigsToTerraform, false)(value.auditLogConfigs),
-  };
-}
-
-function googleiamIamPolicyAuditConfigsToHclTerraform(struct?: GoogleiamIamPolicyAuditConfigs | cdktf.IResolvable): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamIamPolicyAuditConfigs;
-  const attributes: { [name: string]: any } = {
-    service: { value: hclLiteral(value.service), isBlock: false, type: 'simple', storageClassType: 'string' },
-    audit_log_configs: {
-      value: cdktf.listMapperHcl(googleiamIamPolicyAuditConfigsAuditLogConfigsToHclTerraform, false)(value.auditLogConfigs),
-      isBlock: false,
-      type: 'list',
-      storageClassType: 'GoogleiamIamPolicyAuditConfigsAuditLogConfigsList',
-    },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
+import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import {
+  GoogleiamAuditConfigs,
+  googleiamAuditConfigsToTerraform,
+  googleiamAuditConfigsToHclTerraform,
+  GoogleiamBindings,
+  googleiamBindingsToTerraform,
+  googleiamBindingsToHclTerraform,
+} from './structs.generated';
 
 /** Configuration of a {@link GoogleiamIamPolicy}. */
 export interface GoogleiamIamPolicyConfig extends cdktf.TerraformMetaArguments {
@@ -192,12 +34,12 @@ export interface GoogleiamIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * Every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
    */
-  readonly bindings: GoogleiamIamPolicyBindings[] | cdktf.IResolvable;
+  readonly bindings: GoogleiamBindings[] | cdktf.IResolvable;
   /**
    * Audit logging per service; when given, the policy's audit configs become exactly these.
    * @default - not set
    */
-  readonly auditConfigs?: GoogleiamIamPolicyAuditConfigs[] | cdktf.IResolvable;
+  readonly auditConfigs?: GoogleiamAuditConfigs[] | cdktf.IResolvable;
 }
 
 /**
@@ -310,8 +152,8 @@ export class GoogleiamIamPolicy extends cdktf.TerraformResource {
       service: jsonLiteral(this.config.service),
       api_version: jsonLiteral(this.config.apiVersion),
       get_iam_policy_method: jsonLiteral(this.config.getIamPolicyMethod),
-      bindings: cdktf.listMapper(googleiamIamPolicyBindingsToTerraform, false)(this.config.bindings),
-      audit_configs: cdktf.listMapper(googleiamIamPolicyAuditConfigsToTerraform, false)(this.config.auditConfigs),
+      bindings: cdktf.listMapper(googleiamBindingsToTerraform, false)(this.config.bindings),
+      audit_configs: cdktf.listMapper(googleiamAuditConfigsToTerraform, false)(this.config.auditConfigs),
     };
   }
 
@@ -328,16 +170,16 @@ export class GoogleiamIamPolicy extends cdktf.TerraformResource {
         storageClassType: 'string',
       },
       bindings: {
-        value: cdktf.listMapperHcl(googleiamIamPolicyBindingsToHclTerraform, false)(this.config.bindings),
+        value: cdktf.listMapperHcl(googleiamBindingsToHclTerraform, false)(this.config.bindings),
         isBlock: false,
         type: 'list',
-        storageClassType: 'GoogleiamIamPolicyBindingsList',
+        storageClassType: 'GoogleiamBindingsList',
       },
       audit_configs: {
-        value: cdktf.listMapperHcl(googleiamIamPolicyAuditConfigsToHclTerraform, false)(this.config.auditConfigs),
+        value: cdktf.listMapperHcl(googleiamAuditConfigsToHclTerraform, false)(this.config.auditConfigs),
         isBlock: false,
         type: 'list',
-        storageClassType: 'GoogleiamIamPolicyAuditConfigsList',
+        storageClassType: 'GoogleiamAuditConfigsList',
       },
     };
     return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));

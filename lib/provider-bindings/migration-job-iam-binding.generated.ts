@@ -2,49 +2,8 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from './literal-strings';
-
-/**
- * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
- */
-export interface GoogleiamMigrationJobIamBindingCondition {
-  /**
-   * The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.
-   */
-  readonly expression: string;
-  /**
-   * A short name for what the condition does; with the role it identifies the binding.
-   */
-  readonly title: string;
-  /**
-   * What the condition is for.
-   * @default - not set
-   */
-  readonly description?: string;
-}
-
-function googleiamMigrationJobIamBindingConditionToTerraform(struct?: GoogleiamMigrationJobIamBindingCondition | cdktf.IResolvable): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamMigrationJobIamBindingCondition;
-  return {
-    expression: jsonLiteral(value.expression),
-    title: jsonLiteral(value.title),
-    description: jsonLiteral(value.description),
-  };
-}
-
-function googleiamMigrationJobIamBindingConditionToHclTerraform(
-  struct?: GoogleiamMigrationJobIamBindingCondition | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamMigrationJobIamBindingCondition;
-  const attributes: { [name: string]: any } = {
-    expression: { value: hclLiteral(value.expression), isBlock: false, type: 'simple', storageClassType: 'string' },
-    title: { value: hclLiteral(value.title), isBlock: false, type: 'simple', storageClassType: 'string' },
-    description: { value: hclLiteral(value.description), isBlock: false, type: 'simple', storageClassType: 'string' },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
+import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
 /** Configuration of a {@link GoogleiamMigrationJobIamBinding}. */
 export interface GoogleiamMigrationJobIamBindingConfig extends cdktf.TerraformMetaArguments {
@@ -64,7 +23,7 @@ export interface GoogleiamMigrationJobIamBindingConfig extends cdktf.TerraformMe
    * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    * @default - not set
    */
-  readonly condition?: GoogleiamMigrationJobIamBindingCondition;
+  readonly condition?: GoogleiamCondition;
 }
 
 /**
@@ -162,7 +121,7 @@ export class GoogleiamMigrationJobIamBinding extends cdktf.TerraformResource {
       name: jsonLiteral(this.config.name),
       role: jsonLiteral(this.config.role),
       members: cdktf.listMapper(jsonLiteral, false)(this.config.members),
-      condition: googleiamMigrationJobIamBindingConditionToTerraform(this.config.condition),
+      condition: googleiamConditionToTerraform(this.config.condition),
     };
   }
 
@@ -178,10 +137,10 @@ export class GoogleiamMigrationJobIamBinding extends cdktf.TerraformResource {
         storageClassType: 'stringList',
       },
       condition: {
-        value: googleiamMigrationJobIamBindingConditionToHclTerraform(this.config.condition),
+        value: googleiamConditionToHclTerraform(this.config.condition),
         isBlock: false,
         type: 'list',
-        storageClassType: 'GoogleiamMigrationJobIamBindingConditionList',
+        storageClassType: 'GoogleiamConditionList',
       },
     };
     return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));

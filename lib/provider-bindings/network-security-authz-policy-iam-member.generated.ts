@@ -2,51 +2,8 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from './literal-strings';
-
-/**
- * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
- */
-export interface GoogleiamNetworkSecurityAuthzPolicyIamMemberCondition {
-  /**
-   * The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.
-   */
-  readonly expression: string;
-  /**
-   * A short name for what the condition does; with the role it identifies the binding.
-   */
-  readonly title: string;
-  /**
-   * What the condition is for.
-   * @default - not set
-   */
-  readonly description?: string;
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamMemberConditionToTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamMemberCondition | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamMemberCondition;
-  return {
-    expression: jsonLiteral(value.expression),
-    title: jsonLiteral(value.title),
-    description: jsonLiteral(value.description),
-  };
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamMemberConditionToHclTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamMemberCondition | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamMemberCondition;
-  const attributes: { [name: string]: any } = {
-    expression: { value: hclLiteral(value.expression), isBlock: false, type: 'simple', storageClassType: 'string' },
-    title: { value: hclLiteral(value.title), isBlock: false, type: 'simple', storageClassType: 'string' },
-    description: { value: hclLiteral(value.description), isBlock: false, type: 'simple', storageClassType: 'string' },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
+import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
 /** Configuration of a {@link GoogleiamNetworkSecurityAuthzPolicyIamMember}. */
 export interface GoogleiamNetworkSecurityAuthzPolicyIamMemberConfig extends cdktf.TerraformMetaArguments {
@@ -66,7 +23,7 @@ export interface GoogleiamNetworkSecurityAuthzPolicyIamMemberConfig extends cdkt
    * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    * @default - not set
    */
-  readonly condition?: GoogleiamNetworkSecurityAuthzPolicyIamMemberCondition;
+  readonly condition?: GoogleiamCondition;
 }
 
 /**
@@ -164,7 +121,7 @@ export class GoogleiamNetworkSecurityAuthzPolicyIamMember extends cdktf.Terrafor
       name: jsonLiteral(this.config.name),
       role: jsonLiteral(this.config.role),
       member: jsonLiteral(this.config.member),
-      condition: googleiamNetworkSecurityAuthzPolicyIamMemberConditionToTerraform(this.config.condition),
+      condition: googleiamConditionToTerraform(this.config.condition),
     };
   }
 
@@ -175,10 +132,10 @@ export class GoogleiamNetworkSecurityAuthzPolicyIamMember extends cdktf.Terrafor
       role: { value: hclLiteral(this.config.role), isBlock: false, type: 'simple', storageClassType: 'string' },
       member: { value: hclLiteral(this.config.member), isBlock: false, type: 'simple', storageClassType: 'string' },
       condition: {
-        value: googleiamNetworkSecurityAuthzPolicyIamMemberConditionToHclTerraform(this.config.condition),
+        value: googleiamConditionToHclTerraform(this.config.condition),
         isBlock: false,
         type: 'list',
-        storageClassType: 'GoogleiamNetworkSecurityAuthzPolicyIamMemberConditionList',
+        storageClassType: 'GoogleiamConditionList',
       },
     };
     return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));

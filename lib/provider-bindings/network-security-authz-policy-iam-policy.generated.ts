@@ -2,191 +2,15 @@
 // Do not edit: change the schema (or the generator) and run `npm run generate:provider-bindings`.
 import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
-import { hclLiteral, jsonLiteral } from './literal-strings';
-
-/**
- * One object of `condition`: an IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
- */
-export interface GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindingsCondition {
-  /**
-   * The CEL expression, e.g. `request.time < timestamp("2030-01-01T00:00:00Z")`.
-   */
-  readonly expression: string;
-  /**
-   * A short name for what the condition does; with the role it identifies the binding.
-   */
-  readonly title: string;
-  /**
-   * What the condition is for.
-   * @default - not set
-   */
-  readonly description?: string;
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamPolicyBindingsConditionToTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindingsCondition | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindingsCondition;
-  return {
-    expression: jsonLiteral(value.expression),
-    title: jsonLiteral(value.title),
-    description: jsonLiteral(value.description),
-  };
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamPolicyBindingsConditionToHclTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindingsCondition | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindingsCondition;
-  const attributes: { [name: string]: any } = {
-    expression: { value: hclLiteral(value.expression), isBlock: false, type: 'simple', storageClassType: 'string' },
-    title: { value: hclLiteral(value.title), isBlock: false, type: 'simple', storageClassType: 'string' },
-    description: { value: hclLiteral(value.description), isBlock: false, type: 'simple', storageClassType: 'string' },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
-
-/**
- * One object of `bindings`: every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
- */
-export interface GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindings {
-  /**
-   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
-   */
-  readonly role: string;
-  /**
-   * Every principal of the binding (authoritative for this role and condition).
-   */
-  readonly members: string[];
-  /**
-   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
-   * @default - not set
-   */
-  readonly condition?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindingsCondition;
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamPolicyBindingsToTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindings | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindings;
-  return {
-    role: jsonLiteral(value.role),
-    members: cdktf.listMapper(jsonLiteral, false)(value.members),
-    condition: googleiamNetworkSecurityAuthzPolicyIamPolicyBindingsConditionToTerraform(value.condition),
-  };
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamPolicyBindingsToHclTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindings | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindings;
-  const attributes: { [name: string]: any } = {
-    role: { value: hclLiteral(value.role), isBlock: false, type: 'simple', storageClassType: 'string' },
-    members: { value: cdktf.listMapperHcl(hclLiteral, false)(value.members), isBlock: false, type: 'set', storageClassType: 'stringList' },
-    condition: {
-      value: googleiamNetworkSecurityAuthzPolicyIamPolicyBindingsConditionToHclTerraform(value.condition),
-      isBlock: false,
-      type: 'list',
-      storageClassType: 'GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindingsConditionList',
-    },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
-
-/**
- * One object of `audit_log_configs`: which permission types are logged.
- */
-export interface GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigs {
-  /**
-   * `ADMIN_READ`, `DATA_WRITE` or `DATA_READ`.
-   */
-  readonly logType: string;
-  /**
-   * Principals not logged for this type.
-   * @default - not set
-   */
-  readonly exemptedMembers?: string[];
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigsToTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigs | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigs;
-  return {
-    log_type: jsonLiteral(value.logType),
-    exempted_members: cdktf.listMapper(jsonLiteral, false)(value.exemptedMembers),
-  };
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigsToHclTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigs | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigs;
-  const attributes: { [name: string]: any } = {
-    log_type: { value: hclLiteral(value.logType), isBlock: false, type: 'simple', storageClassType: 'string' },
-    exempted_members: {
-      value: cdktf.listMapperHcl(hclLiteral, false)(value.exemptedMembers),
-      isBlock: false,
-      type: 'set',
-      storageClassType: 'stringList',
-    },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
-
-/**
- * One object of `audit_configs`: audit logging per service; when given, the policy's audit configs become exactly these.
- */
-export interface GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigs {
-  /**
-   * A service, e.g. `networksecurity.googleapis.com`, or `allServices`.
-   */
-  readonly service: string;
-  /**
-   * Which permission types are logged.
-   */
-  readonly auditLogConfigs: GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigs[] | cdktf.IResolvable;
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsToTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigs | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigs;
-  return {
-    service: jsonLiteral(value.service),
-    audit_log_configs: cdktf.listMapper(
-      googleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigsToTerraform,
-      false,
-    )(value.auditLogConfigs),
-  };
-}
-
-function googleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsToHclTerraform(
-  struct?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigs | cdktf.IResolvable,
-): any {
-  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
-  const value = struct as GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigs;
-  const attributes: { [name: string]: any } = {
-    service: { value: hclLiteral(value.service), isBlock: false, type: 'simple', storageClassType: 'string' },
-    audit_log_configs: {
-      value: cdktf.listMapperHcl(
-        googleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigsToHclTerraform,
-        false,
-      )(value.auditLogConfigs),
-      isBlock: false,
-      type: 'list',
-      storageClassType: 'GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsAuditLogConfigsList',
-    },
-  };
-  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
-}
+import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
+import {
+  GoogleiamAuditConfigs,
+  googleiamAuditConfigsToTerraform,
+  googleiamAuditConfigsToHclTerraform,
+  GoogleiamBindings,
+  googleiamBindingsToTerraform,
+  googleiamBindingsToHclTerraform,
+} from './structs.generated';
 
 /** Configuration of a {@link GoogleiamNetworkSecurityAuthzPolicyIamPolicy}. */
 export interface GoogleiamNetworkSecurityAuthzPolicyIamPolicyConfig extends cdktf.TerraformMetaArguments {
@@ -197,12 +21,12 @@ export interface GoogleiamNetworkSecurityAuthzPolicyIamPolicyConfig extends cdkt
   /**
    * Every binding of the policy: bindings not listed are removed. Google's actual bindings after a refresh.
    */
-  readonly bindings: GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindings[] | cdktf.IResolvable;
+  readonly bindings: GoogleiamBindings[] | cdktf.IResolvable;
   /**
    * Audit logging per service; when given, the policy's audit configs become exactly these.
    * @default - not set
    */
-  readonly auditConfigs?: GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigs[] | cdktf.IResolvable;
+  readonly auditConfigs?: GoogleiamAuditConfigs[] | cdktf.IResolvable;
 }
 
 /**
@@ -291,8 +115,8 @@ export class GoogleiamNetworkSecurityAuthzPolicyIamPolicy extends cdktf.Terrafor
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
       name: jsonLiteral(this.config.name),
-      bindings: cdktf.listMapper(googleiamNetworkSecurityAuthzPolicyIamPolicyBindingsToTerraform, false)(this.config.bindings),
-      audit_configs: cdktf.listMapper(googleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsToTerraform, false)(this.config.auditConfigs),
+      bindings: cdktf.listMapper(googleiamBindingsToTerraform, false)(this.config.bindings),
+      audit_configs: cdktf.listMapper(googleiamAuditConfigsToTerraform, false)(this.config.auditConfigs),
     };
   }
 
@@ -301,16 +125,16 @@ export class GoogleiamNetworkSecurityAuthzPolicyIamPolicy extends cdktf.Terrafor
     const attributes: { [name: string]: any } = {
       name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
       bindings: {
-        value: cdktf.listMapperHcl(googleiamNetworkSecurityAuthzPolicyIamPolicyBindingsToHclTerraform, false)(this.config.bindings),
+        value: cdktf.listMapperHcl(googleiamBindingsToHclTerraform, false)(this.config.bindings),
         isBlock: false,
         type: 'list',
-        storageClassType: 'GoogleiamNetworkSecurityAuthzPolicyIamPolicyBindingsList',
+        storageClassType: 'GoogleiamBindingsList',
       },
       audit_configs: {
-        value: cdktf.listMapperHcl(googleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsToHclTerraform, false)(this.config.auditConfigs),
+        value: cdktf.listMapperHcl(googleiamAuditConfigsToHclTerraform, false)(this.config.auditConfigs),
         isBlock: false,
         type: 'list',
-        storageClassType: 'GoogleiamNetworkSecurityAuthzPolicyIamPolicyAuditConfigsList',
+        storageClassType: 'GoogleiamAuditConfigsList',
       },
     };
     return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));

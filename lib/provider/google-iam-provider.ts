@@ -5,7 +5,7 @@ import type { ProviderDefinition } from './framework/resource';
 import { IMPORT_JOB_DATA_SOURCE } from './data-sources/import-job';
 import { IAM_POLICY_DATA_SOURCES } from './data-sources/iam-policy';
 import { createContext, type GoogleIamContext, type ProviderSettings } from './provider-context';
-import { stringOf } from './resources/cty-values';
+import { stringOf } from './framework/cty-values';
 import { IAM_RESOURCE_TYPES } from './resources/iam-types';
 
 /**

@@ -7,7 +7,7 @@ import type { CtyObject } from '../framework/cty';
 import type { DataSourceType } from '../framework/resource';
 import type { Attribute } from '../framework/schema';
 import type { GoogleIamContext } from '../provider-context';
-import { knownValue, partial, stringOf } from '../resources/cty-values';
+import { knownValue, partial, stringOf } from '../framework/cty-values';
 import { readGoogle } from './google-read';
 
 const computed = (name: string, description: string): Attribute => ({ name, description, type: 'string', computed: true });

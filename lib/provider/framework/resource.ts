@@ -1,8 +1,11 @@
 /**
  * The contract between the protocol layer (lib/provider/protocol, which
- * knows no resource) and the provider's resource types and data sources
- * (one file each, as in terraform-plugin-framework): what a type declares
- * and which calls it answers. Values are decoded cty values (cty.ts):
+ * knows no resource) and the provider's resource types and data sources:
+ * what a type declares and which calls it answers. terraform-plugin-framework
+ * keeps one file per type; here one file serves one kind for every resource
+ * type family (resources/iam-member.ts makes each `googleiam_*_iam_member`
+ * from a family's descriptor), as terraform-provider-google's tpgiamresource
+ * serves every `google_*_iam_member` from one implementation. Values are decoded cty values (cty.ts):
  * an object is a plain object holding every attribute of its schema (null
  * when unset), a list or set an array, an unknown value an `Unknown`.
  *

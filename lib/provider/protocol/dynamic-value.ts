@@ -3,7 +3,7 @@
  * state, msgpack-encoded cty (or JSON, which Terraform 1.x does not send
  * to providers but the protocol allows).
  */
-import { ctyFromJson, decodeCty, encodeCty, type CtyType, type CtyValue } from '../framework/cty';
+import { ctyFromJson, decodeCty, encodeCty, type CtyObject, type CtyType, type CtyValue } from '../framework/cty';
 import { ProtocolError } from './protocol-error';
 import type { WireDynamicValue } from './wire';
 
@@ -16,6 +16,11 @@ export function decodeDynamicValue(value: WireDynamicValue | null | undefined, t
   } catch (e) {
     throw ProtocolError.undecodable(what, (e as Error).message);
   }
+}
+
+/** Decodes a configuration, plan or state: an object of its schema's type, or null (no object). */
+export function decodeObject(value: WireDynamicValue | null | undefined, type: CtyType, what: string): CtyObject | null {
+  return decodeDynamicValue(value, type, what) as CtyObject | null;
 }
 
 /** Encodes `value` as msgpack; null is msgpack nil, which Terraform reads as "no object". */

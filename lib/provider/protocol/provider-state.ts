@@ -6,6 +6,11 @@
  */
 import { ProtocolError } from './protocol-error';
 
+/** A gRPC call Terraform may cancel (a ServerUnaryCall). */
+export interface CancellableCall {
+  on(event: 'cancelled', listener: () => void): unknown;
+}
+
 /** The configured context and the running calls of one provider process. */
 export class ProviderState<Context> {
   private readonly running = new Set<AbortController>();
@@ -42,10 +47,7 @@ export class ProviderState<Context> {
   }
 
   /** Runs `work` with a signal that StopProvider (or the call's cancellation by Terraform) aborts. */
-  public async track<T>(
-    cancelled: { on(event: 'cancelled', listener: () => void): unknown },
-    work: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
+  public async track<T>(cancelled: CancellableCall, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     this.running.add(controller);
     cancelled.on('cancelled', () => controller.abort());

@@ -25,7 +25,6 @@ export interface WireDiagnostic {
   readonly attribute: WireAttributePath | null;
 }
 
-/** A request that names a resource or data source type and carries its configuration. */
 /** ValidateResourceConfig, ValidateDataResourceConfig and ReadDataSource requests. */
 export interface TypedConfigRequest {
   readonly type_name: string;
@@ -74,4 +73,48 @@ export interface ApplyResourceChangeRequest {
 export interface ImportResourceStateRequest {
   readonly type_name: string;
   readonly id: string;
+}
+
+/** A DynamicValue this layer writes: always msgpack. */
+export interface WireEncodedValue {
+  readonly msgpack: Buffer;
+}
+
+/** The answer of the RPCs that answer with diagnostics alone (validation, configuration). */
+export interface DiagnosticsResponse {
+  readonly diagnostics: readonly WireDiagnostic[];
+}
+
+/** UpgradeResourceState response. */
+export interface UpgradeResourceStateResponse extends DiagnosticsResponse {
+  readonly upgraded_state: WireEncodedValue;
+}
+
+/** ReadResource response. */
+export interface ReadResourceResponse extends DiagnosticsResponse {
+  readonly new_state: WireEncodedValue;
+  readonly private: Uint8Array;
+}
+
+/** PlanResourceChange response. */
+export interface PlanResourceChangeResponse extends DiagnosticsResponse {
+  readonly planned_state: WireEncodedValue;
+  readonly requires_replace: readonly WireAttributePath[];
+  readonly planned_private: Uint8Array;
+}
+
+/** ApplyResourceChange response. */
+export interface ApplyResourceChangeResponse extends DiagnosticsResponse {
+  readonly new_state: WireEncodedValue;
+  readonly private: Uint8Array;
+}
+
+/** ImportResourceState response. */
+export interface ImportResourceStateResponse extends DiagnosticsResponse {
+  readonly imported_resources: readonly { readonly type_name: string; readonly state: WireEncodedValue; readonly private: Uint8Array }[];
+}
+
+/** ReadDataSource response: no state when the read failed. */
+export interface ReadDataSourceResponse extends DiagnosticsResponse {
+  readonly state: WireEncodedValue | null;
 }

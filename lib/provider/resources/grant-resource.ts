@@ -1,7 +1,6 @@
 import type { IamResourceUse } from '../../api/resource-validation';
-import { describeGrant, grantEdits, grantId, type Grant, type IamResource } from '../../iam/grant';
+import { describeGrant, grantEdits, grantId, grantKey, type Grant, type IamResource } from '../../iam/grant';
 import { validateGrantValues } from '../../iam/grant-validation';
-import { grantKey } from '../../iam/identity';
 import type { Policy } from '../../iam/types';
 import { isNotFound, isOutcomeUnknown, ProviderErrors, reportError, reportRefusalAhead } from '../errors';
 import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
@@ -12,7 +11,7 @@ import { attributeType, type Attribute } from '../framework/schema';
 import { StaleRead } from '../policies/policy-batcher';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
-import { knownValue, stringOf } from './cty-values';
+import { knownValue, stringOf } from '../framework/cty-values';
 import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
 import { COMPUTED_ATTRIBUTES } from './iam-schema';
 import { olderThanOwnWrite, rememberWrite } from './own-writes';

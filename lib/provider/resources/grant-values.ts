@@ -1,7 +1,7 @@
 import { samePrincipal } from '../../iam/principal';
 import type { AuditConfig, ConditionInput, Expr } from '../../iam/types';
 import type { CtyObject, CtyValue } from '../framework/cty';
-import { isKnown, objectOf, objectsOf, partial, stringsOf } from './cty-values';
+import { isKnown, objectOf, objectsOf, partial, stringsOf } from '../framework/cty-values';
 
 /**
  * Between the schema's values (snake_case cty objects, null when unset) and

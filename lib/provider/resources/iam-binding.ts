@@ -3,7 +3,7 @@ import { BindingIdentity } from '../../iam/identity';
 import { ProviderErrors } from '../errors';
 import type { ResourceType } from '../framework/resource';
 import type { GoogleIamContext } from '../provider-context';
-import { partial, stringsOf } from './cty-values';
+import { partial, stringsOf } from '../framework/cty-values';
 import { grantResourceType, type GrantMode } from './grant-resource';
 import { conditionOf, conditionValue, membersAsSpelled, partialCondition } from './grant-values';
 import type { IamTypeDescriptor } from './iam-type-descriptor';

@@ -5,7 +5,7 @@ import type { Binding } from '../../iam/types';
 import { ProviderErrors } from '../errors';
 import type { ResourceType } from '../framework/resource';
 import type { GoogleIamContext } from '../provider-context';
-import { partial } from './cty-values';
+import { partial } from '../framework/cty-values';
 import { grantResourceType, type GrantMode } from './grant-resource';
 import { conditionOf, conditionValue, partialCondition } from './grant-values';
 import type { IamTypeDescriptor } from './iam-type-descriptor';

@@ -4,7 +4,7 @@ import type { Binding } from '../../iam/types';
 import type { CtyObject, CtyValue } from '../framework/cty';
 import type { ResourceType } from '../framework/resource';
 import type { GoogleIamContext } from '../provider-context';
-import { isKnown, objectsOf, partial, stringsOf } from './cty-values';
+import { isKnown, objectsOf, partial, stringsOf } from '../framework/cty-values';
 import { grantResourceType, type GrantMode } from './grant-resource';
 import { auditConfigsOf, auditConfigsValue, conditionOf, conditionValue, membersAsSpelled, partialCondition } from './grant-values';
 import type { IamTypeDescriptor } from './iam-type-descriptor';

@@ -2,12 +2,13 @@ import { GoogleIamApis, type GetIamPolicyShape } from '../../api/iam-apis';
 import { validateIamResource, type IamResourceUse } from '../../api/resource-validation';
 import type { Grant, IamResource } from '../../iam/grant';
 import { parseResourceName } from '../../iam/resource-name';
-import { typedNameFormat } from '../../grant/typed-name-format';
-import type { TypedResourceTypeRow } from '../../grant/typed-resource-types';
+import { publishedRowShape } from '../../resource-types/published-shape';
+import { typedNameFormat } from '../../resource-types/typed-name-format';
+import type { TypedResourceTypeRow } from '../../resource-types/typed-resource-types';
 import { ProviderErrors, snakeCase } from '../errors';
 import type { CtyObject } from '../framework/cty';
 import type { Attribute } from '../framework/schema';
-import { isKnown, knownValue, partial, stringOf } from './cty-values';
+import { isKnown, knownValue, partial, stringOf } from '../framework/cty-values';
 import { GENERIC_RESOURCE_ATTRIBUTES, NAME_ATTRIBUTE } from './iam-schema';
 
 /**
@@ -16,7 +17,7 @@ import { GENERIC_RESOURCE_ATTRIBUTES, NAME_ATTRIBUTE } from './iam-schema';
  * manages, like terraform-provider-google's per-resource IAM descriptors
  * (tpgiamresource's `ResourceIamUpdater`): which attributes name it, how they
  * become an `IamResource`, how they are checked and imported. Typed ones come
- * from a row of lib/grant/typed-resource-types.ts, plus one generic.
+ * from a row of lib/resource-types/typed-resource-types.ts, plus one generic.
  */
 export interface IamTypeDescriptor {
   /** The type names' infix: `authorization_policy_` (`googleiam_authorization_policy_iam_member`), `` for the generic types. */
@@ -51,7 +52,7 @@ function typedInfix(stem: string): string {
 export function typedDescriptor(row: TypedResourceTypeRow): IamTypeDescriptor {
   // A name of a lookalike row's collection points at that row's type of the same mode.
   const nameFormat = (mode: Grant['mode']) => typedNameFormat(row, (stem) => grantTypeName(typedInfix(stem), mode));
-  const shape = publishedShape(row);
+  const shape = publishedRowShape(row);
   return {
     typeInfix: typedInfix(row.stem),
     noun: row.noun,
@@ -131,12 +132,4 @@ export function importVersion(service: string, name: string): string | undefined
   if (versions.includes('v1')) return 'v1';
   const newestFirst = [...versions].sort((a, b) => b.localeCompare(a, 'en', { numeric: true }));
   return newestFirst.find((v) => /^v\d+$/.test(v)) ?? newestFirst[0];
-}
-
-function publishedShape(row: TypedResourceTypeRow): GetIamPolicyShape {
-  const template = `projects/*/locations/*/${row.collection}/*`;
-  const collection = GoogleIamApis.apiVersion(row.service, row.apiVersion)?.collections.find((c) => c.template === template);
-  if (!collection?.writable)
-    throw new Error(`${row.service} ${row.apiVersion} ${template} is not an IAM-enabled collection in ${GoogleIamApis.SOURCE}`);
-  return collection.shape;
 }

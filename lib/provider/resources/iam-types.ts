@@ -1,4 +1,4 @@
-import { TYPED_RESOURCE_TYPE_ROWS } from '../../grant/typed-resource-types';
+import { TYPED_RESOURCE_TYPE_ROWS } from '../../resource-types/typed-resource-types';
 import type { ResourceType } from '../framework/resource';
 import type { GoogleIamContext } from '../provider-context';
 import { iamBindingResource } from './iam-binding';
@@ -6,7 +6,7 @@ import { iamMemberResource } from './iam-member';
 import { iamPolicyResource } from './iam-policy';
 import { GENERIC_DESCRIPTOR, typedDescriptor, type IamTypeDescriptor } from './iam-type-descriptor';
 
-/** Every IAM type family: one per row of lib/grant/typed-resource-types.ts, then the generic one. */
+/** Every IAM type family: one per row of lib/resource-types/typed-resource-types.ts, then the generic one. */
 export const IAM_TYPE_DESCRIPTORS: readonly IamTypeDescriptor[] = [...TYPED_RESOURCE_TYPE_ROWS.map(typedDescriptor), GENERIC_DESCRIPTOR];
 
 /** The member, binding and policy resource types of every family. */

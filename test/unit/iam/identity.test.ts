@@ -1,5 +1,5 @@
-import type { Grant } from '../../../lib/iam/grant';
-import { BindingIdentity, grantKey, PolicyIdentity, type ConditionIdentity } from '../../../lib/iam/identity';
+import { grantKey, type Grant } from '../../../lib/iam/grant';
+import { BindingIdentity, PolicyIdentity, type ConditionIdentity } from '../../../lib/iam/identity';
 
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const resource = { service: 'networksecurity', apiVersion: 'v1', name: AP };

@@ -1,5 +1,5 @@
 import { TYPED_RESOURCE_TYPES } from '../../../lib/grant/resource-type';
-import { typedNameFormat, typedRow } from '../../../lib/grant/typed-name-format';
+import { typedNameFormat, typedRow } from '../../../lib/resource-types/typed-name-format';
 import {
   IMPORT_JOB,
   parseResourceName,

@@ -5,6 +5,7 @@
  * writes nothing here: it generates into memory and compares.
  */
 import { spawnSync } from 'child_process';
+import * as fs from 'fs';
 import * as path from 'path';
 import { TerraformStack, Testing } from 'cdktf';
 import { GoogleiamAuthorizationPolicyIamPolicy } from '../../../lib/provider-bindings/authorization-policy-iam-policy.generated';
@@ -42,4 +43,24 @@ test('one class per type: its Terraform type, camelCase config as snake_case att
   expect(resolveIn(stack, policy.bindings)).toBe('${googleiam_authorization_policy_iam_policy.P.bindings}');
   expect(resolveIn(stack, job.labels)).toBe('${data.googleiam_import_job.J.labels}');
   expect(resolveIn(stack, job.executionReportJson)).toBe('${data.googleiam_import_job.J.execution_report_json}');
+});
+
+test('each nested shape is written once: no two generated structs have the same fields, and the shared ones are imported', () => {
+  const dir = path.join(ROOT, 'lib', 'provider-bindings');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.generated.ts'));
+  const structs = files.flatMap((file) =>
+    [...fs.readFileSync(path.join(dir, file), 'utf8').matchAll(/^export interface (\w+) \{\n([\s\S]*?)^\}/gm)].map(([, name, body]) => ({
+      file,
+      name,
+      body,
+    })),
+  );
+  const bodies = new Map<string, string[]>();
+  for (const { file, name, body } of structs) bodies.set(body, [...(bodies.get(body) ?? []), `${file}: ${name}`]);
+  expect([...bodies.values()].filter((names) => names.length > 1)).toEqual([]);
+  // The IAM types' condition, bindings and audit configs, shared by the five families' member, binding and policy types.
+  const shared = structs.filter((s) => s.file === 'structs.generated.ts').map((s) => s.name);
+  expect(shared.length).toBeGreaterThan(0);
+  const importers = files.filter((f) => fs.readFileSync(path.join(dir, f), 'utf8').includes("from './structs.generated'"));
+  expect(importers.length).toBeGreaterThanOrEqual(2);
 });

@@ -5,7 +5,7 @@
  * test/integration/grant/grants.e2e.test.ts and template-escaping.e2e.test.ts.
  */
 import { TerraformStack, TerraformVariable, Testing } from 'cdktf';
-import { hclLiteral, jsonLiteral } from '../../../lib/provider-bindings/literal-strings';
+import { hclLiteral, jsonLiteral } from '../../../lib/synth/literal-strings';
 import { resolveIn } from '../../support/resolve';
 
 const stack = new TerraformStack(Testing.app(), 'stack');

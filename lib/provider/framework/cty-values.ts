@@ -1,4 +1,4 @@
-import { Unknown, type CtyObject, type CtyValue } from '../framework/cty';
+import { Unknown, type CtyObject, type CtyValue } from './cty';
 
 /** Whether a value is known (null is known: an unset attribute). */
 export function isKnown(value: CtyValue | undefined): boolean {

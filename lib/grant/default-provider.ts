@@ -1,7 +1,7 @@
 import { Aspects, TerraformProvider, TerraformStack } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import { GoogleIamProvider } from '../provider-bindings/google-iam-provider.generated';
-import { layOutProviderAtSynth } from '../provider-bindings/provider-layout';
+import { layOutProviderAtSynth } from '../synth/provider-layout';
 
 const DEFAULT_PROVIDER_ID = 'GoogleIamDefaultProvider';
 const covered = new WeakSet<TerraformStack>();

@@ -1,13 +1,13 @@
 /**
  * The typed resource types' constructs and lookups are generated from their
- * table (lib/grant/typed-resource-types.ts) by
+ * table (lib/resource-types/typed-resource-types.ts) by
  * scripts/generate-resource-types.js. The generator runs in a child process
  * (it formats with Prettier, whose module loading Jest does not host) and
  * writes nothing here: it generates into memory and compares.
  */
 import { spawnSync } from 'child_process';
 import * as path from 'path';
-import { TYPED_RESOURCE_TYPE_ROWS } from '../../../lib/grant/typed-resource-types';
+import { TYPED_RESOURCE_TYPE_ROWS } from '../../../lib/resource-types/typed-resource-types';
 import { TYPED_RESOURCE_TYPES } from '../../../lib/grant/resource-type';
 
 const ROOT = path.join(__dirname, '..', '..', '..');

@@ -4,14 +4,16 @@
  * writes from it the row's member, binding and policy constructs and its
  * Output-form lookup (`lib/{module}/{stem in kebab case}-iam.generated.ts`),
  * its Direct-form method of GoogleLookups and its export from lib/index.ts;
- * resource-type.ts checks the row against Google's published API
+ * published-shape.ts checks the row against Google's published API
  * (GoogleIamApis) when the library loads. Like terraform-provider-google's
  * per-resource IAM descriptors, everything else (the grant engine, the
  * provider, the emulator) is shared and needs nothing per type; the provider
  * serves one resource and data source type per row, whose L1 classes
  * scripts/generate-provider-bindings.js writes.
  *
- * Plain data, no imports: the generator loads this file as it is.
+ * Plain data, no imports: the generator loads this file as it is. It sits
+ * on the shared floor (lib/resource-types), as both wings read it: the
+ * constructs and lookups at synth, the provider's types inside Terraform.
  */
 
 /** One typed resource type: `projects/{project}/locations/{location}/{collection}/{id}` of one Google API. */
