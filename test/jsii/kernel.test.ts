@@ -230,13 +230,13 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
       { addressGroupId: 'office', location: 'global' },
       'IamPolicy',
     );
+    // What Google did not send (audit configs, a condition's description and location) is absent: null in every language.
     expect(ag.value).toEqual({
-      auditConfigs: [],
       bindings: [
         {
           role: 'roles/networksecurity.addressGroupUser',
           members: ['group:net@example.com'],
-          condition: { ...CONDITION, description: '', location: '' },
+          condition: CONDITION,
         },
         { role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] },
       ],
@@ -283,14 +283,9 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     expect(job.value).toEqual({
       name: JOB,
       displayName: 'Inventory',
-      assetSource: '',
-      createTime: '',
-      updateTime: '',
-      completeTime: '',
       state: 'IMPORT_JOB_STATE_COMPLETED',
       labels: { team: 'migration' },
       objectStoragePayload: { format: 'IMPORT_JOB_FORMAT_RVTOOLS_CSV', path: 'gs://inventory/rvtools.csv' },
-      inlinePayload: { format: '', payload: [] },
       executionReport: { framesReported: 412, totalRowsCount: 412, executionErrors: { fileValidations: [], jobErrors: [] }, jobErrors: [] },
       validationReport: { fileValidations: [], jobErrors: [{ errorDetails: 'late', severity: 'WARNING' }] },
     });
