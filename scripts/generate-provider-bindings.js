@@ -162,7 +162,7 @@ function writeStruct(attribute, structName, structs) {
       'if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;',
       `const value = struct as ${structName};`,
       'const attributes: { [name: string]: any } = {',
-      ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `value.${camel(a.name)}`)},`),
+      ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `value.${camel(a.name)}`, a)},`),
       '};',
       'return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));',
       '}',
@@ -171,8 +171,9 @@ function writeStruct(attribute, structName, structs) {
   );
 }
 
-const hclEntry = (code, value) =>
-  `{ value: ${code.hclMapper}(${value}), isBlock: false, type: '${code.hclType}', storageClassType: '${code.storage}' }`;
+// A block (`condition { ... }`) is written as one by cdktf's HCL renderer; an attribute as `name = ...`.
+const hclEntry = (code, value, attribute) =>
+  `{ value: ${code.hclMapper}(${value}), isBlock: ${attribute.block === true}, type: '${code.hclType}', storageClassType: '${code.storage}' }`;
 
 /** The getter of an attribute: a reference to it, as cdktf's generated classes read it. */
 function getter(attribute) {
@@ -206,7 +207,7 @@ function synthesizeMethods(fields) {
     ...SYNTHESIZE_HCL_DOCS,
     'protected synthesizeHclAttributes(): { [name: string]: any } {',
     'const attributes: { [name: string]: any } = {',
-    ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `this.config.${camel(a.name)}`)},`),
+    ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `this.config.${camel(a.name)}`, a)},`),
     '};',
     'return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));',
     '}',
@@ -220,7 +221,7 @@ function typeFile(entry) {
   const { className } = namesOf(entry);
   const resource = entry.kind === 'resource';
   const structs = [];
-  const fields = entry.schema.attributes
+  const fields = entry.members
     .filter(configurable)
     .map((a) => ({ a, code: attributeCode(a, className + pascal(a.name), structs) }));
   const base = resource ? 'TerraformResource' : 'TerraformDataSource';
@@ -264,7 +265,7 @@ function typeFile(entry) {
     'this.config = config;',
     '}',
     '',
-    ...entry.schema.attributes.flatMap(getter),
+    ...entry.members.flatMap(getter),
     ...synthesizeMethods(fields),
     '}',
     '',

@@ -131,13 +131,6 @@ export class GoogleiamAuthorizationPolicyIamBinding extends cdktf.TerraformResou
   }
 
   /**
-   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
-   */
-  public get condition(): cdktf.IResolvable {
-    return this.interpolationForAttribute('condition');
-  }
-
-  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.
    */
   public get id(): string {
@@ -156,6 +149,13 @@ export class GoogleiamAuthorizationPolicyIamBinding extends cdktf.TerraformResou
    */
   public get project(): string {
     return this.getStringAttribute('project');
+  }
+
+  /**
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
+   */
+  public get condition(): cdktf.IResolvable {
+    return this.interpolationForAttribute('condition');
   }
 
   /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
@@ -181,7 +181,7 @@ export class GoogleiamAuthorizationPolicyIamBinding extends cdktf.TerraformResou
       },
       condition: {
         value: googleiamAuthorizationPolicyIamBindingConditionToHclTerraform(this.config.condition),
-        isBlock: false,
+        isBlock: true,
         type: 'list',
         storageClassType: 'GoogleiamAuthorizationPolicyIamBindingConditionList',
       },

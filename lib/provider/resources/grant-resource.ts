@@ -8,7 +8,7 @@ import { isNotFound, ProviderErrors, reportError } from '../errors';
 import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
 import type { Diagnostics } from '../framework/diagnostics';
 import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
-import { attributeType, type Attribute } from '../framework/schema';
+import { attributeType, valueAttributes, type Attribute, type Block, type Schema } from '../framework/schema';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
 import { knownValue, stringOf } from './cty-values';
@@ -21,6 +21,8 @@ export interface GrantMode {
   /** Markdown for the schema: what the type does. */
   describe(noun: string): string;
   readonly attributes: readonly Attribute[];
+  /** Its nested blocks (the condition, written `condition { ... }` as for the google provider). */
+  readonly blocks?: readonly Block[];
   /** The grant `values` declare, every value known, on `resource`. */
   grantOf(resource: IamResource, values: CtyObject): Grant;
   /**
@@ -47,7 +49,8 @@ const COMPUTED = COMPUTED_ATTRIBUTES.map((a) => a.name);
  */
 export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode): ResourceType<GoogleIamContext> {
   const attributes = [...descriptor.resourceAttributes, ...mode.attributes, ...COMPUTED_ATTRIBUTES];
-  const types = new Map(attributes.map((a) => [a.name, attributeType(a)]));
+  const schema: Schema = { version: 0, description: mode.describe(descriptor.noun), attributes, blocks: mode.blocks };
+  const types = new Map(valueAttributes(schema).map((a) => [a.name, attributeType(a)]));
   const differs = (prior: CtyObject, proposed: CtyObject, name: string) =>
     !sameValue(prior[name] ?? null, proposed[name] ?? null, types.get(name)!);
   const use = (values: CtyObject): IamResourceUse =>
@@ -75,9 +78,10 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     }
   }
 
+  const typeName = grantTypeName(descriptor.typeInfix, mode.mode);
   return {
-    typeName: grantTypeName(descriptor.typeInfix, mode.mode),
-    schema: { version: 0, description: mode.describe(descriptor.noun), attributes },
+    typeName,
+    schema,
 
     validate(config, diagnostics) {
       try {
@@ -94,7 +98,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
 
     plan(request: PlanRequest): PlannedChange {
       const { prior, proposed } = request;
-      const configured = attributes.map((a) => a.name).filter((name) => !COMPUTED.includes(name));
+      const configured = [...types.keys()].filter((name) => !COMPUTED.includes(name));
       const changed = prior === null || configured.some((name) => differs(prior, proposed, name));
       const resource = descriptor.resourceOf(proposed);
       const known = resource !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
@@ -182,7 +186,8 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
           },
         ];
       } catch (error) {
-        reportError(diagnostics, `Cannot import ${JSON.stringify(id)}`, error);
+        // ImportResourceState gets the type and the ID, not the address: Terraform shows no address with it.
+        reportError(diagnostics, `Cannot import ${typeName} ${JSON.stringify(id)}`, error);
         return [];
       }
     },
