@@ -221,9 +221,7 @@ function typeFile(entry) {
   const { className } = namesOf(entry);
   const resource = entry.kind === 'resource';
   const structs = [];
-  const fields = entry.members
-    .filter(configurable)
-    .map((a) => ({ a, code: attributeCode(a, className + pascal(a.name), structs) }));
+  const fields = entry.members.filter(configurable).map((a) => ({ a, code: attributeCode(a, className + pascal(a.name), structs) }));
   const base = resource ? 'TerraformResource' : 'TerraformDataSource';
   const meta = ['provider', 'dependsOn', 'count', 'lifecycle', 'forEach', ...(resource ? ['provisioners', 'connection'] : [])];
   return [
