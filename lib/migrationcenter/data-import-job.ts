@@ -73,6 +73,11 @@ export class DataImportJob extends Construct {
   /** `{format, payload: [{name, data}]}`; null when absent. */
   public readonly inlinePayload: IResolvable;
 
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings
+   * @param props what is read
+   */
   constructor(scope: Construct, id: string, props: DataImportJobProps) {
     super(scope, id);
     checkAt(this, () => {
