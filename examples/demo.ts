@@ -52,9 +52,12 @@ function shell(stack: string, commandLine: string, env: NodeJS.ProcessEnv): Prom
   });
 }
 
-/** What a plan would change: its `# <address> will be …` lines and the attribute lines that differ. */
+/**
+ * What a plan would change: its `# <address> will be …` lines, the attributes that change (`~ name = …`) and
+ * the list elements that do (`+ "…"`, `- "…"`).
+ */
 function plannedChanges(plan: string): string[] {
-  return plan.split('\n').filter((line) => /^\s+# \S+ will be /.test(line) || /^\s+[-+~] +"/.test(line));
+  return plan.split('\n').filter((line) => /^\s+# \S+ will be /.test(line) || /^\s+[-+~] (?:"|\w+\s+=)/.test(line));
 }
 
 async function main(): Promise<void> {
@@ -102,6 +105,7 @@ async function main(): Promise<void> {
     const plan = await shell('iam-grants', 'terraform plan -input=false -no-color -detailed-exitcode; test $? -eq 2', env);
     const changes = plannedChanges(plan);
     if (changes.length === 0) throw new Error(`the plan did not show the drift:\n${plan}`);
+    print('What the plan would change, in its own words (the binding, then its attributes; + is what apply puts back):');
     print(changes.join('\n'));
 
     step('The repair: a plain terraform apply');

@@ -193,7 +193,7 @@ function writeStruct(attribute, structName, file) {
       'if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;',
       `const value = struct as ${structName};`,
       'const attributes: { [name: string]: any } = {',
-      ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `value.${camel(a.name)}`)},`),
+      ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `value.${camel(a.name)}`, a)},`),
       '};',
       'return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));',
       '}',
@@ -202,8 +202,9 @@ function writeStruct(attribute, structName, file) {
   );
 }
 
-const hclEntry = (code, value) =>
-  `{ value: ${code.hclMapper}(${value}), isBlock: false, type: '${code.hclType}', storageClassType: '${code.storage}' }`;
+// A block (`condition { ... }`) is written as one by cdktf's HCL renderer; an attribute as `name = ...`.
+const hclEntry = (code, value, attribute) =>
+  `{ value: ${code.hclMapper}(${value}), isBlock: ${attribute.block === true}, type: '${code.hclType}', storageClassType: '${code.storage}' }`;
 
 /** The getter of an attribute: a reference to it, as cdktf's generated classes read it. */
 function getter(attribute) {
@@ -237,7 +238,7 @@ function synthesizeMethods(fields) {
     ...SYNTHESIZE_HCL_DOCS,
     'protected synthesizeHclAttributes(): { [name: string]: any } {',
     'const attributes: { [name: string]: any } = {',
-    ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `this.config.${camel(a.name)}`)},`),
+    ...fields.map(({ a, code }) => `${a.name}: ${hclEntry(code, `this.config.${camel(a.name)}`, a)},`),
     '};',
     'return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));',
     '}',
@@ -269,7 +270,7 @@ function* nestedAttributes(attributes, path = []) {
 function sharedShapes(entries) {
   const uses = new Map();
   for (const entry of entries.filter((e) => e.kind !== 'provider')) {
-    for (const { attribute, path } of nestedAttributes(entry.schema.attributes)) {
+    for (const { attribute, path } of nestedAttributes(entry.members)) {
       const key = shapeOf(attribute);
       const use = uses.get(key) ?? { types: new Set(), paths: [] };
       use.types.add(entry.typeName);
@@ -303,7 +304,7 @@ function typeFile(entry, shapes) {
   const { className } = namesOf(entry);
   const resource = entry.kind === 'resource';
   const file = fileInProgress(shapes);
-  const fields = entry.schema.attributes.filter(configurable).map((a) => ({ a, code: attributeCode(a, className + pascal(a.name), file) }));
+  const fields = entry.members.filter(configurable).map((a) => ({ a, code: attributeCode(a, className + pascal(a.name), file) }));
   const base = resource ? 'TerraformResource' : 'TerraformDataSource';
   const meta = ['provider', 'dependsOn', 'count', 'lifecycle', 'forEach', ...(resource ? ['provisioners', 'connection'] : [])];
   return [
@@ -346,7 +347,7 @@ function typeFile(entry, shapes) {
     'this.config = config;',
     '}',
     '',
-    ...entry.schema.attributes.flatMap(getter),
+    ...entry.members.flatMap(getter),
     ...synthesizeMethods(fields),
     '}',
     '',

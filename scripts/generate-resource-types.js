@@ -34,6 +34,25 @@ const HEADER = [
   '// Do not edit: change the row (or the generator) and run `npm run generate:resource-types`.',
 ];
 
+/**
+ * The constructor's parameters, documented where the constructs are (jsii
+ * would show the construct's `id` property, the Terraform id, in their place).
+ */
+const GRANT_CONSTRUCTOR_DOCS = [
+  '/**',
+  ' * @param scope the construct it belongs to (a stack, or a construct in one)',
+  " * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id",
+  ' * @param props what is granted, and on which resource',
+  ' */',
+];
+const READ_CONSTRUCTOR_DOCS = [
+  '/**',
+  ' * @param scope the construct it belongs to (a stack, or a construct in one)',
+  " * @param id the construct's id, unique among its siblings",
+  ' * @param props what is read',
+  ' */',
+];
+
 /** The rows, read from the TypeScript table (plain data: transpiled and evaluated as it is). */
 function readRows() {
   const { outputText } = ts.transpileModule(fs.readFileSync(TABLE, 'utf8'), {
@@ -88,6 +107,7 @@ function constructsFile(row) {
   const l1 = (kind) => `Googleiam${row.stem}Iam${kind}`;
   const grantClass = (name, base, kind) => [
     `export class ${name} extends ${base} {`,
+    ...GRANT_CONSTRUCTOR_DOCS,
     `constructor(scope: Construct, id: string, props: ${name}Props) {`,
     `super(scope, id, typedGrantTarget('${row.stem}', 'Iam${kind}', props.name), props, (self, rid, config) => new ${l1(kind)}(self, rid, config));`,
     '}',
@@ -220,6 +240,7 @@ function constructsFile(row) {
     `/** The ${row.label}'s location. */`,
     'public readonly location: string;',
     '',
+    ...READ_CONSTRUCTOR_DOCS,
     `constructor(scope: Construct, id: string, props: ${n.data}Props) {`,
     `const target = locatedPolicyTarget(${type}, '${row.idField}', props.${row.idField}, props);`,
     'super(scope, id, target, props.optionsRequestedPolicyVersion, (self, rid, optionsRequestedPolicyVersion) =>',

@@ -1,4 +1,4 @@
-import { wireBoolean, wireList, wireNumber, wireObject, wireString, wireStringMap } from './wire';
+import { wireBoolean, wireList, wireMessage, wireNumber, wireObject, wireString, wireStringMap, type WireObject } from './wire';
 import type {
   ExecutionReport,
   FileValidationReport,
@@ -16,9 +16,8 @@ import type {
 
 /**
  * Migration Center ImportJob JSON → {@link ImportJob}: `gcsPayload` becomes
- * `objectStoragePayload`, missing parts become empty ones, unknown fields are
- * ignored. Each mapper accepts `undefined`, so `xFromWire(undefined)` is the
- * empty value of its struct (the Output form uses it as its fallback too).
+ * `objectStoragePayload`; every field of the schema is a key of the result,
+ * undefined where Google did not send it (at every level); unknown fields are ignored.
  */
 export function importJobFromWire(json: unknown): ImportJob {
   const job = wireObject(json);
@@ -31,10 +30,10 @@ export function importJobFromWire(json: unknown): ImportJob {
     completeTime: wireString(job.completeTime),
     labels: wireStringMap(job.labels),
     state: wireString(job.state),
-    executionReport: executionReportFromWire(job.executionReport),
-    validationReport: validationReportFromWire(job.validationReport),
-    objectStoragePayload: objectStoragePayloadFromWire(job.gcsPayload),
-    inlinePayload: inlinePayloadFromWire(job.inlinePayload),
+    executionReport: wireMessage(job.executionReport, executionReportFromWire),
+    validationReport: wireMessage(job.validationReport, validationReportFromWire),
+    objectStoragePayload: wireMessage(job.gcsPayload, objectStoragePayloadFromWire),
+    inlinePayload: wireMessage(job.inlinePayload, inlinePayloadFromWire),
   };
 }
 
@@ -46,29 +45,27 @@ function importErrorFromWire(json: unknown): ImportError {
 function rowErrorFromWire(json: unknown): ImportRowError {
   const row = wireObject(json);
   return {
-    archiveError: archiveErrorFromWire(row.archiveError),
+    archiveError: wireMessage(row.archiveError, archiveErrorFromWire),
     assetTitle: wireString(row.assetTitle),
-    csvError: csvErrorFromWire(row.csvError),
+    csvError: wireMessage(row.csvError, csvErrorFromWire),
     errors: wireList(row.errors, importErrorFromWire),
     rowNumber: wireNumber(row.rowNumber),
     vmName: wireString(row.vmName),
     vmUuid: wireString(row.vmUuid),
-    xlsxError: xlsxErrorFromWire(row.xlsxError),
+    xlsxError: wireMessage(row.xlsxError, xlsxErrorFromWire),
   };
 }
 
-function csvErrorFromWire(json: unknown): ImportRowErrorCsvErrorDetails {
-  return { rowNumber: wireNumber(wireObject(json).rowNumber) };
+function csvErrorFromWire(details: WireObject): ImportRowErrorCsvErrorDetails {
+  return { rowNumber: wireNumber(details.rowNumber) };
 }
 
-function xlsxErrorFromWire(json: unknown): ImportRowErrorXlsxErrorDetails {
-  const details = wireObject(json);
+function xlsxErrorFromWire(details: WireObject): ImportRowErrorXlsxErrorDetails {
   return { rowNumber: wireNumber(details.rowNumber), sheet: wireString(details.sheet) };
 }
 
-function archiveErrorFromWire(json: unknown): ImportRowErrorArchiveErrorDetails {
-  const details = wireObject(json);
-  return { csvError: csvErrorFromWire(details.csvError), filePath: wireString(details.filePath) };
+function archiveErrorFromWire(details: WireObject): ImportRowErrorArchiveErrorDetails {
+  return { csvError: wireMessage(details.csvError, csvErrorFromWire), filePath: wireString(details.filePath) };
 }
 
 function fileValidationFromWire(json: unknown): FileValidationReport {
@@ -81,35 +78,27 @@ function fileValidationFromWire(json: unknown): FileValidationReport {
   };
 }
 
-/** ValidationReport JSON → {@link ValidationReport}. */
-export function validationReportFromWire(json: unknown): ValidationReport {
-  const report = wireObject(json);
+function validationReportFromWire(report: WireObject): ValidationReport {
   return {
     fileValidations: wireList(report.fileValidations, fileValidationFromWire),
     jobErrors: wireList(report.jobErrors, importErrorFromWire),
   };
 }
 
-/** ExecutionReport JSON → {@link ExecutionReport}. */
-export function executionReportFromWire(json: unknown): ExecutionReport {
-  const report = wireObject(json);
+function executionReportFromWire(report: WireObject): ExecutionReport {
   return {
-    executionErrors: validationReportFromWire(report.executionErrors),
+    executionErrors: wireMessage(report.executionErrors, validationReportFromWire),
     framesReported: wireNumber(report.framesReported),
     jobErrors: wireList(report.jobErrors, importErrorFromWire),
     totalRowsCount: wireNumber(report.totalRowsCount),
   };
 }
 
-/** `gcsPayload` JSON → {@link ObjectStoragePayloadInfo}. */
-export function objectStoragePayloadFromWire(json: unknown): ObjectStoragePayloadInfo {
-  const payload = wireObject(json);
+function objectStoragePayloadFromWire(payload: WireObject): ObjectStoragePayloadInfo {
   return { format: wireString(payload.format), path: wireString(payload.path) };
 }
 
-/** `inlinePayload` JSON → {@link InlinePayloadInfo}. */
-export function inlinePayloadFromWire(json: unknown): InlinePayloadInfo {
-  const payload = wireObject(json);
+function inlinePayloadFromWire(payload: WireObject): InlinePayloadInfo {
   return { format: wireString(payload.format), payload: wireList(payload.payload, payloadFileFromWire) };
 }
 

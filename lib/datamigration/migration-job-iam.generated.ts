@@ -45,6 +45,11 @@ export interface MigrationJobIamMemberProps extends IamGrantOptions {
  * of the policy (etag, retries, per-policy batching) and shows drift in `terraform plan`.
  */
 export class MigrationJobIamMember extends IamMemberGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: MigrationJobIamMemberProps) {
     super(
       scope,
@@ -85,6 +90,11 @@ export interface MigrationJobIamBindingProps extends IamGrantOptions {
  * removes the binding.
  */
 export class MigrationJobIamBinding extends IamBindingGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: MigrationJobIamBindingProps) {
     super(
       scope,
@@ -123,6 +133,11 @@ export interface MigrationJobIamPolicyProps extends IamGrantOptions {
  * may grant on the same migration job (synth fails, naming both).
  */
 export class MigrationJobIamPolicy extends IamPolicyGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: MigrationJobIamPolicyProps) {
     super(
       scope,
@@ -166,6 +181,11 @@ export class DataMigrationJobIamPolicy extends DataIamPolicyRead {
   /** The migration job's location. */
   public readonly location: string;
 
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings
+   * @param props what is read
+   */
   constructor(scope: Construct, id: string, props: DataMigrationJobIamPolicyProps) {
     const target = locatedPolicyTarget(TYPED_RESOURCE_TYPES.MigrationJob, 'migrationJobId', props.migrationJobId, props);
     super(

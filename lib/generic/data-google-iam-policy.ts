@@ -28,6 +28,11 @@ export class DataGoogleIamPolicy extends DataIamPolicyRead {
   /** The resource that is read, with its getIamPolicy method settled. */
   public readonly resource: GoogleIamResource;
 
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings
+   * @param props what is read
+   */
   constructor(scope: Construct, id: string, props: DataGoogleIamPolicyProps) {
     const resource = settledResource(props.resource);
     super(

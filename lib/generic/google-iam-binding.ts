@@ -33,6 +33,11 @@ export class GoogleIamBinding extends IamBindingGrant {
   /** The resource, with its getIamPolicy method settled. */
   public readonly resource: GoogleIamResource;
 
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: GoogleIamBindingProps) {
     const resource = settledResource(props.resource);
     super(

@@ -38,6 +38,11 @@ export class GoogleIamMember extends IamMemberGrant {
   /** The resource, with its getIamPolicy method settled. */
   public readonly resource: GoogleIamResource;
 
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: GoogleIamMemberProps) {
     const resource = settledResource(props.resource);
     super(

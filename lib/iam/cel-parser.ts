@@ -59,6 +59,21 @@ export function parseCel(expression: string): CelParseResult {
     return error ? { ok: false, error } : { ok: true, ast };
   } catch (e) {
     if (!(e instanceof cel.ParseError)) throw e;
-    return { ok: false, error: { offset: e.range?.start ?? e.node?.pos ?? 0, message: e.summary } };
+    const offset = e.range?.start ?? e.node?.pos ?? 0;
+    return { ok: false, error: { offset, message: syntaxMessage(e.summary, expression.slice(offset, e.range?.end ?? offset)) } };
   }
+}
+
+/**
+ * cel-js's message, naming the token its position points at. After a complete
+ * expression, cel-js names the last character of the next token (`a and b`:
+ * "Unexpected character: 'd'", while the position is the `a` of `and`); a
+ * token it names by its type alone ("got IDENTIFIER") gets its text too.
+ */
+function syntaxMessage(summary: string, token: string): string {
+  if (token === '') return summary;
+  const shown = `'${token.length > 40 ? `${token.slice(0, 40)}…` : token}'`;
+  if (/^Unexpected character: '.'$/.test(summary)) return `Unexpected ${shown} after a complete expression`;
+  if (/, got [A-Z_]+$/.test(summary) && !summary.endsWith(', got EOF')) return `${summary} ${shown}`;
+  return summary;
 }

@@ -55,14 +55,14 @@ export abstract class DataIamPolicyRead extends Construct {
   public readonly optionsRequestedPolicyVersion: number;
   /** Etag of the policy. */
   public readonly etag: string;
-  /** Policy version: 0, 1 or 3 (0 when the resource has no policy). */
+  /** Policy version: 0, 1 or 3 (null when the resource has no policy). */
   public readonly version: number;
   /**
-   * The bindings, as a list of `{role, members, condition}` objects (`[]` when none); a condition has
-   * `expression`, `title`, `description` and `location` (null when unconditional).
+   * The bindings, as a list of `{role, members, condition}` objects (null when none); a condition has
+   * `expression`, `title`, `description` and `location` (null when unconditional). A field Google did not send is null.
    */
   public readonly bindings: IResolvable;
-  /** The audit configs, as a list of `{service, audit_log_configs: [{log_type, exempted_members}]}` objects (`[]` when none). */
+  /** The audit configs, as a list of `{service, audit_log_configs: [{log_type, exempted_members}]}` objects (null when none; a field Google did not send is null). */
   public readonly auditConfigs: IResolvable;
   /** The policy as the API returned it (JSON text). */
   public readonly body: string;

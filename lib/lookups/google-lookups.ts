@@ -171,7 +171,7 @@ export class GoogleLookups {
     this.props = props;
   }
 
-  /** Reads a Migration Center import job: every field present, empty where Google left it out. */
+  /** Reads a Migration Center import job: each field as Google sent it, absent where Google left it out. */
   public getImportJob(args: GetImportJobArgs): ImportJob {
     const lookup = 'getImportJob';
     const project = this.settle(lookup, { ...args, id: args.importJobId, idField: 'importJobId' }, () => validateImportJobView(args.view));

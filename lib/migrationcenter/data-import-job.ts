@@ -30,9 +30,10 @@ export interface DataImportJobProps {
  * The Output form of `getImportJob`: reads a Migration Center import job at
  * plan time (the provider's `googleiam_import_job` data source; no
  * credential reaches the plan or the state). Strings are typed
- * attributes (`''` when absent); reports, payloads and labels are Terraform
- * values (objects or lists) usable in other resources, with the same empty
- * values as the Direct form where Google left them out.
+ * attributes; reports, payloads and labels are Terraform values (objects or
+ * lists) usable in other resources. What Google did not send is null, at
+ * every level (a report's object holds every field of Google's schema, null
+ * where absent), as the Direct form leaves it out.
  */
 export class DataImportJob extends Construct {
   /** The import job's id. */
@@ -57,21 +58,26 @@ export class DataImportJob extends Construct {
   public readonly createTime: string;
   /** When the job was last updated (RFC 3339). */
   public readonly updateTime: string;
-  /** When the job completed (RFC 3339); `''` until then. */
+  /** When the job completed (RFC 3339); null until then. */
   public readonly completeTime: string;
   /** The job's state, e.g. `IMPORT_JOB_STATE_COMPLETED` (see {@link ImportJobState}). */
   public readonly state: string;
-  /** Map of labels (`{}` when none). */
+  /** Map of labels (null when none). */
   public readonly labels: IResolvable;
-  /** `{executionErrors, framesReported, jobErrors, totalRowsCount}`; an empty report when absent (the basic view). */
+  /** `{executionErrors, framesReported, jobErrors, totalRowsCount}`; null when absent (the basic view). */
   public readonly executionReport: IResolvable;
-  /** `{fileValidations, jobErrors}`; an empty report when absent (the basic view). */
+  /** `{fileValidations, jobErrors}`; null when absent (the basic view). */
   public readonly validationReport: IResolvable;
-  /** `{format, path}` (the wire's `gcsPayload`); empty strings when absent. */
+  /** `{format, path}` (the wire's `gcsPayload`); null when absent. */
   public readonly objectStoragePayload: IResolvable;
-  /** `{format, payload: [{name, data}]}`; empty when absent. */
+  /** `{format, payload: [{name, data}]}`; null when absent. */
   public readonly inlinePayload: IResolvable;
 
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings
+   * @param props what is read
+   */
   constructor(scope: Construct, id: string, props: DataImportJobProps) {
     super(scope, id);
     checkAt(this, () => {
@@ -106,10 +112,11 @@ export class DataImportJob extends Construct {
 }
 
 /**
- * A part the data source gives as JSON text, as a Terraform value: a
- * resolvable object, since the jsii kernel cannot hand `Fn.jsondecode`'s
- * string token to Python, Java, Go or .NET as the `IResolvable` it is declared as.
+ * A part the data source gives as JSON text, as a Terraform value (null when
+ * the text is: `jsondecode` refuses null): a resolvable object, since the jsii
+ * kernel cannot hand `Fn.jsondecode`'s string token to Python, Java, Go or
+ * .NET as the `IResolvable` it is declared as.
  */
 function jsonValue(json: string): IResolvable {
-  return Token.asAny(Fn.jsondecode(json));
+  return Token.asAny(Fn.jsondecode(Fn.coalesce([json, 'null'])));
 }

@@ -45,6 +45,11 @@ export interface AddressGroupIamMemberProps extends IamGrantOptions {
  * of the policy (etag, retries, per-policy batching) and shows drift in `terraform plan`.
  */
 export class AddressGroupIamMember extends IamMemberGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: AddressGroupIamMemberProps) {
     super(
       scope,
@@ -85,6 +90,11 @@ export interface AddressGroupIamBindingProps extends IamGrantOptions {
  * removes the binding.
  */
 export class AddressGroupIamBinding extends IamBindingGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: AddressGroupIamBindingProps) {
     super(
       scope,
@@ -123,6 +133,11 @@ export interface AddressGroupIamPolicyProps extends IamGrantOptions {
  * may grant on the same address group (synth fails, naming both).
  */
 export class AddressGroupIamPolicy extends IamPolicyGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: AddressGroupIamPolicyProps) {
     super(
       scope,
@@ -166,6 +181,11 @@ export class DataAddressGroupIamPolicy extends DataIamPolicyRead {
   /** The address group's location. */
   public readonly location: string;
 
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings
+   * @param props what is read
+   */
   constructor(scope: Construct, id: string, props: DataAddressGroupIamPolicyProps) {
     const target = locatedPolicyTarget(TYPED_RESOURCE_TYPES.AddressGroup, 'addressGroupId', props.addressGroupId, props);
     super(

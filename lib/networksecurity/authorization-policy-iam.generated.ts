@@ -45,6 +45,11 @@ export interface AuthorizationPolicyIamMemberProps extends IamGrantOptions {
  * of the policy (etag, retries, per-policy batching) and shows drift in `terraform plan`.
  */
 export class AuthorizationPolicyIamMember extends IamMemberGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamMemberProps) {
     super(
       scope,
@@ -85,6 +90,11 @@ export interface AuthorizationPolicyIamBindingProps extends IamGrantOptions {
  * removes the binding.
  */
 export class AuthorizationPolicyIamBinding extends IamBindingGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamBindingProps) {
     super(
       scope,
@@ -123,6 +133,11 @@ export interface AuthorizationPolicyIamPolicyProps extends IamGrantOptions {
  * may grant on the same authorization policy (synth fails, naming both).
  */
 export class AuthorizationPolicyIamPolicy extends IamPolicyGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: AuthorizationPolicyIamPolicyProps) {
     super(
       scope,
@@ -166,6 +181,11 @@ export class DataAuthorizationPolicyIamPolicy extends DataIamPolicyRead {
   /** The authorization policy's location. */
   public readonly location: string;
 
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings
+   * @param props what is read
+   */
   constructor(scope: Construct, id: string, props: DataAuthorizationPolicyIamPolicyProps) {
     const target = locatedPolicyTarget(
       TYPED_RESOURCE_TYPES.AuthorizationPolicy,

@@ -46,6 +46,11 @@ export interface NetworkSecurityAuthzPolicyIamMemberProps extends IamGrantOption
  * of the policy (etag, retries, per-policy batching) and shows drift in `terraform plan`.
  */
 export class NetworkSecurityAuthzPolicyIamMember extends IamMemberGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: NetworkSecurityAuthzPolicyIamMemberProps) {
     super(
       scope,
@@ -87,6 +92,11 @@ export interface NetworkSecurityAuthzPolicyIamBindingProps extends IamGrantOptio
  * removes the binding.
  */
 export class NetworkSecurityAuthzPolicyIamBinding extends IamBindingGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: NetworkSecurityAuthzPolicyIamBindingProps) {
     super(
       scope,
@@ -126,6 +136,11 @@ export interface NetworkSecurityAuthzPolicyIamPolicyProps extends IamGrantOption
  * may grant on the same authz policy (synth fails, naming both).
  */
 export class NetworkSecurityAuthzPolicyIamPolicy extends IamPolicyGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
   constructor(scope: Construct, id: string, props: NetworkSecurityAuthzPolicyIamPolicyProps) {
     super(
       scope,
@@ -169,6 +184,11 @@ export class DataNetworkSecurityAuthzPolicyIamPolicy extends DataIamPolicyRead {
   /** The authz policy's location. */
   public readonly location: string;
 
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings
+   * @param props what is read
+   */
   constructor(scope: Construct, id: string, props: DataNetworkSecurityAuthzPolicyIamPolicyProps) {
     const target = locatedPolicyTarget(TYPED_RESOURCE_TYPES.NetworkSecurityAuthzPolicy, 'authzPolicyId', props.authzPolicyId, props);
     super(

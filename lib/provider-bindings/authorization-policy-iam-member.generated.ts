@@ -88,13 +88,6 @@ export class GoogleiamAuthorizationPolicyIamMember extends cdktf.TerraformResour
   }
 
   /**
-   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
-   */
-  public get condition(): cdktf.IResolvable {
-    return this.interpolationForAttribute('condition');
-  }
-
-  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.
    */
   public get id(): string {
@@ -115,6 +108,13 @@ export class GoogleiamAuthorizationPolicyIamMember extends cdktf.TerraformResour
     return this.getStringAttribute('project');
   }
 
+  /**
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
+   */
+  public get condition(): cdktf.IResolvable {
+    return this.interpolationForAttribute('condition');
+  }
+
   /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
@@ -133,7 +133,7 @@ export class GoogleiamAuthorizationPolicyIamMember extends cdktf.TerraformResour
       member: { value: hclLiteral(this.config.member), isBlock: false, type: 'simple', storageClassType: 'string' },
       condition: {
         value: googleiamConditionToHclTerraform(this.config.condition),
-        isBlock: false,
+        isBlock: true,
         type: 'list',
         storageClassType: 'GoogleiamConditionList',
       },

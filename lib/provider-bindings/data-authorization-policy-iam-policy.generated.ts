@@ -27,7 +27,7 @@ export interface DataGoogleiamAuthorizationPolicyIamPolicyConfig extends cdktf.T
 }
 
 /**
- * Reads a network-security authorization policy's IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact).
+ * Reads a network-security authorization policy's IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact). An attribute Google did not send is null.
  *
  * The data source `googleiam_authorization_policy_iam_policy` of the `googleiam` provider.
  */
@@ -93,21 +93,21 @@ export class DataGoogleiamAuthorizationPolicyIamPolicy extends cdktf.TerraformDa
   }
 
   /**
-   * The policy version Google returned: 0, 1 or 3.
+   * The policy version Google returned: 0, 1 or 3; null for a resource with no policy.
    */
   public get version(): number {
     return this.getNumberAttribute('version');
   }
 
   /**
-   * Principals bound to roles.
+   * Principals bound to roles; null when the policy has none.
    */
   public get bindings(): cdktf.IResolvable {
     return this.interpolationForAttribute('bindings');
   }
 
   /**
-   * Audit logging per service.
+   * Audit logging per service; null when the policy has none.
    */
   public get auditConfigs(): cdktf.IResolvable {
     return this.interpolationForAttribute('audit_configs');

@@ -31,7 +31,7 @@ export interface DataGoogleiamIamPolicyConfig extends cdktf.TerraformMetaArgumen
 }
 
 /**
- * Reads a resource's IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact).
+ * Reads a resource's IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact). An attribute Google did not send is null.
  *
  * The data source `googleiam_iam_policy` of the `googleiam` provider.
  */
@@ -104,21 +104,21 @@ export class DataGoogleiamIamPolicy extends cdktf.TerraformDataSource {
   }
 
   /**
-   * The policy version Google returned: 0, 1 or 3.
+   * The policy version Google returned: 0, 1 or 3; null for a resource with no policy.
    */
   public get version(): number {
     return this.getNumberAttribute('version');
   }
 
   /**
-   * Principals bound to roles.
+   * Principals bound to roles; null when the policy has none.
    */
   public get bindings(): cdktf.IResolvable {
     return this.interpolationForAttribute('bindings');
   }
 
   /**
-   * Audit logging per service.
+   * Audit logging per service; null when the policy has none.
    */
   public get auditConfigs(): cdktf.IResolvable {
     return this.interpolationForAttribute('audit_configs');

@@ -27,7 +27,7 @@ export interface DataGoogleiamImportJobConfig extends cdktf.TerraformMetaArgumen
 }
 
 /**
- * Reads a Migration Center import job (`migrationcenter.googleapis.com/v1alpha1`).
+ * Reads a Migration Center import job (`migrationcenter.googleapis.com/v1alpha1`). An attribute Google did not send is null.
  *
  * The data source `googleiam_import_job` of the `googleiam` provider.
  */
@@ -79,14 +79,14 @@ export class DataGoogleiamImportJob extends cdktf.TerraformDataSource {
   }
 
   /**
-   * The import job's full name.
+   * The import job's full name, as read.
    */
   public get id(): string {
     return this.getStringAttribute('id');
   }
 
   /**
-   * The import job's full name.
+   * The import job's full name, as Google sent it.
    */
   public get name(): string {
     return this.getStringAttribute('name');
@@ -121,7 +121,7 @@ export class DataGoogleiamImportJob extends cdktf.TerraformDataSource {
   }
 
   /**
-   * When it completed.
+   * When it completed; null until then.
    */
   public get completeTime(): string {
     return this.getStringAttribute('complete_time');
@@ -135,35 +135,35 @@ export class DataGoogleiamImportJob extends cdktf.TerraformDataSource {
   }
 
   /**
-   * Its labels.
+   * Its labels; null when it has none.
    */
   public get labels(): { [key: string]: string } {
     return this.getStringMapAttribute('labels');
   }
 
   /**
-   * The execution report, as JSON text.
+   * The execution report, as JSON text (every field of Google's schema, null where Google did not send it); null when Google sent none (the basic view).
    */
   public get executionReportJson(): string {
     return this.getStringAttribute('execution_report_json');
   }
 
   /**
-   * The validation report, as JSON text.
+   * The validation report, as JSON text (every field of Google's schema, null where Google did not send it); null when Google sent none (the basic view).
    */
   public get validationReportJson(): string {
     return this.getStringAttribute('validation_report_json');
   }
 
   /**
-   * The object storage payload, as JSON text.
+   * The Cloud Storage payload (`gcsPayload`), as JSON text (every field of Google's schema, null where Google did not send it); null when the payload is not there.
    */
   public get objectStoragePayloadJson(): string {
     return this.getStringAttribute('object_storage_payload_json');
   }
 
   /**
-   * The inline payload, as JSON text.
+   * The inline payload, as JSON text (every field of Google's schema, null where Google did not send it); null when the payload was not sent inline.
    */
   public get inlinePayloadJson(): string {
     return this.getStringAttribute('inline_payload_json');

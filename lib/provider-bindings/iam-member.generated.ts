@@ -122,13 +122,6 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
   }
 
   /**
-   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
-   */
-  public get condition(): cdktf.IResolvable {
-    return this.interpolationForAttribute('condition');
-  }
-
-  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.
    */
   public get id(): string {
@@ -147,6 +140,13 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
    */
   public get project(): string {
     return this.getStringAttribute('project');
+  }
+
+  /**
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
+   */
+  public get condition(): cdktf.IResolvable {
+    return this.interpolationForAttribute('condition');
   }
 
   /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
@@ -178,7 +178,7 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
       member: { value: hclLiteral(this.config.member), isBlock: false, type: 'simple', storageClassType: 'string' },
       condition: {
         value: googleiamConditionToHclTerraform(this.config.condition),
-        isBlock: false,
+        isBlock: true,
         type: 'list',
         storageClassType: 'GoogleiamConditionList',
       },

@@ -88,13 +88,6 @@ export class GoogleiamNetworkSecurityAuthzPolicyIamBinding extends cdktf.Terrafo
   }
 
   /**
-   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
-   */
-  public get condition(): cdktf.IResolvable {
-    return this.interpolationForAttribute('condition');
-  }
-
-  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.
    */
   public get id(): string {
@@ -113,6 +106,13 @@ export class GoogleiamNetworkSecurityAuthzPolicyIamBinding extends cdktf.Terrafo
    */
   public get project(): string {
     return this.getStringAttribute('project');
+  }
+
+  /**
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
+   */
+  public get condition(): cdktf.IResolvable {
+    return this.interpolationForAttribute('condition');
   }
 
   /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
@@ -138,7 +138,7 @@ export class GoogleiamNetworkSecurityAuthzPolicyIamBinding extends cdktf.Terrafo
       },
       condition: {
         value: googleiamConditionToHclTerraform(this.config.condition),
-        isBlock: false,
+        isBlock: true,
         type: 'list',
         storageClassType: 'GoogleiamConditionList',
       },

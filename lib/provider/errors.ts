@@ -64,7 +64,8 @@ export const ProviderErrors = {
       `wrong import ID ${JSON.stringify(id)}: expected ${expected} (the Terraform google provider's IAM import format)`,
       'IMPORT_ID',
     ),
-  nothingToImport: (what: string) => new ProviderError(`cannot import: ${what}`, 'NOT_FOUND_ON_IMPORT'),
+  /** The detail under the summary that names the resource type and the import ID. */
+  nothingToImport: (what: string) => new ProviderError(what, 'NOT_FOUND_ON_IMPORT'),
 } as const;
 
 /** Whether `error` says Google may hold a change whose answer was lost (ProviderErrors.outcomeUnknown). */

@@ -51,10 +51,15 @@ const condition = (name: string): Attribute => ({
 const POLICY_ATTRIBUTES: readonly Attribute[] = [
   { name: 'id', description: "The resource's full name.", type: 'string', computed: true },
   { name: 'etag', description: "The policy's etag.", type: 'string', computed: true },
-  { name: 'version', description: 'The policy version Google returned: 0, 1 or 3.', type: 'number', computed: true },
+  {
+    name: 'version',
+    description: 'The policy version Google returned: 0, 1 or 3; null for a resource with no policy.',
+    type: 'number',
+    computed: true,
+  },
   {
     name: 'bindings',
-    description: 'Principals bound to roles.',
+    description: 'Principals bound to roles; null when the policy has none.',
     computed: true,
     nested: {
       nesting: 'LIST',
@@ -67,7 +72,7 @@ const POLICY_ATTRIBUTES: readonly Attribute[] = [
   },
   {
     name: 'audit_configs',
-    description: 'Audit logging per service.',
+    description: 'Audit logging per service; null when the policy has none.',
     computed: true,
     nested: {
       nesting: 'LIST',
@@ -81,7 +86,12 @@ const POLICY_ATTRIBUTES: readonly Attribute[] = [
             nesting: 'LIST',
             attributes: [
               { name: 'log_type', description: 'The permission type.', type: 'string', computed: true },
-              { name: 'exempted_members', description: 'Principals not logged.', type: ['list', 'string'], computed: true },
+              {
+                name: 'exempted_members',
+                description: 'Principals not logged; null when none are.',
+                type: ['list', 'string'],
+                computed: true,
+              },
             ],
           },
         },
@@ -164,7 +174,7 @@ function iamPolicyDataSource(lookup: PolicyLookup): DataSourceType<GoogleIamCont
     typeName: `googleiam_${lookup.typeInfix}iam_policy`,
     schema: {
       version: 0,
-      description: `Reads a ${lookup.noun}'s IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact).`,
+      description: `Reads a ${lookup.noun}'s IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact). An attribute Google did not send is null.`,
       attributes: [...lookup.attributes, VERSION_ATTRIBUTE, ...POLICY_ATTRIBUTES],
     },
     validate(config, diagnostics) {
@@ -180,18 +190,11 @@ function iamPolicyDataSource(lookup: PolicyLookup): DataSourceType<GoogleIamCont
         const version = requestedVersion(config);
         validatePolicyVersion(version);
         const { name, project, raw, value } = await readGoogle(lookup.query(config, version ?? 3), context.provider);
-        const policy = value as IamPolicy;
         return {
           ...config,
           ...('project' in config ? { project } : {}),
           id: name,
-          etag: policy.etag,
-          version: policy.version,
-          bindings: policy.bindings.map((b) => ({ role: b.role, members: b.members, condition: b.condition ? { ...b.condition } : null })),
-          audit_configs: policy.auditConfigs.map((c) => ({
-            service: c.service,
-            audit_log_configs: c.auditLogConfigs.map((l) => ({ log_type: l.logType, exempted_members: l.exemptedMembers })),
-          })),
+          ...policyState(value as IamPolicy),
           policy_data: JSON.stringify(raw),
         };
       } catch (error) {
@@ -199,6 +202,34 @@ function iamPolicyDataSource(lookup: PolicyLookup): DataSourceType<GoogleIamCont
         return null;
       }
     },
+  };
+}
+
+/** The policy's attributes: what Google did not send is null, at every level. */
+function policyState(policy: IamPolicy): CtyObject {
+  return {
+    etag: policy.etag ?? null,
+    version: policy.version ?? null,
+    bindings:
+      policy.bindings?.map((b) => ({
+        role: b.role ?? null,
+        members: b.members ?? null,
+        condition:
+          b.condition === undefined
+            ? null
+            : {
+                expression: b.condition.expression ?? null,
+                title: b.condition.title ?? null,
+                description: b.condition.description ?? null,
+                location: b.condition.location ?? null,
+              },
+      })) ?? null,
+    audit_configs:
+      policy.auditConfigs?.map((c) => ({
+        service: c.service ?? null,
+        audit_log_configs:
+          c.auditLogConfigs?.map((l) => ({ log_type: l.logType ?? null, exempted_members: l.exemptedMembers ?? null })) ?? null,
+      })) ?? null,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { ImportJob } from '../../api/import-job-result';
 import { validateImportJobView } from '../../api/import-job-view';
+import { jsonWithNulls } from '../../api/wire';
 import { validateLocatedResource } from '../../iam/located-resource';
 import { IMPORT_JOB } from '../../iam/resource-name';
 import { reportError } from '../errors';
@@ -11,13 +12,15 @@ import { knownValue, partial, stringOf } from '../framework/cty-values';
 import { readGoogle } from './google-read';
 
 const computed = (name: string, description: string): Attribute => ({ name, description, type: 'string', computed: true });
+const JSON_NULLS = " (every field of Google's schema, null where Google did not send it)";
 
 /** `googleiam_import_job`: a Migration Center import job, as the Direct form's `getImportJob` returns it. */
 export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
   typeName: 'googleiam_import_job',
   schema: {
     version: 0,
-    description: 'Reads a Migration Center import job (`migrationcenter.googleapis.com/v1alpha1`).',
+    description:
+      'Reads a Migration Center import job (`migrationcenter.googleapis.com/v1alpha1`). An attribute Google did not send is null.',
     attributes: [
       { name: 'import_job_id', description: "The import job's id.", type: 'string', required: true },
       { name: 'location', description: "The import job's location, e.g. `us-central1`.", type: 'string', required: true },
@@ -28,19 +31,22 @@ export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
         type: 'string',
         optional: true,
       },
-      computed('id', "The import job's full name."),
-      computed('name', "The import job's full name."),
+      computed('id', "The import job's full name, as read."),
+      computed('name', "The import job's full name, as Google sent it."),
       computed('display_name', 'Its display name.'),
       computed('asset_source', 'The source of the assets.'),
       computed('create_time', 'When it was created.'),
       computed('update_time', 'When it was last updated.'),
-      computed('complete_time', 'When it completed.'),
+      computed('complete_time', 'When it completed; null until then.'),
       computed('state', 'Its state.'),
-      { name: 'labels', description: 'Its labels.', type: ['map', 'string'], computed: true },
-      computed('execution_report_json', 'The execution report, as JSON text.'),
-      computed('validation_report_json', 'The validation report, as JSON text.'),
-      computed('object_storage_payload_json', 'The object storage payload, as JSON text.'),
-      computed('inline_payload_json', 'The inline payload, as JSON text.'),
+      { name: 'labels', description: 'Its labels; null when it has none.', type: ['map', 'string'], computed: true },
+      computed('execution_report_json', `The execution report, as JSON text${JSON_NULLS}; null when Google sent none (the basic view).`),
+      computed('validation_report_json', `The validation report, as JSON text${JSON_NULLS}; null when Google sent none (the basic view).`),
+      computed(
+        'object_storage_payload_json',
+        `The Cloud Storage payload (\`gcsPayload\`), as JSON text${JSON_NULLS}; null when the payload is not there.`,
+      ),
+      computed('inline_payload_json', `The inline payload, as JSON text${JSON_NULLS}; null when the payload was not sent inline.`),
     ],
   },
   validate(config, diagnostics) {
@@ -62,7 +68,7 @@ export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
   async read(context, config, diagnostics) {
     try {
       const view = stringOf(config.view);
-      const { project, value } = await readGoogle(
+      const { name, project, value } = await readGoogle(
         {
           kind: 'importJob',
           target: {
@@ -75,7 +81,7 @@ export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
         },
         context.provider,
       );
-      return importJobState(config, project, value as ImportJob);
+      return importJobState(config, name, project, value as ImportJob);
     } catch (error) {
       reportError(diagnostics, 'Could not read the import job', error);
       return null;
@@ -83,22 +89,24 @@ export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
   },
 };
 
-function importJobState(config: CtyObject, project: string, job: ImportJob): CtyObject {
+/** The job as state: what Google did not send is null, in the JSON texts too (lib/api/wire.ts, jsonWithNulls). */
+function importJobState(config: CtyObject, name: string, project: string, job: ImportJob): CtyObject {
+  const json = (part: object | undefined) => (part === undefined ? null : jsonWithNulls(part));
   return {
     ...config,
     project,
-    id: job.name,
-    name: job.name,
-    display_name: job.displayName,
-    asset_source: job.assetSource,
-    create_time: job.createTime,
-    update_time: job.updateTime,
-    complete_time: job.completeTime,
-    state: job.state,
-    labels: new Map(Object.entries(job.labels)),
-    execution_report_json: JSON.stringify(job.executionReport),
-    validation_report_json: JSON.stringify(job.validationReport),
-    object_storage_payload_json: JSON.stringify(job.objectStoragePayload),
-    inline_payload_json: JSON.stringify(job.inlinePayload),
+    id: name,
+    name: job.name ?? null,
+    display_name: job.displayName ?? null,
+    asset_source: job.assetSource ?? null,
+    create_time: job.createTime ?? null,
+    update_time: job.updateTime ?? null,
+    complete_time: job.completeTime ?? null,
+    state: job.state ?? null,
+    labels: job.labels === undefined ? null : new Map(Object.entries(job.labels)),
+    execution_report_json: json(job.executionReport),
+    validation_report_json: json(job.validationReport),
+    object_storage_payload_json: json(job.objectStoragePayload),
+    inline_payload_json: json(job.inlinePayload),
   };
 }

@@ -11,7 +11,7 @@
 import { UNKNOWN, Unknown, type CtyObject, type CtyValue } from '../framework/cty';
 import type { Diagnostics } from '../framework/diagnostics';
 import type { PlanRequest, PlannedChange, ResourceType } from '../framework/resource';
-import { schemaType, type Attribute } from '../framework/schema';
+import { schemaType, valueAttributes, type Attribute } from '../framework/schema';
 import { sameValue } from '../framework/value-equality';
 
 /** The plan of one resource instance change; `planned` null for a destroy. */
@@ -31,14 +31,14 @@ export function planResourceChange(
   const planRequest: PlanRequest = { prior, proposed, config };
   const change: PlannedChange = resource.plan ? resource.plan(planRequest, diagnostics) : defaultPlan(resource, planRequest);
   return {
-    planned: withConfiguredValues(change.planned, config, resource.schema.attributes),
+    planned: withConfiguredValues(change.planned, config, valueAttributes(resource.schema)),
     requiresReplace: change.requiresReplace ?? [],
   };
 }
 
 function defaultPlan(resource: ResourceType, { prior, proposed, config }: PlanRequest): PlannedChange {
   const changed = prior === null || !sameValue(prior, proposed, schemaType(resource.schema));
-  return { planned: changed ? unknownComputed(proposed, config, resource.schema.attributes) : proposed };
+  return { planned: changed ? unknownComputed(proposed, config, valueAttributes(resource.schema)) : proposed };
 }
 
 /** `proposed` with every computed attribute the configuration leaves null unknown, nested ones included. */

@@ -7,7 +7,7 @@ import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
 import type { Diagnostics } from '../framework/diagnostics';
 import { formatDuration } from '../framework/duration';
 import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
-import { attributeType, type Attribute } from '../framework/schema';
+import { attributeType, valueAttributes, type Attribute, type Block, type Schema } from '../framework/schema';
 import { StaleRead } from '../policies/policy-batcher';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
@@ -23,6 +23,8 @@ export interface GrantMode {
   /** Markdown for the schema: what the type does. */
   describe(noun: string): string;
   readonly attributes: readonly Attribute[];
+  /** Its nested blocks (the condition, written `condition { ... }` as for the google provider). */
+  readonly blocks?: readonly Block[];
   /** The grant `values` declare, every value known, on `resource`. */
   grantOf(resource: IamResource, values: CtyObject): Grant;
   /**
@@ -49,7 +51,10 @@ const COMPUTED = COMPUTED_ATTRIBUTES.map((a) => a.name);
  */
 export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode): ResourceType<GoogleIamContext> {
   const attributes = [...descriptor.resourceAttributes, ...mode.attributes, ...COMPUTED_ATTRIBUTES];
-  const types = new Map(attributes.map((a) => [a.name, attributeType(a)]));
+  const schema: Schema = { version: 0, description: mode.describe(descriptor.noun), attributes, blocks: mode.blocks };
+  const types = new Map(valueAttributes(schema).map((a) => [a.name, attributeType(a)]));
+  /** What a configuration sets (blocks included): every value but those only the provider sets. */
+  const configured = [...types.keys()].filter((name) => !COMPUTED.includes(name));
   const differs = (prior: CtyObject, proposed: CtyObject, name: string) =>
     !sameValue(prior[name] ?? null, proposed[name] ?? null, types.get(name)!);
   const use = (values: CtyObject): IamResourceUse =>
@@ -85,9 +90,10 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     return found.length > 0;
   }
 
+  const typeName = grantTypeName(descriptor.typeInfix, mode.mode);
   return {
-    typeName: grantTypeName(descriptor.typeInfix, mode.mode),
-    schema: { version: 0, description: mode.describe(descriptor.noun), attributes },
+    typeName,
+    schema,
 
     // A refused value is an error where Terraform validates the configuration statically; inside a plan or
     // apply walk it is a warning (that walk may be destroy's refresh, which an error would stop), and the
@@ -99,7 +105,6 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
 
     plan(request: PlanRequest): PlannedChange {
       const { prior, proposed } = request;
-      const configured = attributes.map((a) => a.name).filter((name) => !COMPUTED.includes(name));
       const changed = prior === null || configured.some((name) => differs(prior, proposed, name));
       const resource = descriptor.resourceOf(proposed);
       const known = resource !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
@@ -169,7 +174,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
       const grant = grantOf(state);
       const unchanged = (policy: Policy) => {
         const refreshed = mode.refresh(state, policy);
-        return refreshed !== null && !attributes.some((a) => !COMPUTED.includes(a.name) && differs(state, refreshed, a.name));
+        return refreshed !== null && !configured.some((name) => differs(state, refreshed, name));
       };
       // A version the grant's own write had replaced is a lagging read, not drift: read again, unless it shows no change anyway.
       const stale = (policy: Policy) => olderThanOwnWrite(context.private, policy) && !unchanged(policy);
@@ -223,7 +228,8 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
           },
         ];
       } catch (error) {
-        reportError(diagnostics, `Cannot import ${JSON.stringify(id)}`, error);
+        // ImportResourceState gets the type and the ID, not the address: Terraform shows no address with it.
+        reportError(diagnostics, `Cannot import ${typeName} ${JSON.stringify(id)}`, error);
         return [];
       }
     },

@@ -5,9 +5,10 @@ import type { ResourceType } from '../framework/resource';
 import type { GoogleIamContext } from '../provider-context';
 import { partial, stringsOf } from '../framework/cty-values';
 import { grantResourceType, type GrantMode } from './grant-resource';
+import { nearMisses, nearMissHint } from './import-hints';
 import { conditionOf, conditionValue, membersAsSpelled, partialCondition } from './grant-values';
 import type { IamTypeDescriptor } from './iam-type-descriptor';
-import { CONDITION_ATTRIBUTE, MEMBERS_ATTRIBUTE, ROLE_ATTRIBUTE } from './iam-schema';
+import { CONDITION_BLOCK, MEMBERS_ATTRIBUTE, ROLE_ATTRIBUTE } from './iam-schema';
 import { UNRESOLVED_RESOURCE } from './unresolved-resource';
 
 /** Every principal of one role + condition (authoritative for that binding), as `google_*_iam_binding`. */
@@ -15,7 +16,8 @@ const BINDING: GrantMode = {
   mode: 'binding',
   describe: (noun) =>
     `Sets every principal of one role (and condition) on a ${noun}'s IAM policy; other roles are left alone (as the google provider's \`_iam_binding\`).`,
-  attributes: [ROLE_ATTRIBUTE, MEMBERS_ATTRIBUTE, CONDITION_ATTRIBUTE],
+  attributes: [ROLE_ATTRIBUTE, MEMBERS_ATTRIBUTE],
+  blocks: [CONDITION_BLOCK],
   grantOf: (resource: IamResource, values) => {
     const condition = conditionOf(values.condition);
     return {
@@ -48,7 +50,8 @@ const BINDING: GrantMode = {
     const identities = new Set(matches.map((b) => BindingIdentity.ofBinding(b).key));
     if (identities.size === 0) {
       throw ProviderErrors.nothingToImport(
-        `no binding of ${role}${conditionTitle ? ` under a condition titled ${JSON.stringify(conditionTitle)}` : ' without a condition'}`,
+        `no binding of ${role}${conditionTitle ? ` under a condition titled ${JSON.stringify(conditionTitle)}` : ' without a condition'}` +
+          nearMissHint('the policy has', nearMisses(role, conditionTitle, policy.bindings ?? [])),
       );
     }
     if (identities.size > 1)

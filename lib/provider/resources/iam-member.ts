@@ -7,9 +7,10 @@ import type { ResourceType } from '../framework/resource';
 import type { GoogleIamContext } from '../provider-context';
 import { partial } from '../framework/cty-values';
 import { grantResourceType, type GrantMode } from './grant-resource';
+import { nearMisses, nearMissHint } from './import-hints';
 import { conditionOf, conditionValue, partialCondition } from './grant-values';
 import type { IamTypeDescriptor } from './iam-type-descriptor';
-import { CONDITION_ATTRIBUTE, MEMBER_ATTRIBUTE, ROLE_ATTRIBUTE } from './iam-schema';
+import { CONDITION_BLOCK, MEMBER_ATTRIBUTE, ROLE_ATTRIBUTE } from './iam-schema';
 import { UNRESOLVED_RESOURCE } from './unresolved-resource';
 
 /** One principal granted a role (non-authoritative: the role's other members are left alone), as `google_*_iam_member`. */
@@ -17,7 +18,8 @@ const MEMBER: GrantMode = {
   mode: 'member',
   describe: (noun) =>
     `Grants one principal a role on a ${noun}'s IAM policy, keeping the role's other members (as the google provider's \`_iam_member\`).`,
-  attributes: [ROLE_ATTRIBUTE, MEMBER_ATTRIBUTE, CONDITION_ATTRIBUTE],
+  attributes: [ROLE_ATTRIBUTE, MEMBER_ATTRIBUTE],
+  blocks: [CONDITION_BLOCK],
   grantOf: (resource: IamResource, values) => {
     const condition = conditionOf(values.condition);
     return { mode: 'member', resource, role: values.role as string, member: values.member as string, ...(condition ? { condition } : {}) };
@@ -44,8 +46,10 @@ const MEMBER: GrantMode = {
     );
     const identities = new Set(matches.map((b) => BindingIdentity.ofBinding(b).key));
     if (identities.size === 0) {
+      const held = (policy.bindings ?? []).filter((b) => holds(b, member));
       throw ProviderErrors.nothingToImport(
-        `${member} does not hold ${role}${conditionTitle ? ` under a condition titled ${JSON.stringify(conditionTitle)}` : ''}`,
+        `${member} does not hold ${role}${conditionTitle ? ` under a condition titled ${JSON.stringify(conditionTitle)}` : ''}` +
+          nearMissHint('it holds', nearMisses(role, conditionTitle, held)),
       );
     }
     if (identities.size > 1)

@@ -1,17 +1,12 @@
-import type { Attribute } from '../framework/schema';
+import { blockAttribute, type Attribute, type Block } from '../framework/schema';
 
 /**
  * The attributes the IAM resource types share, named as the Terraform google
- * provider names them (`google_*_iam_member`, `_binding`, `_policy`), except
- * that a condition and the bindings are protocol 6 nested attributes.
+ * provider names them (`google_*_iam_member`, `_binding`, `_policy`). A member's
+ * or binding's condition is a block, `condition { ... }`, as there; a policy's
+ * bindings are a protocol 6 nested attribute (the google provider takes
+ * `policy_data` JSON there, so no HCL carries over), their conditions with them.
  */
-
-const condition = (description: string, attributes: readonly Attribute[]): Attribute => ({
-  name: 'condition',
-  description,
-  optional: true,
-  nested: { nesting: 'SINGLE', attributes },
-});
 
 const CONDITION_FIELDS: readonly Attribute[] = [
   {
@@ -29,11 +24,21 @@ const CONDITION_FIELDS: readonly Attribute[] = [
   { name: 'description', description: 'What the condition is for.', type: 'string', optional: true },
 ];
 
-/** An IAM condition (`google.type.Expr`): expression and title required, description optional. */
-export const CONDITION_ATTRIBUTE: Attribute = condition(
-  'An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.',
-  CONDITION_FIELDS,
-);
+/**
+ * An IAM condition (`google.type.Expr`): expression and title required,
+ * description optional. At most one (SINGLE: its value is the object, null
+ * when absent, the same value the nested attribute it replaced had, so state
+ * written before reads unchanged).
+ */
+export const CONDITION_BLOCK: Block = {
+  name: 'condition',
+  description: 'An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.',
+  nesting: 'SINGLE',
+  attributes: CONDITION_FIELDS,
+};
+
+/** A policy binding's condition: the same object, as a nested attribute (`condition = { ... }`). */
+const CONDITION_ATTRIBUTE: Attribute = blockAttribute(CONDITION_BLOCK);
 
 export const ROLE_ATTRIBUTE: Attribute = {
   name: 'role',

@@ -13,6 +13,10 @@
  *   `app` and `stack` first (and synthesizes after).
  * - `<!-- test: same-as <file> -->`: the block is that file, as a user writes
  *   it in their own project (package imports instead of relative ones).
+ * - `<!-- test: excerpt-of <file> -->`: the block is a part of that file, word
+ *   for word (the file is run by a test of its own).
+ * - `<!-- test: emulator <METHOD> <path> -->`: a JSON body for the emulator's
+ *   admin API, sent to it; what it seeds is then read through the library.
  *
  * Blocks without a marker are not run (shell sessions, output, excerpts).
  * And the statements of fact that a program can check: the README's length,
@@ -23,6 +27,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { importJobQuery, serializeReadQuery } from '../../../lib/contract/read-query';
+import { runLookup } from '../../../lib/provider/lookup-mode';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { runCommand, type CommandResult } from '../../support/terraform';
 
@@ -212,6 +218,39 @@ describe('README code blocks', () => {
     }
     expect(blocks.filter((b) => b.marker?.startsWith('same-as ')).length).toBeGreaterThan(0);
   });
+});
+
+test.each(blocks.filter((b) => b.marker?.startsWith('excerpt-of ')).map((b) => [where(b), b] as const))(
+  'the excerpt at %s is a part of the file it names',
+  (_name, block) => {
+    const file = fs.readFileSync(path.join(ROOT, block.marker!.slice('excerpt-of '.length)), 'utf8');
+    expect(file).toContain(`\n${block.code}\n`);
+  },
+);
+
+describe('emulator admin requests the docs show', () => {
+  const requests = blocks.filter((b) => b.marker?.startsWith('emulator '));
+
+  test('the docs show one', () => {
+    expect(requests.length).toBeGreaterThan(0);
+  });
+
+  test.each(requests.map((b) => [where(b), b] as const))(
+    '%s is accepted, and what it seeds reads back through the lookups',
+    async (_name, block) => {
+      const [method, route] = block.marker!.slice('emulator '.length).split(' ');
+      const response = await fetch(`${emulator.url}${route}`, { method, body: block.code });
+      expect([response.status, await response.text()]).toEqual([200, '{}']);
+      const { job } = JSON.parse(block.code) as { job: { name: string } & Record<string, unknown> };
+      const [, project, , location, , importJobId] = job.name.split('/');
+      const answer = await runLookup(
+        JSON.stringify(serializeReadQuery(importJobQuery({ project, location, importJobId }, undefined))),
+        env,
+      );
+      const { gcsPayload, ...rest } = job;
+      expect(answer).toEqual({ project, value: { ...rest, objectStoragePayload: gcsPayload } });
+    },
+  );
 });
 
 describe("the README's statements", () => {

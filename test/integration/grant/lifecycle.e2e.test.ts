@@ -6,7 +6,7 @@
  * import, failures, interruptions) are tested at provider level
  * (test/integration/provider). The real `terraform` runs the provider synth laid out.
  */
-import { TerraformStack } from 'cdktf';
+import { TerraformLocal, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { AuthorizationPolicyIamMember, GoogleIamProvider, MigrationJobIamBinding, type IamCondition } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -93,6 +93,46 @@ test('renaming or moving a construct changes nothing in Terraform or Google (a g
   expect(emulator.writes()).toEqual([]);
   expect(membersOf(emulator, ap, VIEWER, X.title)).toEqual(['user:alice@example.com']);
   expect(membersOf(emulator, mj, DMS_VIEWER)).toEqual(['user:a@example.com']);
+});
+
+test("a member grant's address is made from what it grants: another role or member plans a destroy and a create, applied in one write", async () => {
+  const { ap } = resources();
+  const grant = (role: string, member: string) => (s: TerraformStack) =>
+    new AuthorizationPolicyIamMember(s, 'Reader', { name: ap, role, member });
+  const ws = await deployed(grant(VIEWER, 'user:alice@example.com'));
+  emulator.clearWrites();
+
+  ws.resynth(grant(ADMIN, 'user:alice@example.com'));
+  expect((await ws.plan(env)).output).toContain('Plan: 1 to add, 0 to change, 1 to destroy.');
+  await expectApplied(ws, /1 added, 0 changed, 1 destroyed/);
+  ws.resynth(grant(ADMIN, 'user:bob@example.com'));
+  await expectApplied(ws, /1 added, 0 changed, 1 destroyed/);
+  // Each change: one write, the old grant revoked and the new one made together.
+  expect(emulator.writes(ap).map((w) => w.policy.bindings)).toEqual([
+    [{ role: ADMIN, members: ['user:owner@example.com', 'user:alice@example.com'] }],
+    [{ role: ADMIN, members: ['user:owner@example.com', 'user:bob@example.com'] }],
+  ]);
+});
+
+test('a literal that becomes a reference moves the address: the plan destroys the grant at one address and creates it at the other', async () => {
+  const { ap } = resources();
+  const ws = await deployed(
+    (s) => new AuthorizationPolicyIamMember(s, 'Reader', { name: ap, role: VIEWER, member: 'user:alice@example.com' }),
+  );
+  const before = await ws.stateList(env);
+  emulator.clearWrites();
+
+  ws.resynth((s) => {
+    const who = new TerraformLocal(s, 'who', 'user:alice@example.com');
+    new AuthorizationPolicyIamMember(s, 'Reader', { name: ap, role: VIEWER, member: who.asString });
+  });
+  expect((await ws.plan(env)).output).toContain('Plan: 1 to add, 0 to change, 1 to destroy.');
+  await expectApplied(ws, /1 added, 0 changed, 1 destroyed/);
+  const after = await ws.stateList(env);
+  expect(after).toHaveLength(1);
+  expect(after).not.toEqual(before);
+  expect(membersOf(emulator, ap, VIEWER)).toEqual(['user:alice@example.com']);
+  expectNoGap(emulator, ap, VIEWER, ['user:alice@example.com']);
 });
 
 test("a stack's last grant deleted while the stack keeps a GoogleIamProvider: the next apply revokes it", async () => {

@@ -78,7 +78,7 @@ test("any resource's policy (GET and POST APIs), an authorization policy's and a
       {
         role: 'roles/secretmanager.secretAccessor',
         members: ['serviceAccount:app@plan-project.iam.gserviceaccount.com'],
-        condition: { ...CONDITION, location: '' },
+        condition: { ...CONDITION, location: null },
       },
     ],
     secret_version: 3,

@@ -42,7 +42,7 @@ test('Direct form: every field, with and without a view', async () => {
     expect(lookups.getImportJob({ importJobId: 'everything', location: 'us-central1' })).toEqual(FULL_JOB);
     expect(lookups.getImportJob({ importJobId: 'everything', location: 'us-central1', view: 'IMPORT_JOB_VIEW_FULL' })).toEqual(FULL_JOB);
     const basic = lookups.getImportJob({ importJobId: 'everything', location: 'us-central1', view: 'IMPORT_JOB_VIEW_BASIC' });
-    expect(basic.validationReport).toEqual({ fileValidations: [], jobErrors: [] });
+    expect([basic.executionReport, basic.validationReport]).toEqual([undefined, undefined]);
     expect(basic.objectStoragePayload).toEqual(FULL_JOB.objectStoragePayload);
   } finally {
     process.env = saved;

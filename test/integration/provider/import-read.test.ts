@@ -60,6 +60,33 @@ describe('import', () => {
     expect(missing.diagnostics.all[0].detail).toContain('user:carol@example.com does not hold');
   });
 
+  test('an ID that names nothing: the summary names the type and the ID, the detail what the policy holds that it may mean', async () => {
+    const typo = 'roles/networksecurity.authorizationPolicyViewr';
+    const member = await importState('googleiam_authorization_policy_iam_member', `${NAME} ${typo} user:alice@example.com`);
+    expect(member.diagnostics.all).toEqual([
+      expect.objectContaining({
+        summary: `Cannot import googleiam_authorization_policy_iam_member "${NAME} ${typo} user:alice@example.com"`,
+        detail: `user:alice@example.com does not hold ${typo}; it holds ${ROLE}`,
+      }),
+    ]);
+    const untitled = await importState('googleiam_authorization_policy_iam_member', `${NAME} ${ROLE} user:bob@example.com`);
+    expect(untitled.diagnostics.all[0].detail).toBe(
+      `user:bob@example.com does not hold ${ROLE}; it holds ${ROLE} under the condition titled "until 2030 only"`,
+    );
+    // Nothing close: no hint (the other roles a principal holds are no business of this import).
+    const far = await importState('googleiam_authorization_policy_iam_member', `${NAME} roles/owner user:alice@example.com`);
+    expect(far.diagnostics.all[0].detail).toBe('user:alice@example.com does not hold roles/owner');
+    const binding = await importState('googleiam_authorization_policy_iam_binding', `${NAME} ${typo}`);
+    expect(binding.diagnostics.all[0]).toMatchObject({
+      summary: `Cannot import googleiam_authorization_policy_iam_binding "${NAME} ${typo}"`,
+      detail: `no binding of ${typo} without a condition; the policy has ${ROLE}`,
+    });
+    const titled = await importState('googleiam_authorization_policy_iam_binding', `${NAME} ${ROLE} until 2031`);
+    expect(titled.diagnostics.all[0].detail).toBe(
+      `no binding of ${ROLE} under a condition titled "until 2031"; the policy has ${ROLE} under the condition titled "until 2030 only" and ${ROLE} without a condition`,
+    );
+  });
+
   test('binding: "<name> <role>[ <title>]"; policy: "<name>"; a wrong format says which one is expected', async () => {
     const binding = await importState('googleiam_authorization_policy_iam_binding', `${NAME} ${ROLE} until 2030 only`);
     expect(binding.value[0]).toMatchObject({ role: ROLE, members: ['user:bob@example.com'], condition: { title: CONDITION.title } });
@@ -95,7 +122,7 @@ describe('data sources and the lookup mode', () => {
     expect(value).toMatchObject({ id: NAME, project: 'p-123456', version: emulator.policy(NAME).version });
     expect(value!.bindings).toEqual([
       { role: ROLE, members: ['user:alice@example.com'], condition: null },
-      { role: ROLE, members: ['user:bob@example.com'], condition: { ...CONDITION, description: '', location: '' } },
+      { role: ROLE, members: ['user:bob@example.com'], condition: { ...CONDITION, description: null, location: null } },
     ]);
     expect(JSON.parse(value!.policy_data as string)).toMatchObject({ bindings: POLICY.bindings });
   });

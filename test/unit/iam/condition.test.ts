@@ -100,13 +100,34 @@ describe('CEL syntax errors say where, with a caret under the spot', () => {
   });
 });
 
+describe('the line and column are where the token the message names starts', () => {
+  test.each<[string, string, string]>([
+    // The issue's condition: column 50 is the `a` of `and`, and the message names `and` (cel-js named its `d`).
+    [`${TIME} and true`, "Unexpected 'and' after a complete expression", `line 1, column 50:\n  ${TIME} and true\n  ${' '.repeat(49)}^`],
+    ['a &&\n  b or c', "Unexpected 'or' after a complete expression", 'line 2, column 5:\n    b or c\n      ^'],
+    ['(a and b)', "Expected RPAREN, got IDENTIFIER 'and'", 'line 1, column 4:\n  (a and b)\n     ^'],
+    ['f(x, "s" "t")', 'Expected RPAREN, got STRING \'"t"\'', 'line 1, column 10:\n  f(x, "s" "t")\n           ^'],
+  ])('%j', (expression, summary, excerpt) => {
+    const reason = validationError(() => validateCondition({ expression, title: 't' })).reason;
+    expect(reason.split('\n  hint:')[0]).toBe(`not valid CEL: ${summary} at ${excerpt}`);
+    const { line, column } = /line (?<line>\d+), column (?<column>\d+)/.exec(reason)!.groups!;
+    const token = /'(.+)'/.exec(summary)![1];
+    expect(
+      expression
+        .split('\n')
+        [Number(line) - 1].slice(Number(column) - 1)
+        .startsWith(token),
+    ).toBe(true);
+  });
+});
+
 describe("a syntax error with another language's operators gets a hint", () => {
   test.each<[string, string, readonly string[]]>([
     // Google's ConditionCompileCheck example (https://cloud.google.com/iam/docs/linting-policies).
     ['true=false', 'Unexpected character: =', ['CEL compares with ==; a single = is not an operator']],
-    ['a and b', "Unexpected character: 'd'", ["CEL's logical operators are &&, || and !: write && for and"]],
-    ['a or b', "Unexpected character: 'r'", ["CEL's logical operators are &&, || and !: write || for or"]],
-    ['not a', "Unexpected character: 'a'", ["CEL's logical operators are &&, || and !: write ! for not"]],
+    ['a and b', "Unexpected 'and' after a complete expression", ["CEL's logical operators are &&, || and !: write && for and"]],
+    ['a or b', "Unexpected 'or' after a complete expression", ["CEL's logical operators are &&, || and !: write || for or"]],
+    ['not a', "Unexpected 'a' after a complete expression", ["CEL's logical operators are &&, || and !: write ! for not"]],
     [
       "a = 'x' or not b",
       'Unexpected character: =',

@@ -8,6 +8,7 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { TerraformStack, Testing } from 'cdktf';
+import { GoogleiamAuthorizationPolicyIamMember } from '../../../lib/provider-bindings/authorization-policy-iam-member.generated';
 import { GoogleiamAuthorizationPolicyIamPolicy } from '../../../lib/provider-bindings/authorization-policy-iam-policy.generated';
 import { DataGoogleiamImportJob } from '../../../lib/provider-bindings/data-import-job.generated';
 import { resolveIn } from '../../support/resolve';
@@ -63,4 +64,23 @@ test('each nested shape is written once: no two generated structs have the same 
   expect(shared.length).toBeGreaterThan(0);
   const importers = files.filter((f) => fs.readFileSync(path.join(dir, f), 'utf8').includes("from './structs.generated'"));
   expect(importers.length).toBeGreaterThanOrEqual(2);
+});
+
+test("a member's condition, a block of the schema: the same JSON as before for cdktf, a `condition { … }` block in cdktf's HCL", () => {
+  const stack = new TerraformStack(Testing.app(), 'stack');
+  new GoogleiamAuthorizationPolicyIamMember(stack, 'M', {
+    name: 'projects/p-123456/locations/global/authorizationPolicies/ap',
+    role: 'roles/networksecurity.authorizationPolicyViewer',
+    member: 'user:a@example.com',
+    condition: { title: 'until-2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
+  });
+  const json = JSON.parse(Testing.synth(stack));
+  expect(json.resource.googleiam_authorization_policy_iam_member.M.condition).toEqual({
+    title: 'until-2030',
+    expression: 'request.time < timestamp("2030-01-01T00:00:00Z")',
+  });
+  const hcl = String(Testing.synthHcl(stack));
+  // (The expression, a literal string, is written so that Terraform cannot read it as a template.)
+  expect(hcl).toMatch(/\n\s*condition \{\n\s*expression = .+\n\s*title = "until-2030"\n\s*\}/);
+  expect(hcl).not.toMatch(/condition = \{/);
 });
