@@ -210,7 +210,7 @@ export class PolicyBatcher {
         // The first batch reads the policy first; requests arriving meanwhile join it.
         if (!this.known) await this.read().catch(() => undefined);
         await this.gather();
-        const batch = this.queue.splice(0);
+        const batch = revocationsFirst(this.queue.splice(0));
         if (batch.length === 0) continue;
         await this.write(batch);
         this.lastBatchSize = batch.length;
@@ -313,6 +313,18 @@ export class PolicyBatcher {
       else pending.resolve({ ...result, replaced });
     });
   }
+}
+
+/**
+ * The batch in the order its edits are applied: requests that only take
+ * something away (a grant's delete) before the others. Terraform may send the
+ * delete of a grant's old address and the create of its new one together (a
+ * member grant given another address, a literal turned into a reference):
+ * the grant the configuration declares must be what remains.
+ */
+function revocationsFirst(batch: Pending[]): Pending[] {
+  const revokes = (pending: Pending) => pending.edits.every((edit) => edit.kind === 'removeMember' || edit.kind === 'removeBinding');
+  return [...batch.filter(revokes), ...batch.filter((pending) => !revokes(pending))];
 }
 
 /** The error a failed outcome rejects with: Google's (CANCELLED when the provider stopped before sending). */

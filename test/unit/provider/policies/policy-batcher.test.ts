@@ -118,3 +118,14 @@ describe('what a change remembers of the versions its writes replaced, for refre
     await expect(policies.readNotStale(() => true)).rejects.toBeInstanceOf(StaleRead);
   });
 });
+
+test("a grant's delete and its create at another address, sent together, leave the grant: revocations go first", async () => {
+  const policy = new MemoryPolicy({ bindings: [{ role: ROLE, members: ['user:u1@example.com'] }] });
+  const policies = batcher(policy);
+  const remove: PolicyEdit[] = [{ kind: 'removeMember', role: ROLE, member: 'user:u1@example.com' }];
+  // The create's request arrives first, the delete's right after: one batch.
+  const [created, deleted] = await Promise.all([policies.change(add(1)), policies.change(remove)]);
+  expect(created.batchSize).toBe(2);
+  expect(deleted.batchSize).toBe(2);
+  expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:u1@example.com'] }]);
+});
