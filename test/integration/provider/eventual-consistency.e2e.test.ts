@@ -5,11 +5,11 @@
  * only seconds later, reads that lag writes, a write whose outcome no read
  * can settle. The emulator's write history is checked, not only end states.
  */
-import type { ChildProcess } from 'child_process';
 import type { Policy } from '../../../lib/iam/types';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { ApiError } from '../../../lib/testing/emulator/api-error';
 import { GoogleIamWorkspace } from '../../support/googleiam-workspace';
+import { exited, sleep, until } from '../../support/waiting';
 
 jest.setTimeout(240_000);
 
@@ -61,23 +61,6 @@ function membersOf(policy: Policy, role: string): Set<string> {
 
 function members(name: string, role = ROLE): string[] {
   return [...membersOf(emulator.policy(name), role)].sort();
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(10);
-  }
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; output: string }> {
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d));
-  child.stderr!.on('data', (d: Buffer) => (output += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
 /** Someone else's setIamPolicy, as a console edit is: read, change, write with the etag. */

@@ -5,11 +5,11 @@
  * mid-apply, two terraform runs on one policy at once, and a token in the
  * provider block under TF_LOG=trace.
  */
-import type { ChildProcess } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { GoogleIamWorkspace } from '../../support/googleiam-workspace';
+import { exited, sleep, until } from '../../support/waiting';
 import { membersOf } from '../../support/grant-env';
 
 jest.setTimeout(180_000);
@@ -55,23 +55,6 @@ function stateMembers(workspace: GoogleIamWorkspace): string[] {
     .state()
     .flatMap((r) => r.instances.map((i) => i.attributes.member as string))
     .sort();
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-async function until(condition: () => boolean, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await sleep(10);
-  }
-}
-
-function exited(child: ChildProcess): Promise<{ code: number | null; output: string }> {
-  let output = '';
-  child.stdout!.on('data', (d: Buffer) => (output += d));
-  child.stderr!.on('data', (d: Buffer) => (output += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, output })));
 }
 
 const FORTY = Array.from({ length: 40 }, (_, i) => user(i));
