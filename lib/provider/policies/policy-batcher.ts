@@ -5,6 +5,7 @@ import type { PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
 import { ProviderErrors } from '../errors';
 import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from './engine';
+import { GrantedHere } from './granted-here';
 import { settleUnanswered, type SettledChange } from './settle';
 
 /** Timing and retry budgets of one policy's batcher. */
@@ -92,6 +93,8 @@ export class PolicyBatcher {
   private lastBatchSize = 0;
   /** The polls for an answer other than a stale version, by that version's etag. */
   private readonly polls = new Map<string, Promise<Policy>>();
+  /** What this process's creates and updates granted: a delete here leaves it alone. */
+  private readonly granted = new GrantedHere();
   /** Versions this process's writes replaced (etag digests, with when), oldest first. */
   private readonly replacedVersions: { readonly digest: string; readonly at: number }[] = [];
 
@@ -249,6 +252,8 @@ export class PolicyBatcher {
   }
 
   private async write(batch: Pending[]): Promise<void> {
+    // A delete leaves alone what a create or update of this process granted (granted-here.ts).
+    const sent = batch.map((pending) => (onlyRevokes(pending.edits) ? this.granted.keep(pending.edits) : pending.edits));
     let writeSent = false;
     /** The etag the last write was sent with: the version it replaces, if Google carried it out. */
     let sentEtag: string | undefined;
@@ -272,7 +277,7 @@ export class PolicyBatcher {
     try {
       outcomes = await applyEditBatch(
         guarded,
-        batch.map((pending, i) => ({ id: String(i), edits: pending.edits })),
+        sent.map((edits, i) => ({ id: String(i), edits })),
         {
           ...this.options.change,
           assumedPolicy: this.known,
@@ -295,7 +300,7 @@ export class PolicyBatcher {
       writeSent && failed.length > 0
         ? await settleUnanswered(
             this.endpoint,
-            failed.map((o) => ({ outcome: o, edits: batch[Number(o.id)].edits })),
+            failed.map((o) => ({ outcome: o, edits: sent[Number(o.id)] })),
             this.options.check,
           )
         : new Map<string, SettledChange | Error>();
@@ -304,13 +309,15 @@ export class PolicyBatcher {
     const replaced = this.replacedDigests();
     outcomes.forEach((outcome, i) => {
       const pending = batch[i];
-      if (outcome.ok) {
-        pending.resolve({ etag: outcome.etag, changed: outcome.changed, batchSize: outcome.batchSize, replaced });
+      const result = outcome.ok
+        ? { etag: outcome.etag, changed: outcome.changed, batchSize: outcome.batchSize }
+        : (settled.get(outcome.id) ?? failureError(outcome));
+      if (result instanceof Error) {
+        pending.reject(result);
         return;
       }
-      const result = settled.get(outcome.id) ?? failureError(outcome);
-      if (result instanceof Error) pending.reject(result);
-      else pending.resolve({ ...result, replaced });
+      if (!onlyRevokes(pending.edits)) this.granted.record(pending.edits);
+      pending.resolve({ ...result, replaced });
     });
   }
 }
@@ -323,8 +330,12 @@ export class PolicyBatcher {
  * the grant the configuration declares must be what remains.
  */
 function revocationsFirst(batch: Pending[]): Pending[] {
-  const revokes = (pending: Pending) => pending.edits.every((edit) => edit.kind === 'removeMember' || edit.kind === 'removeBinding');
-  return [...batch.filter(revokes), ...batch.filter((pending) => !revokes(pending))];
+  return [...batch.filter((p) => onlyRevokes(p.edits)), ...batch.filter((p) => !onlyRevokes(p.edits))];
+}
+
+/** Whether `edits` only take something away: a grant's delete. */
+function onlyRevokes(edits: readonly PolicyEdit[]): boolean {
+  return edits.every((edit) => edit.kind === 'removeMember' || edit.kind === 'removeBinding');
 }
 
 /** The error a failed outcome rejects with: Google's (CANCELLED when the provider stopped before sending). */

@@ -129,3 +129,20 @@ test("a grant's delete and its create at another address, sent together, leave t
   expect(deleted.batchSize).toBe(2);
   expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:u1@example.com'] }]);
 });
+
+test('a delete after a create of the same grant in this process (another address, a later batch) leaves the grant', async () => {
+  const policy = new MemoryPolicy();
+  const policies = batcher(policy);
+  await policies.change(add(1)); // the create at the new address
+  const remove: PolicyEdit[] = [{ kind: 'removeMember', role: ROLE, member: 'user:U1@Example.com' }];
+  const deleted = await policies.change(remove); // the delete at the old address, in a later batch
+  expect(deleted.changed).toBe(false);
+  expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:u1@example.com'] }]);
+  // What was not granted here is revoked as before.
+  await policies.change([
+    { kind: 'removeMember', role: ROLE, member: 'user:u1@example.com' },
+    { kind: 'addMember', role: ROLE, member: 'user:u2@example.com' },
+  ]);
+  await policies.change([{ kind: 'removeMember', role: ROLE, member: 'user:u1@example.com' }]);
+  expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:u2@example.com'] }]);
+});
