@@ -14,6 +14,7 @@ export interface CancellableCall {
 /** The configured context and the running calls of one provider process. */
 export class ProviderState<Context> {
   private readonly running = new Set<AbortController>();
+  private stopped = false;
   private context: Promise<Context | undefined>;
   private settle!: (context: Context | undefined) => void;
   private configuredOnce = false;
@@ -49,6 +50,7 @@ export class ProviderState<Context> {
   /** Runs `work` with a signal that StopProvider (or the call's cancellation by Terraform) aborts. */
   public async track<T>(cancelled: CancellableCall, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
+    if (this.stopped) controller.abort();
     this.running.add(controller);
     cancelled.on('cancelled', () => controller.abort());
     try {
@@ -58,8 +60,16 @@ export class ProviderState<Context> {
     }
   }
 
-  /** StopProvider: aborts every running call. Later calls get fresh signals, as terraform-plugin-go's do. */
+  /**
+   * StopProvider: aborts every running call, and every call after it.
+   * Terraform sends StopProvider when it is interrupted and starts nothing
+   * afterwards, so a call that comes later was sent before it (gRPC does not
+   * order separate calls: Terraform prints "Creating..." and sends the
+   * change, then Ctrl-C's StopProvider can arrive first). It is cancelled as
+   * it would have been; for a change, Terraform then keeps the prior state.
+   */
   public stopAll(): void {
+    this.stopped = true;
     for (const controller of this.running) controller.abort();
   }
 }
