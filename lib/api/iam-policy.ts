@@ -19,6 +19,18 @@ export interface IamPolicyService {
   readonly getIamPolicyMethod?: GetIamPolicyShape;
 }
 
+/** One resource's IAM policy: the resource's name and the API that serves its policy. */
+export interface IamPolicyTarget extends IamPolicyService {
+  /** The resource's full name, e.g. `projects/p/locations/global/authorizationPolicies/ap`. */
+  readonly name: string;
+}
+
+/** The two calls on one resource's policy: all the read-modify-write engine needs (IamPolicyApi, or a test's policy in memory). */
+export interface IamPolicyEndpoint {
+  getIamPolicy(): Promise<Policy>;
+  setIamPolicy(policy: Policy, options?: SetIamPolicyOptions): Promise<Policy>;
+}
+
 /** What a setIamPolicy replaces besides bindings and etag. */
 export interface SetIamPolicyOptions {
   /** Also replace the audit configs (in the update mask): only a policy grant that declares them does. */
@@ -34,17 +46,17 @@ export interface SetIamPolicyOptions {
 export const AUDIT_CONFIGS_UPDATE_MASK = 'bindings,etag,auditConfigs';
 
 /**
- * `getIamPolicy` / `setIamPolicy` of one service (`{apiVersion}/{resource}:getIamPolicy`),
+ * `getIamPolicy` / `setIamPolicy` of one resource (`{apiVersion}/{name}:getIamPolicy`),
  * each request exactly as Google's published schema for the resource's
  * collection describes it (GoogleIamApis): the verb, where the policy
  * version goes, and `updateMask` only where the schema has it and audit
  * configs change. A read is checked against google.iam.v1.Policy, and a write
  * needs an etag: a policy is never written blind, nor built from an answer that is not one.
  */
-export class IamPolicyApi {
+export class IamPolicyApi implements IamPolicyEndpoint {
   constructor(
     private readonly client: GoogleRestClient,
-    private readonly target: IamPolicyService,
+    private readonly target: IamPolicyTarget,
   ) {
     validateServiceName(target.service);
     validateApiVersion(target.apiVersion);
@@ -52,9 +64,9 @@ export class IamPolicyApi {
   }
 
   /** Reads the policy; version 3 by default so conditional bindings come back intact. */
-  public async getIamPolicy(resource: string, requestedPolicyVersion = 3): Promise<Policy> {
-    const path = this.path(resource, 'getIamPolicy');
-    const shape = this.shapeOf(resource, path);
+  public async getIamPolicy(requestedPolicyVersion = 3): Promise<Policy> {
+    const path = this.path('getIamPolicy');
+    const shape = this.shapeOf(path);
     const method = shape === 'GET' ? 'GET' : 'POST';
     const answer = await this.client.request<unknown>({
       service: this.target.service,
@@ -68,8 +80,9 @@ export class IamPolicyApi {
   }
 
   /** Writes the policy with the etag it carries; only the fields the API's schema defines are sent. */
-  public async setIamPolicy(resource: string, policy: Policy, options: SetIamPolicyOptions = {}): Promise<Policy> {
-    const path = this.path(resource, 'setIamPolicy');
+  public async setIamPolicy(policy: Policy, options: SetIamPolicyOptions = {}): Promise<Policy> {
+    const resource = this.target.name;
+    const path = this.path('setIamPolicy');
     if (typeof policy.etag !== 'string' || policy.etag === '') {
       throw new GoogleApiError(
         0,
@@ -111,8 +124,9 @@ export class IamPolicyApi {
   }
 
   /** The explicit method, else the shape Google publishes for the collection `resource` belongs to. */
-  private shapeOf(resource: string, path: string): GetIamPolicyShape {
+  private shapeOf(path: string): GetIamPolicyShape {
     if (this.target.getIamPolicyMethod) return this.target.getIamPolicyMethod;
+    const resource = this.target.name;
     const collection = GoogleIamApis.collection(this.target.service, this.target.apiVersion, resource);
     if (collection) return collection.shape;
     throw new GoogleApiError(
@@ -125,10 +139,10 @@ export class IamPolicyApi {
     );
   }
 
-  private path(resource: string, verb: string): string {
+  private path(verb: string): string {
     // The name goes into the URL's path: nothing that would change the request.
-    validateResourceName(resource, 'resource');
-    return `${this.target.apiVersion}/${resource}:${verb}`;
+    validateResourceName(this.target.name, 'resource');
+    return `${this.target.apiVersion}/${this.target.name}:${verb}`;
   }
 }
 

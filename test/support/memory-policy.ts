@@ -1,7 +1,7 @@
 import type { SetIamPolicyOptions } from '../../lib/api/iam-policy';
 import { GoogleApiError } from '../../lib/api/errors';
 import type { Policy } from '../../lib/iam/types';
-import type { IamPolicyEndpoint } from '../../lib/provider/policies/engine';
+import type { IamPolicyEndpoint } from '../../lib/api/iam-policy';
 
 /**
  * One resource's policy in memory, as the engine sees Google: a read returns

@@ -27,8 +27,8 @@ export interface GoogleRead {
 export async function readGoogle(query: ReadQuery, context: GoogleIamContext): Promise<GoogleRead> {
   const { name, project } = await resourceName(query.target, context);
   if (query.kind === 'iamPolicy') {
-    const api = new IamPolicyApi(context.client, query);
-    const { value: raw } = await retrying(() => api.getIamPolicy(name, query.version), context.readRetry);
+    const api = new IamPolicyApi(context.client, { ...query, name });
+    const { value: raw } = await retrying(() => api.getIamPolicy(query.version), context.readRetry);
     return { name, project, raw, value: iamPolicyFromWire(raw) };
   }
   const jobs = new ImportJobsApi(context.client);

@@ -1,6 +1,6 @@
 import { retrying, type RetryOptions } from '../../api/retrying';
 import { GoogleApiError } from '../../api/errors';
-import type { SetIamPolicyOptions } from '../../api/iam-policy';
+import type { IamPolicyEndpoint } from '../../api/iam-policy';
 import { IamValidationError } from '../../iam/errors';
 import { applyEdits, type PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
@@ -8,12 +8,6 @@ import { ProviderErrors } from '../errors';
 import { samePolicy } from './policy-compare';
 
 export { samePolicy } from './policy-compare';
-
-/** The two calls the engine makes on one resource's policy. */
-export interface IamPolicyEndpoint {
-  getIamPolicy(): Promise<Policy>;
-  setIamPolicy(policy: Policy, options: SetIamPolicyOptions): Promise<Policy>;
-}
 
 /** One caller's edits; all requests of a batch target the same policy. */
 export interface EditRequest {
@@ -47,7 +41,11 @@ export type EditOutcome =
       readonly cause?: Error;
     };
 
-/** Retry schedule and hooks (retrying.ts), and the policy as last written. */
+/**
+ * Retry schedule and hooks (retrying.ts), the policy as last written, and
+ * what the caller is told of each call. When `stopRetrying` says so, no call
+ * is made any more: the cycle fails as cancelled (Ctrl-C).
+ */
 export interface EngineOptions extends RetryOptions {
   /**
    * The policy as this caller last wrote it (setIamPolicy's answer), kept
@@ -60,10 +58,20 @@ export interface EngineOptions extends RetryOptions {
    */
   readonly assumedPolicy?: Policy;
   /**
-   * Told the policy as written (setIamPolicy's answer) after each write.
+   * Told each policy read (getIamPolicy's answer).
    * @default - nobody
    */
-  readonly onWritten?: (policy: Policy) => void;
+  readonly onRead?: (policy: Policy) => void;
+  /**
+   * Told each policy about to be written, carrying the etag of the version it replaces.
+   * @default - nobody
+   */
+  readonly onWriting?: (policy: Policy) => void;
+  /**
+   * Told the policy as written (setIamPolicy's answer) after each write, and the etag of the version it replaced.
+   * @default - nobody
+   */
+  readonly onWritten?: (policy: Policy, replacedEtag: string) => void;
 }
 
 /** The cycle cannot rest on the assumed policy; thrown inside one attempt only. */
@@ -104,10 +112,10 @@ export async function applyEditBatch(
       if (assumed !== undefined) {
         return readModifyWrite(api, requests, Promise.resolve(assumed), options, true, unanswered).catch((error: unknown) => {
           if (error !== READ_AFRESH) throw error;
-          return readModifyWrite(api, requests, api.getIamPolicy(), options, false, unanswered);
+          return readModifyWrite(api, requests, read(api, options), options, false, unanswered);
         });
       }
-      return readModifyWrite(api, requests, api.getIamPolicy(), options, false, unanswered);
+      return readModifyWrite(api, requests, read(api, options), options, false, unanswered);
     }, options);
     return requests.map((r) => {
       const rejection = value.rejected.get(r.id);
@@ -141,6 +149,14 @@ export async function applyEditBatch(
 function success(id: string, cycle: CycleResult, unanswered: Unanswered, attempts: number, batchSize: number): EditOutcome {
   const changed = cycle.changed.has(id) || unanswered.changed?.has(id) === true;
   return { id, ok: true, changed, etag: cycle.etag, attempts, batchSize };
+}
+
+/** One read of the policy, unless the caller has stopped. */
+async function read(api: IamPolicyEndpoint, options: EngineOptions): Promise<Policy> {
+  if (options.stopRetrying?.()) throw ProviderErrors.writeCancelled();
+  const policy = await api.getIamPolicy();
+  options.onRead?.(policy);
+  return policy;
 }
 
 /** An answer that says nothing of whether the write was carried out: none at all, or a server error. */
@@ -181,15 +197,18 @@ async function readModifyWrite(
   }
   const updateAuditConfigs = requests.some((r) => !rejected.has(r.id) && r.edits.some((e) => e.kind === 'replaceAuditConfigs'));
   let written: Policy;
+  if (options.stopRetrying?.()) throw ProviderErrors.writeCancelled();
+  const sent = { ...next, etag: current.etag };
+  options.onWriting?.(sent);
   try {
-    written = await api.setIamPolicy({ ...next, etag: current.etag }, { updateAuditConfigs });
+    written = await api.setIamPolicy(sent, { updateAuditConfigs });
     unanswered.changed = undefined;
   } catch (error) {
     unanswered.changed = answerLost(error) ? changed : undefined;
     if (assumed && error instanceof GoogleApiError && error.conflict) throw READ_AFRESH;
     throw error;
   }
-  options.onWritten?.(written);
+  options.onWritten?.(written, current.etag);
   return { etag: written.etag ?? '', changed, rejected };
 }
 

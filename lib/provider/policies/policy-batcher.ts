@@ -4,7 +4,8 @@ import { isRetriedError, retrying, type RetryOptions } from '../../api/retrying'
 import type { PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
 import { ProviderErrors } from '../errors';
-import { applyEditBatch, type EditOutcome, type IamPolicyEndpoint } from './engine';
+import type { IamPolicyEndpoint } from '../../api/iam-policy';
+import { applyEditBatch, type EditOutcome } from './engine';
 import { GrantedHere } from './granted-here';
 import { settleUnanswered, type SettledChange } from './settle';
 
@@ -257,33 +258,25 @@ export class PolicyBatcher {
     let writeSent = false;
     /** The etag the last write was sent with: the version it replaces, if Google carried it out. */
     let sentEtag: string | undefined;
-    const guarded: IamPolicyEndpoint = {
-      getIamPolicy: async () => {
-        if (this.stopped) throw ProviderErrors.writeCancelled();
-        const policy = await this.endpoint.getIamPolicy();
-        this.known = policy;
-        return policy;
-      },
-      setIamPolicy: async (policy, setOptions) => {
-        if (this.stopped) throw ProviderErrors.writeCancelled();
-        writeSent = true;
-        sentEtag = policy.etag;
-        const written = await this.endpoint.setIamPolicy(policy, setOptions);
-        this.noteReplaced(policy.etag);
-        return written;
-      },
-    };
     let outcomes: EditOutcome[];
     try {
       outcomes = await applyEditBatch(
-        guarded,
+        this.endpoint,
         sent.map((edits, i) => ({ id: String(i), edits })),
         {
           ...this.options.change,
           assumedPolicy: this.known,
           stopRetrying: () => this.stopped,
-          onWritten: (policy) => {
+          onRead: (policy) => {
             this.known = policy;
+          },
+          onWriting: (policy) => {
+            writeSent = true;
+            sentEtag = policy.etag;
+          },
+          onWritten: (policy, replacedEtag) => {
+            this.known = policy;
+            this.noteReplaced(replacedEtag);
           },
         },
       );

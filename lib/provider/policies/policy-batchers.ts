@@ -2,7 +2,6 @@ import type { GoogleRestClient } from '../../api/client';
 import { IamPolicyApi } from '../../api/iam-policy';
 import type { IamResource } from '../../iam/grant';
 import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
-import { policyEndpoint } from './policy-endpoint';
 
 /**
  * One PolicyBatcher per policy a provider process touches. A policy is its
@@ -23,7 +22,7 @@ export class PolicyBatchers {
     const key = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod ?? '']);
     let batcher = this.batchers.get(key);
     if (!batcher) {
-      batcher = new PolicyBatcher(policyEndpoint(new IamPolicyApi(this.client, resource), resource.name), this.options);
+      batcher = new PolicyBatcher(new IamPolicyApi(this.client, resource), this.options);
       if (this.stopped) batcher.stop();
       this.batchers.set(key, batcher);
     }

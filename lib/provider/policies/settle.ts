@@ -3,7 +3,8 @@ import { IamValidationError } from '../../iam/errors';
 import { applyEdits, type PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
 import { ProviderErrors } from '../errors';
-import type { EditOutcome, IamPolicyEndpoint } from './engine';
+import type { IamPolicyEndpoint } from '../../api/iam-policy';
+import type { EditOutcome } from './engine';
 import { samePolicy } from './policy-compare';
 
 type Failure = Extract<EditOutcome, { ok: false }>;

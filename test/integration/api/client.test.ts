@@ -14,11 +14,12 @@ import { rejectionOf } from '../../support/rejection';
 const AP = 'projects/p/locations/global/authorizationPolicies/client';
 const CONDITION = { title: 't', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
 let emulator: GoogleApiEmulator;
-let api: IamPolicyApi;
+let api: (name: string) => IamPolicyApi;
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
-  api = new IamPolicyApi(new GoogleRestClient({ env: emulator.env() }), { service: 'networksecurity', apiVersion: 'v1' });
+  api = (name: string) =>
+    new IamPolicyApi(new GoogleRestClient({ env: emulator.env() }), { service: 'networksecurity', apiVersion: 'v1', name: name });
 });
 afterAll(() => emulator.close());
 beforeEach(() => emulator.setFaults(undefined));
@@ -27,32 +28,32 @@ const failure = (promise: Promise<unknown>) => rejectionOf(promise, GoogleApiErr
 
 test('a resource without a policy reads as Google’s empty policy', async () => {
   emulator.addResource(AP);
-  expect(await api.getIamPolicy(AP)).toEqual({ etag: 'ACAB' });
+  expect(await api(AP).getIamPolicy()).toEqual({ etag: 'ACAB' });
 });
 
 test('read-modify-write with the etag; a stale etag is ABORTED and changes nothing', async () => {
   emulator.addResource(AP, { bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] });
-  const read = await api.getIamPolicy(AP);
-  const written = await api.setIamPolicy(AP, {
+  const read = await api(AP).getIamPolicy();
+  const written = await api(AP).setIamPolicy({
     ...read,
     version: 3,
     bindings: [...read.bindings!, { role: 'roles/a.c', members: ['user:b@example.com'], condition: CONDITION }],
   });
   expect(written.etag).not.toBe(read.etag);
   expect(written.bindings).toHaveLength(2);
-  const stale = await failure(api.setIamPolicy(AP, { ...read, bindings: [] }));
+  const stale = await failure(api(AP).setIamPolicy({ ...read, bindings: [] }));
   expect(stale).toMatchObject({ status: 'ABORTED', httpStatus: 409, conflict: true, retryable: true });
   expect(emulator.policy(AP)).toEqual(written);
 });
 
 test('a version 1 read of a conditional policy mangles the role; version 3 keeps the condition', async () => {
   emulator.addResource(AP, { version: 3, bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: CONDITION }] });
-  const v1 = await api.getIamPolicy(AP, 1);
+  const v1 = await api(AP).getIamPolicy(1);
   expect(v1.version).toBe(1);
   expect(v1.bindings?.[0].role).toMatch(/^roles\/a\.b_withcond_[0-9a-f]+$/);
   expect(v1.bindings?.[0].condition).toBeUndefined();
-  expect((await api.getIamPolicy(AP, 3)).bindings?.[0].condition).toEqual(CONDITION);
-  expect(await failure(api.getIamPolicy(AP, 2))).toMatchObject({ status: 'INVALID_ARGUMENT' });
+  expect((await api(AP).getIamPolicy(3)).bindings?.[0].condition).toEqual(CONDITION);
+  expect(await failure(api(AP).getIamPolicy(2))).toMatchObject({ status: 'INVALID_ARGUMENT' });
 });
 
 test('only the fields the API defines are sent', async () => {
@@ -66,23 +67,25 @@ test('only the fields the API defines are sent', async () => {
     etag: 'ACAB',
     bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: CONDITION }],
   });
-  await expect(api.setIamPolicy(AP, { ...policy, version: 3 })).resolves.toMatchObject({ version: 3 });
+  await expect(api(AP).setIamPolicy({ ...policy, version: 3 })).resolves.toMatchObject({ version: 3 });
 });
 
 test('Google’s statuses: NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, INVALID_ARGUMENT', async () => {
-  expect(await failure(api.getIamPolicy('projects/p/locations/global/authorizationPolicies/nope'))).toMatchObject({
+  expect(await failure(api('projects/p/locations/global/authorizationPolicies/nope').getIamPolicy())).toMatchObject({
     status: 'NOT_FOUND',
     httpStatus: 404,
     retryable: false,
   });
-  const denied = new IamPolicyApi(new GoogleRestClient({ env: emulator.env(GoogleApiEmulator.DENIED_TOKEN) }), {
-    service: 'networksecurity',
-    apiVersion: 'v1',
-  });
-  expect(await failure(denied.getIamPolicy(AP))).toMatchObject({ status: 'PERMISSION_DENIED', httpStatus: 403 });
+  const denied = (name: string) =>
+    new IamPolicyApi(new GoogleRestClient({ env: emulator.env(GoogleApiEmulator.DENIED_TOKEN) }), {
+      service: 'networksecurity',
+      apiVersion: 'v1',
+      name: name,
+    });
+  expect(await failure(denied(AP).getIamPolicy())).toMatchObject({ status: 'PERMISSION_DENIED', httpStatus: 403 });
   emulator.addResource(AP);
   const tooMany = Array.from({ length: 1_501 }, (_, i) => `user:u${i}@example.com`);
-  const limit = await failure(api.setIamPolicy(AP, { etag: 'ACAB', bindings: [{ role: 'roles/a.b', members: tooMany }] }));
+  const limit = await failure(api(AP).setIamPolicy({ etag: 'ACAB', bindings: [{ role: 'roles/a.b', members: tooMany }] }));
   expect(limit).toMatchObject({ status: 'INVALID_ARGUMENT', apiMessage: expect.stringContaining('1,501') });
   const unauthenticated = await fetch(`${emulator.url}/v1/${AP}:getIamPolicy`);
   expect(unauthenticated.status).toBe(401);
@@ -92,13 +95,15 @@ test('Google’s statuses: NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, INVALI
 test('an explicit access token wins over the environment; the emulator accepts only the tokens it knows', async () => {
   emulator.addResource(AP);
   const unknown = new GoogleRestClient({ env: emulator.env(), accessToken: 'another-token' });
-  expect(await failure(new IamPolicyApi(unknown, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP))).toMatchObject({
-    status: 'UNAUTHENTICATED',
-    httpStatus: 401,
-  });
+  expect(await failure(new IamPolicyApi(unknown, { service: 'networksecurity', apiVersion: 'v1', name: AP }).getIamPolicy())).toMatchObject(
+    {
+      status: 'UNAUTHENTICATED',
+      httpStatus: 401,
+    },
+  );
   emulator.auth.acceptToken('another-token');
   const client = new GoogleRestClient({ env: emulator.env(GoogleApiEmulator.DENIED_TOKEN), accessToken: 'another-token' });
-  await expect(new IamPolicyApi(client, { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP)).resolves.toEqual({
+  await expect(new IamPolicyApi(client, { service: 'networksecurity', apiVersion: 'v1', name: AP }).getIamPolicy()).resolves.toEqual({
     etag: 'ACAB',
   });
 });
@@ -106,7 +111,7 @@ test('an explicit access token wins over the environment; the emulator accepts o
 test('a connection reset is a retryable UNAVAILABLE with no HTTP status', async () => {
   emulator.addResource(AP);
   emulator.setFaults({ rate: 1, kinds: ['reset'] });
-  expect(await failure(api.getIamPolicy(AP))).toMatchObject({ httpStatus: 0, status: 'UNAVAILABLE', retryable: true });
+  expect(await failure(api(AP).getIamPolicy())).toMatchObject({ httpStatus: 0, status: 'UNAVAILABLE', retryable: true });
   expect(emulator.stats().faultsInjected).toBeGreaterThan(0);
 });
 
@@ -140,7 +145,7 @@ describe('a redirect is never followed', () => {
   const viaRedirector = () => {
     const { port } = redirector.address() as AddressInfo;
     const env = { ...emulator.env(), CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: `http://127.0.0.1:${port}/networksecurity/` };
-    return new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1' });
+    return new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1', name: AP });
   };
 
   test.each([
@@ -158,7 +163,7 @@ describe('a redirect is never followed', () => {
     emulator.addResource(AP);
     location = target();
     emulator.resetStats();
-    for (const call of [() => viaRedirector().getIamPolicy(AP), () => viaRedirector().setIamPolicy(AP, { etag: 'ACAB', bindings: [] })]) {
+    for (const call of [() => viaRedirector().getIamPolicy(), () => viaRedirector().setIamPolicy({ etag: 'ACAB', bindings: [] })]) {
       const error = await failure(call());
       expect(error).toMatchObject({ httpStatus: 307, retryable: false });
       expect(error.message).toMatch(where);
@@ -184,7 +189,7 @@ describe('an endpoint that cannot be reached fails at once, naming the host and 
   ])('%s', async (_label, override, reason) => {
     const env = { ...emulator.env(), CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: override };
     const error = await failure(
-      new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP),
+      new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1', name: AP }).getIamPolicy(),
     );
     expect(error).toMatchObject({ retryable: false, status: 'UNAVAILABLE' });
     expect(error.message).toMatch(reason);

@@ -54,7 +54,7 @@ beforeEach(() => {
 });
 
 async function readPolicy(env: NodeJS.ProcessEnv, accessToken?: string) {
-  return new IamPolicyApi(new GoogleRestClient({ env, accessToken }), NETWORKSECURITY).getIamPolicy(AP);
+  return new IamPolicyApi(new GoogleRestClient({ env, accessToken }), { ...NETWORKSECURITY, name: AP }).getIamPolicy();
 }
 
 const rejection = (promise: Promise<unknown>) => rejectionOf(promise, CredentialsError);

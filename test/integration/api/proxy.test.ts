@@ -113,7 +113,7 @@ afterEach(() => {
 });
 
 const readPolicy = (env: NodeJS.ProcessEnv) =>
-  new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1' }).getIamPolicy(AP);
+  new IamPolicyApi(new GoogleRestClient({ env }), { service: 'networksecurity', apiVersion: 'v1', name: AP }).getIamPolicy();
 const port = () => new URL(emulator.url).port;
 
 test('HTTPS_PROXY: the OIDC token, STS, generateAccessToken and the API call all pass through the proxy', async () => {

@@ -23,11 +23,11 @@ const SEEDED: Policy = {
 const NETWORKSECURITY: IamPolicyService = { service: 'networksecurity', apiVersion: 'v1' };
 
 let emulator: GoogleApiEmulator;
-let api: IamPolicyApi;
+let api: (name: string) => IamPolicyApi;
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
-  api = new IamPolicyApi(new GoogleRestClient({ env: emulator.env() }), NETWORKSECURITY);
+  api = (name: string) => new IamPolicyApi(new GoogleRestClient({ env: emulator.env() }), { ...NETWORKSECURITY, name: name });
 });
 afterAll(() => emulator.close());
 beforeEach(() => {
@@ -40,9 +40,9 @@ const failure = (promise: Promise<unknown>) => rejectionOf(promise, GoogleApiErr
 
 /** The engine's cycle in small: read, add a member, write back with the etag read. */
 async function addMember(member: string): Promise<Policy> {
-  const policy = await api.getIamPolicy(AP);
+  const policy = await api(AP).getIamPolicy();
   const [first, ...rest] = policy.bindings ?? [];
-  return api.setIamPolicy(AP, { ...policy, bindings: [{ ...first, members: [...(first?.members ?? []), member] }, ...rest] });
+  return api(AP).setIamPolicy({ ...policy, bindings: [{ ...first, members: [...(first?.members ?? []), member] }, ...rest] });
 }
 
 /** A stand-in endpoint that answers every request with `answer` (to show what the emulator will not send). */
@@ -95,7 +95,9 @@ describe('finding 1: a 2xx answer must be a JSON object', () => {
   ])('%s', async (_label, body, what) => {
     const endpoint = await cannedEndpoint((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(body));
     try {
-      const error = await failure(new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), NETWORKSECURITY).getIamPolicy(AP));
+      const error = await failure(
+        new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), { ...NETWORKSECURITY, name: AP }).getIamPolicy(),
+      );
       expect(error).toMatchObject({ status: 'UNKNOWN', retryable: false });
       expect(error.apiMessage).toContain(what);
     } finally {
@@ -117,7 +119,10 @@ describe('finding 1: a 2xx answer must be a JSON object', () => {
       });
       try {
         const error = await failure(
-          new IamPolicyApi(new GoogleRestClient({ env: endpoint.env, maxResponseBytes: 1024 }), NETWORKSECURITY).getIamPolicy(AP),
+          new IamPolicyApi(new GoogleRestClient({ env: endpoint.env, maxResponseBytes: 1024 }), {
+            ...NETWORKSECURITY,
+            name: AP,
+          }).getIamPolicy(),
         );
         expect(error).toMatchObject({ status: 'UNKNOWN', retryable: false });
         expect(error.apiMessage).toMatch(
@@ -177,7 +182,9 @@ describe('finding 2: getIamPolicy checks the shape, setIamPolicy needs an etag',
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(policy)),
     );
     try {
-      const error = await failure(new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), NETWORKSECURITY).getIamPolicy(AP));
+      const error = await failure(
+        new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), { ...NETWORKSECURITY, name: AP }).getIamPolicy(),
+      );
       expect(error).toMatchObject({ status: 'UNKNOWN', httpStatus: 200, retryable: false });
       expect(error.apiMessage).toContain(`the answer is not a google.iam.v1.Policy (${problem}`);
     } finally {
@@ -196,7 +203,9 @@ describe('finding 2: getIamPolicy checks the shape, setIamPolicy needs an etag',
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(policy)),
     );
     try {
-      expect(await new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), NETWORKSECURITY).getIamPolicy(AP)).toEqual(policy);
+      expect(await new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), { ...NETWORKSECURITY, name: AP }).getIamPolicy()).toEqual(
+        policy,
+      );
     } finally {
       await endpoint.close();
     }
@@ -205,7 +214,7 @@ describe('finding 2: getIamPolicy checks the shape, setIamPolicy needs an etag',
   test('a write without an etag is refused before any request', async () => {
     emulator.resetStats();
     for (const policy of [{ bindings: [] }, { etag: '', bindings: [] }]) {
-      const error = await failure(api.setIamPolicy(AP, policy));
+      const error = await failure(api(AP).setIamPolicy(policy));
       expect(error).toMatchObject({ status: 'FAILED_PRECONDITION', retryable: false, conflict: false });
       expect(error.apiMessage).toMatch(/^refusing to write the IAM policy of .* without an etag/);
     }
@@ -225,7 +234,9 @@ describe('finding 3: no token, Authorization header or control character in an e
       res.writeHead(401, { 'Content-Type': 'text/plain' }).end(echo + ' pad'.repeat(2000));
     });
     try {
-      const error = await failure(new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), NETWORKSECURITY).getIamPolicy(AP));
+      const error = await failure(
+        new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), { ...NETWORKSECURITY, name: AP }).getIamPolicy(),
+      );
       expect(error).toMatchObject({ status: 'UNAUTHENTICATED', httpStatus: 401 });
       expect(error.message).not.toContain(TOKEN);
       expect(error.message).not.toContain('canned-endpoint-token');
@@ -250,7 +261,9 @@ describe('finding 3: no token, Authorization header or control character in an e
       ),
     );
     try {
-      const error = await failure(new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), NETWORKSECURITY).getIamPolicy(AP));
+      const error = await failure(
+        new IamPolicyApi(new GoogleRestClient({ env: endpoint.env }), { ...NETWORKSECURITY, name: AP }).getIamPolicy(),
+      );
       expect(error.status).toBe('PERMISSION_DENIED');
       expect(error.apiMessage).toBe('token [REDACTED] (Bearer [REDACTED]) and [REDACTED] is not allowed');
     } finally {
@@ -294,7 +307,7 @@ describe('finding 4: endpoint overrides', () => {
 
   test('a refused override fails the call before any request; the IAM Credentials one too', async () => {
     const env = { ...emulator.env(), CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: 'http://192.0.2.1/' };
-    await expect(new IamPolicyApi(new GoogleRestClient({ env }), NETWORKSECURITY).getIamPolicy(AP)).rejects.toThrow(
+    await expect(new IamPolicyApi(new GoogleRestClient({ env }), { ...NETWORKSECURITY, name: AP }).getIamPolicy()).rejects.toThrow(
       /CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: plain http/,
     );
     const impersonating = {
@@ -302,9 +315,9 @@ describe('finding 4: endpoint overrides', () => {
       GOOGLE_IMPERSONATE_SERVICE_ACCOUNT: 'x@p.iam.gserviceaccount.com',
       CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: 'http://192.0.2.1/',
     };
-    await expect(new IamPolicyApi(new GoogleRestClient({ env: impersonating }), NETWORKSECURITY).getIamPolicy(AP)).rejects.toThrow(
-      /CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: plain http/,
-    );
+    await expect(
+      new IamPolicyApi(new GoogleRestClient({ env: impersonating }), { ...NETWORKSECURITY, name: AP }).getIamPolicy(),
+    ).rejects.toThrow(/CLOUDSDK_API_ENDPOINT_OVERRIDES_IAMCREDENTIALS: plain http/);
   });
 });
 
@@ -314,10 +327,11 @@ describe('finding 5: any Google service', () => {
 
   test('a GET getIamPolicy service (Secret Manager), read-modify-write', async () => {
     const env = emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager']);
-    const secrets = new IamPolicyApi(new GoogleRestClient({ env }), { service: 'secretmanager', apiVersion: 'v1' });
+    const secrets = (name: string) =>
+      new IamPolicyApi(new GoogleRestClient({ env }), { service: 'secretmanager', apiVersion: 'v1', name: name });
     emulator.addResource(SECRET);
-    const read = await secrets.getIamPolicy(SECRET);
-    await secrets.setIamPolicy(SECRET, {
+    const read = await secrets(SECRET).getIamPolicy();
+    await secrets(SECRET).setIamPolicy({
       ...read,
       bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@p.iam.gserviceaccount.com'] }],
     });
@@ -333,25 +347,30 @@ describe('finding 5: any Google service', () => {
         { role: 'roles/x.y', members: ['user:b@example.com'], condition: { title: 't', expression: 'true' } },
       ],
     });
-    const post = new IamPolicyApi(new GoogleRestClient({ env }), {
-      service: 'cloudresourcemanager',
-      apiVersion: 'v3',
-      getIamPolicyMethod: 'POST',
-    });
-    expect((await post.getIamPolicy(PROJECT)).bindings?.[1].condition).toEqual({ title: 't', expression: 'true' });
-    expect((await post.getIamPolicy(PROJECT, 1)).bindings?.[1].role).toMatch(/_withcond_/);
-    const published = new IamPolicyApi(new GoogleRestClient({ env }), { service: 'cloudresourcemanager', apiVersion: 'v3' });
-    expect((await published.getIamPolicy(PROJECT)).bindings?.[1].condition).toEqual({ title: 't', expression: 'true' });
-    const get = new IamPolicyApi(new GoogleRestClient({ env }), {
-      service: 'cloudresourcemanager',
-      apiVersion: 'v3',
-      getIamPolicyMethod: 'GET',
-    });
-    expect(await failure(get.getIamPolicy(PROJECT))).toMatchObject({ status: 'NOT_FOUND', httpStatus: 404 });
+    const post = (name: string) =>
+      new IamPolicyApi(new GoogleRestClient({ env }), {
+        service: 'cloudresourcemanager',
+        apiVersion: 'v3',
+        getIamPolicyMethod: 'POST',
+        name: name,
+      });
+    expect((await post(PROJECT).getIamPolicy()).bindings?.[1].condition).toEqual({ title: 't', expression: 'true' });
+    expect((await post(PROJECT).getIamPolicy(1)).bindings?.[1].role).toMatch(/_withcond_/);
+    const published = (name: string) =>
+      new IamPolicyApi(new GoogleRestClient({ env }), { service: 'cloudresourcemanager', apiVersion: 'v3', name: name });
+    expect((await published(PROJECT).getIamPolicy()).bindings?.[1].condition).toEqual({ title: 't', expression: 'true' });
+    const get = (name: string) =>
+      new IamPolicyApi(new GoogleRestClient({ env }), {
+        service: 'cloudresourcemanager',
+        apiVersion: 'v3',
+        getIamPolicyMethod: 'GET',
+        name: name,
+      });
+    expect(await failure(get(PROJECT).getIamPolicy())).toMatchObject({ status: 'NOT_FOUND', httpStatus: 404 });
   });
 
   test.each(['v1', 'v1beta1', 'v2alpha', 'v1alpha1', 'v1p1beta1', 'v3'])('API version %s is accepted', (apiVersion) => {
-    expect(() => new IamPolicyApi(new GoogleRestClient(), { service: 'secretmanager', apiVersion })).not.toThrow();
+    expect(() => new IamPolicyApi(new GoogleRestClient(), { service: 'secretmanager', apiVersion, name: SECRET })).not.toThrow();
   });
 
   test.each([
@@ -361,7 +380,7 @@ describe('finding 5: any Google service', () => {
     [{ service: 'secretmanager', apiVersion: 'v1/../v2' }, /apiVersion: expected/],
     [{ service: 'secretmanager', apiVersion: 'v1', getIamPolicyMethod: 'PUT' }, /getIamPolicyMethod: expected GET, POST, POST_QUERY/],
   ])('%j is refused', (target, message) => {
-    expect(() => new IamPolicyApi(new GoogleRestClient(), target as IamPolicyService)).toThrow(message);
+    expect(() => new IamPolicyApi(new GoogleRestClient(), { ...(target as IamPolicyService), name: SECRET })).toThrow(message);
   });
 
   test.each([
@@ -376,6 +395,6 @@ describe('finding 5: any Google service', () => {
     'projects/p%2F..',
     'projects/p q',
   ])('resource name %j is refused before any request', async (resource) => {
-    await expect(api.getIamPolicy(resource)).rejects.toThrow(/^resource: .*expected the resource.s full name/);
+    await expect(api(resource).getIamPolicy()).rejects.toThrow(/^resource: .*expected the resource.s full name/);
   });
 });

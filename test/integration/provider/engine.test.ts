@@ -3,22 +3,24 @@
  * REST client: batching, isolation of a bad request, conflicts and failures.
  */
 import { GoogleRestClient } from '../../../lib/api/client';
-import { IamPolicyApi } from '../../../lib/api/iam-policy';
+import { IamPolicyApi, type IamPolicyEndpoint } from '../../../lib/api/iam-policy';
 import { TYPED_RESOURCE_TYPES } from '../../../lib/grant/resource-type';
-import { applyEditBatch, type EditRequest, type IamPolicyEndpoint } from '../../../lib/provider/policies/engine';
-import { policyEndpoint } from '../../../lib/provider/policies/policy-endpoint';
+import { applyEditBatch, type EditRequest } from '../../../lib/provider/policies/engine';
 import { GoogleApiEmulator } from '../../../lib/testing';
 
 const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
 let emulator: GoogleApiEmulator;
-let api: IamPolicyApi;
+let client: GoogleRestClient;
 let counter = 0;
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
-  api = new IamPolicyApi(new GoogleRestClient({ env: emulator.env() }), TYPED_RESOURCE_TYPES.AuthorizationPolicy);
+  client = new GoogleRestClient({ env: emulator.env() });
 });
 afterAll(() => emulator.close());
+
+/** The policy API of one authorization policy, over HTTP. */
+const api = (name: string) => new IamPolicyApi(client, { ...TYPED_RESOURCE_TYPES.AuthorizationPolicy, name });
 
 function newResource(policy?: Parameters<GoogleApiEmulator['addResource']>[1]): string {
   const name = `projects/p-123456/locations/global/authorizationPolicies/engine-${++counter}`;
@@ -35,7 +37,7 @@ test('a batch of requests costs one read and one write', async () => {
   });
   emulator.resetStats();
   const outcomes = await applyEditBatch(
-    policyEndpoint(api, resource),
+    api(resource),
     [add('a', 'user:a@example.com'), add('b', 'user:b@example.com'), add('c', 'user:a@example.com')],
     fast,
   );
@@ -53,7 +55,7 @@ test('a batch of requests costs one read and one write', async () => {
 test('nothing to change means no write', async () => {
   const resource = newResource({ bindings: [{ role: ROLE, members: ['user:a@example.com'] }] });
   emulator.resetStats();
-  const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:A@Example.com')], fast);
+  const [outcome] = await applyEditBatch(api(resource), [add('a', 'user:A@Example.com')], fast);
   expect(outcome).toMatchObject({ ok: true, changed: false });
   expect(emulator.stats()).toMatchObject({ getIamPolicy: 1, setIamPolicy: 0 });
 });
@@ -63,11 +65,7 @@ test('a request that would break the principal limit is rejected alone', async (
   const resource = newResource({
     bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: members.slice(0, 1_499) }],
   });
-  const outcomes = await applyEditBatch(
-    policyEndpoint(api, resource),
-    [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com')],
-    fast,
-  );
+  const outcomes = await applyEditBatch(api(resource), [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com')], fast);
   expect(outcomes[0]).toMatchObject({ ok: true, changed: true });
   expect(outcomes[1]).toMatchObject({ ok: false, status: 'INVALID_ARGUMENT', message: expect.stringMatching(/1,501 principals/) });
   expect(emulator.policy(resource).bindings?.find((b) => b.role === ROLE)?.members).toEqual(['user:last@example.com']);
@@ -78,7 +76,7 @@ test('conflicts and transient faults are retried until the write lands', async (
   emulator.setFaults({ rate: 0.5, kinds: ['409', '503', 'reset'], seed: 7 });
   const retries: string[] = [];
   try {
-    const [outcome] = await applyEditBatch(policyEndpoint(api, resource), [add('a', 'user:a@example.com')], {
+    const [outcome] = await applyEditBatch(api(resource), [add('a', 'user:a@example.com')], {
       ...fast,
       onRetry: (e) => retries.push(String(e)),
     });
@@ -94,17 +92,17 @@ test('a real etag conflict from a concurrent writer is redone on the fresh polic
   const resource = newResource();
   let interfered = false;
   const racing: IamPolicyEndpoint = {
-    getIamPolicy: () => api.getIamPolicy(resource),
+    getIamPolicy: () => api(resource).getIamPolicy(),
     setIamPolicy: async (policy) => {
       if (!interfered) {
         interfered = true; // someone else writes between our read and our write
-        const theirs = await api.getIamPolicy(resource);
-        await api.setIamPolicy(resource, {
+        const theirs = await api(resource).getIamPolicy();
+        await api(resource).setIamPolicy({
           ...theirs,
           bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }],
         });
       }
-      return api.setIamPolicy(resource, policy);
+      return api(resource).setIamPolicy(policy);
     },
   };
   const [outcome] = await applyEditBatch(racing, [add('a', 'user:a@example.com')], fast);
@@ -118,7 +116,7 @@ test('a real etag conflict from a concurrent writer is redone on the fresh polic
 
 test('NOT_FOUND fails every request at once, without retrying', async () => {
   const outcomes = await applyEditBatch(
-    policyEndpoint(api, 'projects/p-123456/locations/global/authorizationPolicies/missing'),
+    api('projects/p-123456/locations/global/authorizationPolicies/missing'),
     [add('a', 'user:a@example.com'), add('b', 'user:b@example.com')],
     fast,
   );

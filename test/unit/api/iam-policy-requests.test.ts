@@ -16,7 +16,7 @@ function recording(): { client: GoogleRestClient; sent: RestRequest[] } {
 
 async function read(target: IamPolicyService, name: string): Promise<RestRequest> {
   const { client, sent } = recording();
-  await new IamPolicyApi(client, target).getIamPolicy(name);
+  await new IamPolicyApi(client, { ...target, name: name }).getIamPolicy();
   return sent[0];
 }
 
@@ -52,14 +52,21 @@ test.each([
 
 test('a name in no collection Google publishes is refused before anything is sent, unless the method is given', async () => {
   const { client, sent } = recording();
-  const api = new IamPolicyApi(client, { service: 'secretmanager', apiVersion: 'v1' });
-  const error = await api.getIamPolicy('projects/p/topics/t').catch((e: unknown) => e);
+  const api = (name: string) => new IamPolicyApi(client, { service: 'secretmanager', apiVersion: 'v1', name: name });
+  const error = await api('projects/p/topics/t')
+    .getIamPolicy()
+    .catch((e: unknown) => e);
   expect(error).toBeInstanceOf(GoogleApiError);
   expect((error as Error).message).toMatch(
     /projects\/p\/topics\/t is not in any IAM-enabled collection .* secretmanager v1 .*policyReadMethod/,
   );
   expect(sent).toEqual([]);
-  await new IamPolicyApi(client, { service: 'widgets', apiVersion: 'v1', getIamPolicyMethod: 'GET' }).getIamPolicy('projects/p/widgets/w');
+  await new IamPolicyApi(client, {
+    service: 'widgets',
+    apiVersion: 'v1',
+    getIamPolicyMethod: 'GET',
+    name: 'projects/p/widgets/w',
+  }).getIamPolicy();
   expect(sent).toHaveLength(1);
 });
 
@@ -81,8 +88,7 @@ test.each([
   ['Pub/Sub (neither updateMask nor Policy.auditConfigs in its schema), bindings only', 'pubsub', 'projects/p/topics/t', false, undefined],
 ])('setIamPolicy, %s', async (_label, service, name, updateAuditConfigs, mask) => {
   const { client, sent } = recording();
-  await new IamPolicyApi(client, { service, apiVersion: 'v1' }).setIamPolicy(
-    name,
+  await new IamPolicyApi(client, { service, apiVersion: 'v1', name: name }).setIamPolicy(
     { ...POLICY, auditConfigs: AUDIT },
     { updateAuditConfigs },
   );
@@ -100,13 +106,17 @@ test.each([
 
 test('replacing audit configs where the schema has no updateMask is refused, nothing sent (synth refuses it first)', async () => {
   const { client, sent } = recording();
-  const error = await new IamPolicyApi(client, { service: 'pubsub', apiVersion: 'v1' })
-    .setIamPolicy('projects/p/topics/t', POLICY, { updateAuditConfigs: true })
+  const error = await new IamPolicyApi(client, { service: 'pubsub', apiVersion: 'v1', name: 'projects/p/topics/t' })
+    .setIamPolicy(POLICY, { updateAuditConfigs: true })
     .catch((e: unknown) => e);
   expect(error).toMatchObject({ status: 'INVALID_ARGUMENT', retryable: false });
   expect((error as Error).message).toMatch(/pubsub v1's setIamPolicy has no updateMask/);
-  const logging = await new IamPolicyApi(client, { service: 'logging', apiVersion: 'v2' })
-    .setIamPolicy('projects/p/locations/global/buckets/b/views/v', POLICY, { updateAuditConfigs: true })
+  const logging = await new IamPolicyApi(client, {
+    service: 'logging',
+    apiVersion: 'v2',
+    name: 'projects/p/locations/global/buckets/b/views/v',
+  })
+    .setIamPolicy(POLICY, { updateAuditConfigs: true })
     .catch((e: unknown) => e);
   expect((logging as Error).message).toMatch(/logging v2's setIamPolicy takes a Policy without auditConfigs/);
   expect(sent).toEqual([]);
@@ -114,8 +124,12 @@ test('replacing audit configs where the schema has no updateMask is refused, not
 
 test('writing a policy Google publishes as read-only (Data Catalog entries) is refused, nothing sent', async () => {
   const { client, sent } = recording();
-  const error = await new IamPolicyApi(client, { service: 'datacatalog', apiVersion: 'v1' })
-    .setIamPolicy('projects/p/locations/l/entryGroups/g/entries/e', POLICY)
+  const error = await new IamPolicyApi(client, {
+    service: 'datacatalog',
+    apiVersion: 'v1',
+    name: 'projects/p/locations/l/entryGroups/g/entries/e',
+  })
+    .setIamPolicy(POLICY)
     .catch((e: unknown) => e);
   expect(error).toMatchObject({ status: 'INVALID_ARGUMENT', retryable: false });
   expect((error as Error).message).toMatch(/no setIamPolicy/);

@@ -5,7 +5,8 @@
  * emulator over HTTP: test/integration/provider/engine.test.ts.
  */
 import { GoogleApiError } from '../../../../lib/api/errors';
-import { applyEditBatch, samePolicy, type EditRequest, type IamPolicyEndpoint } from '../../../../lib/provider/policies/engine';
+import type { IamPolicyEndpoint } from '../../../../lib/api/iam-policy';
+import { applyEditBatch, samePolicy, type EditRequest } from '../../../../lib/provider/policies/engine';
 import type { Policy } from '../../../../lib/iam/types';
 import { MemoryPolicy } from '../../../support/memory-policy';
 
