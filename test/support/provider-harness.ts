@@ -5,6 +5,7 @@ import type { CallContext, DataSourceType, ResourceType } from '../../lib/provid
 import { googleIamProvider } from '../../lib/provider/google-iam-provider';
 import type { GoogleIamContext } from '../../lib/provider/provider-context';
 import type { ProviderDefinition } from '../../lib/provider/framework/resource';
+import type { Schema } from '../../lib/provider/framework/schema';
 
 /**
  * The provider driven in process, as the protocol layer drives it: configured
@@ -69,7 +70,12 @@ export async function withDiagnostics<T>(
   return { value, diagnostics };
 }
 
-/** Every attribute of a schema, null unless given: a value as Terraform sends it. */
-export function fullValue(type: { schema: { attributes: readonly { name: string }[] } }, values: CtyObject): CtyObject {
-  return { ...Object.fromEntries(type.schema.attributes.map((a) => [a.name, null])), ...values };
+/**
+ * Every attribute of a schema, null unless given, and every block, absent
+ * unless given (null for a single one, an empty list or set otherwise): a
+ * value as Terraform sends it.
+ */
+export function fullValue(type: { schema: Pick<Schema, 'attributes' | 'blocks'> }, values: CtyObject): CtyObject {
+  const blocks = (type.schema.blocks ?? []).map((b) => [b.name, b.nesting === 'SINGLE' ? null : []]);
+  return { ...Object.fromEntries(type.schema.attributes.map((a) => [a.name, null])), ...Object.fromEntries(blocks), ...values };
 }

@@ -1,6 +1,6 @@
 import type { GetIamPolicyShape } from '../../api/iam-apis';
 import type { IamPolicy } from '../../api/policy-result';
-import { validateIamResource } from '../../api/resource-validation';
+import { validateGetIamPolicyMethod, validateIamResource } from '../../api/resource-validation';
 import type { IamPolicyRead } from '../../contract/read-query';
 import { TYPED_RESOURCE_TYPE_ROWS, type TypedResourceTypeRow } from '../../resource-types/typed-resource-types';
 import { validateLocatedResource, validatePolicyVersion, type PolicyVersion } from '../../iam/located-resource';
@@ -9,20 +9,29 @@ import type { CtyObject } from '../framework/cty';
 import type { DataSourceType } from '../framework/resource';
 import type { Attribute } from '../framework/schema';
 import type { GoogleIamContext } from '../provider-context';
-import { knownValue, partial, stringOf } from '../framework/cty-values';
+import { knownValue, partial } from '../framework/cty-values';
+import { encodeModel, ModelReader, type ModelObject } from '../framework/model';
 import { typedDescriptor } from '../resources/iam-type-descriptor';
 import { GENERIC_RESOURCE_ATTRIBUTES, NAME_ATTRIBUTE } from '../resources/iam-schema';
 import { readGoogle } from './google-read';
 
-/** How one IAM policy data source names its resource: typed (id, location, project) or generic (service, version, name). */
-interface PolicyLookup {
+/**
+ * How one IAM policy data source names its resource: typed (id, location,
+ * project) or generic (service, version, name), with the typed model of
+ * those attributes.
+ */
+interface PolicyLookup<Model> {
   readonly typeInfix: string;
   readonly noun: string;
   readonly attributes: readonly Attribute[];
   /** Checks what is known; throws an IamValidationError naming the field (camelCase). */
   validate(config: CtyObject): void;
-  /** The read, every value known. */
-  query(config: CtyObject, version: PolicyVersion): IamPolicyRead;
+  /** The model of the lookup's attributes, every value known. */
+  decode(fields: ModelReader): Model;
+  /** The lookup's attributes of the state: as configured, and the project the read used where the lookup has one. */
+  encode(model: Model, project: string): ModelObject;
+  /** The read. */
+  query(model: Model, version: PolicyVersion): IamPolicyRead;
 }
 
 const VERSION_ATTRIBUTE: Attribute = {
@@ -101,7 +110,14 @@ const POLICY_ATTRIBUTES: readonly Attribute[] = [
   { name: 'policy_data', description: 'The policy as JSON text, as the API returned it.', type: 'string', computed: true },
 ];
 
-function typedLookup(row: TypedResourceTypeRow): PolicyLookup {
+/** A typed resource type's resource: its id, location and project (the provider's when unset). */
+interface LocatedModel {
+  readonly id: string;
+  readonly location: string;
+  readonly project?: string;
+}
+
+function typedLookup(row: TypedResourceTypeRow): PolicyLookup<LocatedModel> {
   const idAttribute = snakeCase(row.idField);
   const { service, apiVersion } = row;
   const { resourceOf, typeInfix } = typedDescriptor(row);
@@ -124,23 +140,31 @@ function typedLookup(row: TypedResourceTypeRow): PolicyLookup {
         },
         knownValue,
       ),
-    query: (config, version) => ({
+    decode: (fields) => {
+      const project = fields.optionalString('project');
+      return { id: fields.string(idAttribute), location: fields.string('location'), ...(project ? { project } : {}) };
+    },
+    encode: (model, project) => ({ [idAttribute]: model.id, location: model.location, project }),
+    query: (model, version) => ({
       kind: 'iamPolicy',
       service,
       apiVersion,
       ...(method ? { getIamPolicyMethod: method } : {}),
-      target: {
-        collection: row.collection,
-        location: config.location as string,
-        id: config[idAttribute] as string,
-        ...(stringOf(config.project) ? { project: config.project as string } : {}),
-      },
+      target: { collection: row.collection, ...model },
       version,
     }),
   };
 }
 
-const GENERIC_LOOKUP: PolicyLookup = {
+/** Any resource: by service, API version and full name, and how its getIamPolicy is called when given. */
+interface NamedModel {
+  readonly service: string;
+  readonly apiVersion: string;
+  readonly name: string;
+  readonly getIamPolicyMethod?: GetIamPolicyShape;
+}
+
+const GENERIC_LOOKUP: PolicyLookup<NamedModel> = {
   typeInfix: '',
   noun: 'resource',
   attributes: [NAME_ATTRIBUTE("The resource's full name, as its API's getIamPolicy takes it."), ...GENERIC_RESOURCE_ATTRIBUTES],
@@ -157,26 +181,41 @@ const GENERIC_LOOKUP: PolicyLookup = {
       'get_iam_policy_method',
       'read',
     ),
-  query: (config, version) => ({
+  decode: (fields) => {
+    const named = { service: fields.string('service'), apiVersion: fields.string('api_version'), name: fields.string('name') };
+    const method = fields.optionalString('get_iam_policy_method');
+    if (!method) return named;
+    // Validation has refused any other value before the read; checked again so that the type says so.
+    validateGetIamPolicyMethod(method, 'get_iam_policy_method');
+    return { ...named, getIamPolicyMethod: method };
+  },
+  encode: (model) => ({
+    service: model.service,
+    api_version: model.apiVersion,
+    name: model.name,
+    get_iam_policy_method: model.getIamPolicyMethod,
+  }),
+  query: (model, version) => ({
     kind: 'iamPolicy',
-    service: config.service as string,
-    apiVersion: config.api_version as string,
-    ...(stringOf(config.get_iam_policy_method) ? { getIamPolicyMethod: config.get_iam_policy_method as GetIamPolicyShape } : {}),
-    target: { name: config.name as string },
+    service: model.service,
+    apiVersion: model.apiVersion,
+    ...(model.getIamPolicyMethod ? { getIamPolicyMethod: model.getIamPolicyMethod } : {}),
+    target: { name: model.name },
     version,
   }),
 };
 
 /** The IAM policy data source of one lookup: the policy at the requested version (3 by default). */
-function iamPolicyDataSource(lookup: PolicyLookup): DataSourceType<GoogleIamContext> {
+function iamPolicyDataSource<Model>(lookup: PolicyLookup<Model>): DataSourceType<GoogleIamContext> {
   const requestedVersion = (config: CtyObject) => (config.options_requested_policy_version ?? undefined) as unknown;
+  const schema = {
+    version: 0,
+    description: `Reads a ${lookup.noun}'s IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact). An attribute Google did not send is null.`,
+    attributes: [...lookup.attributes, VERSION_ATTRIBUTE, ...POLICY_ATTRIBUTES],
+  };
   return {
     typeName: `googleiam_${lookup.typeInfix}iam_policy`,
-    schema: {
-      version: 0,
-      description: `Reads a ${lookup.noun}'s IAM policy (version 3 unless asked otherwise, so conditional bindings come back intact). An attribute Google did not send is null.`,
-      attributes: [...lookup.attributes, VERSION_ATTRIBUTE, ...POLICY_ATTRIBUTES],
-    },
+    schema,
     validate(config, diagnostics) {
       try {
         lookup.validate(config);
@@ -187,16 +226,18 @@ function iamPolicyDataSource(lookup: PolicyLookup): DataSourceType<GoogleIamCont
     },
     async read(context, config, diagnostics) {
       try {
-        const version = requestedVersion(config);
+        const fields = ModelReader.decode(schema.attributes, config);
+        const resource = lookup.decode(fields);
+        const version = fields.optionalNumber(VERSION_ATTRIBUTE.name);
         validatePolicyVersion(version);
-        const { name, project, raw, value } = await readGoogle(lookup.query(config, version ?? 3), context.provider);
-        return {
-          ...config,
-          ...('project' in config ? { project } : {}),
+        const { name, project, raw, value } = await readGoogle(lookup.query(resource, version ?? 3), context.provider);
+        return encodeModel(schema.attributes, {
+          ...lookup.encode(resource, project),
+          [VERSION_ATTRIBUTE.name]: version,
           id: name,
           ...policyState(value as IamPolicy),
           policy_data: JSON.stringify(raw),
-        };
+        });
       } catch (error) {
         reportError(diagnostics, `Could not read the IAM policy of the ${lookup.noun}`, error);
         return null;
@@ -206,7 +247,7 @@ function iamPolicyDataSource(lookup: PolicyLookup): DataSourceType<GoogleIamCont
 }
 
 /** The policy's attributes: what Google did not send is null, at every level. */
-function policyState(policy: IamPolicy): CtyObject {
+function policyState(policy: IamPolicy): ModelObject {
   return {
     etag: policy.etag ?? null,
     version: policy.version ?? null,
@@ -235,6 +276,6 @@ function policyState(policy: IamPolicy): CtyObject {
 
 /** One IAM policy data source per typed resource type, and the generic one. */
 export const IAM_POLICY_DATA_SOURCES: readonly DataSourceType<GoogleIamContext>[] = [
-  ...TYPED_RESOURCE_TYPE_ROWS.map(typedLookup),
-  GENERIC_LOOKUP,
-].map(iamPolicyDataSource);
+  ...TYPED_RESOURCE_TYPE_ROWS.map((row) => iamPolicyDataSource(typedLookup(row))),
+  iamPolicyDataSource(GENERIC_LOOKUP),
+];

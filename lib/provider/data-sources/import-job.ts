@@ -8,7 +8,8 @@ import type { CtyObject } from '../framework/cty';
 import type { DataSourceType } from '../framework/resource';
 import type { Attribute } from '../framework/schema';
 import type { GoogleIamContext } from '../provider-context';
-import { knownValue, partial, stringOf } from '../framework/cty-values';
+import { knownValue, partial } from '../framework/cty-values';
+import { encodeModel, ModelReader } from '../framework/model';
 import { readGoogle } from './google-read';
 
 const computed = (name: string, description: string): Attribute => ({ name, description, type: 'string', computed: true });
@@ -67,21 +68,21 @@ export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
   },
   async read(context, config, diagnostics) {
     try {
-      const view = stringOf(config.view);
+      const job = decodeImportJob(config);
       const { name, project, value } = await readGoogle(
         {
           kind: 'importJob',
           target: {
             collection: IMPORT_JOB.collection,
-            location: config.location as string,
-            id: config.import_job_id as string,
-            ...(stringOf(config.project) ? { project: config.project as string } : {}),
+            location: job.location,
+            id: job.importJobId,
+            ...(job.project ? { project: job.project } : {}),
           },
-          ...(view ? { view } : {}),
+          ...(job.view ? { view: job.view } : {}),
         },
         context.provider,
       );
-      return importJobState(config, name, project, value as ImportJob);
+      return importJobState(job, name, project, value as ImportJob);
     } catch (error) {
       reportError(diagnostics, 'Could not read the import job', error);
       return null;
@@ -89,24 +90,45 @@ export const IMPORT_JOB_DATA_SOURCE: DataSourceType<GoogleIamContext> = {
   },
 };
 
-/** The job as state: what Google did not send is null, in the JSON texts too (lib/api/wire.ts, jsonWithNulls). */
-function importJobState(config: CtyObject, name: string, project: string, job: ImportJob): CtyObject {
-  const json = (part: object | undefined) => (part === undefined ? null : jsonWithNulls(part));
+/** What a configuration of `googleiam_import_job` asks for: the typed model of its configured attributes. */
+interface ImportJobModel {
+  readonly importJobId: string;
+  readonly location: string;
+  readonly project?: string;
+  readonly view?: string;
+}
+
+function decodeImportJob(config: CtyObject): ImportJobModel {
+  const fields = ModelReader.decode(IMPORT_JOB_DATA_SOURCE.schema.attributes, config);
+  const [project, view] = [fields.optionalString('project'), fields.optionalString('view')];
   return {
-    ...config,
+    importJobId: fields.string('import_job_id'),
+    location: fields.string('location'),
+    ...(project === undefined ? {} : { project }),
+    ...(view === undefined ? {} : { view }),
+  };
+}
+
+/** The job as state: what Google did not send is null, in the JSON texts too (lib/api/wire.ts, jsonWithNulls). */
+function importJobState(model: ImportJobModel, name: string, project: string, job: ImportJob): CtyObject {
+  const json = (part: object | undefined) => (part === undefined ? null : jsonWithNulls(part));
+  return encodeModel(IMPORT_JOB_DATA_SOURCE.schema.attributes, {
+    import_job_id: model.importJobId,
+    location: model.location,
+    view: model.view,
     project,
     id: name,
-    name: job.name ?? null,
-    display_name: job.displayName ?? null,
-    asset_source: job.assetSource ?? null,
-    create_time: job.createTime ?? null,
-    update_time: job.updateTime ?? null,
-    complete_time: job.completeTime ?? null,
-    state: job.state ?? null,
-    labels: job.labels === undefined ? null : new Map(Object.entries(job.labels)),
+    name: job.name,
+    display_name: job.displayName,
+    asset_source: job.assetSource,
+    create_time: job.createTime,
+    update_time: job.updateTime,
+    complete_time: job.completeTime,
+    state: job.state,
+    labels: job.labels === undefined ? undefined : new Map(Object.entries(job.labels)),
     execution_report_json: json(job.executionReport),
     validation_report_json: json(job.validationReport),
     object_storage_payload_json: json(job.objectStoragePayload),
     inline_payload_json: json(job.inlinePayload),
-  };
+  });
 }

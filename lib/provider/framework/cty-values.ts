@@ -10,21 +10,11 @@ export function stringOf(value: CtyValue | undefined): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-/** A known list or set of strings, else undefined. */
-export function stringsOf(value: CtyValue | undefined): string[] | undefined {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
-}
-
 /** A known object, else undefined. */
 export function objectOf(value: CtyValue | undefined): CtyObject | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Map) && !(value instanceof Unknown)
-    ? (value as CtyObject)
+    ? value
     : undefined;
-}
-
-/** A known list of objects, else undefined. */
-export function objectsOf(value: CtyValue | undefined): CtyObject[] | undefined {
-  return Array.isArray(value) && value.every((v) => objectOf(v) !== undefined) ? (value as CtyObject[]) : undefined;
 }
 
 /**

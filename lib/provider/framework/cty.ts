@@ -152,9 +152,10 @@ function unknownFromRaw(raw: RawUnknown, path: string[]): Unknown {
   const refinements: { -readonly [K in keyof Refinements]: Refinements[K] } = {};
   const get = (key: number): unknown => body[String(key)];
   if (typeof get(REFINEMENT.nullness) === 'boolean') refinements.notNull = get(REFINEMENT.nullness) === false;
-  if (typeof get(REFINEMENT.stringPrefix) === 'string') refinements.stringPrefix = get(REFINEMENT.stringPrefix) as string;
-  if (typeof get(REFINEMENT.lengthMin) === 'number') refinements.lengthMin = get(REFINEMENT.lengthMin) as number;
-  if (typeof get(REFINEMENT.lengthMax) === 'number') refinements.lengthMax = get(REFINEMENT.lengthMax) as number;
+  const [prefix, lengthMin, lengthMax] = [get(REFINEMENT.stringPrefix), get(REFINEMENT.lengthMin), get(REFINEMENT.lengthMax)];
+  if (typeof prefix === 'string') refinements.stringPrefix = prefix;
+  if (typeof lengthMin === 'number') refinements.lengthMin = lengthMin;
+  if (typeof lengthMax === 'number') refinements.lengthMax = lengthMax;
   return new Unknown(refinements);
 }
 

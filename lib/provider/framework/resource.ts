@@ -3,11 +3,17 @@
  * knows no resource) and the provider's resource types and data sources:
  * what a type declares and which calls it answers. terraform-plugin-framework
  * keeps one file per type; here one file serves one kind for every resource
- * type family (resources/iam-member.ts makes each `googleiam_*_iam_member`
- * from a family's descriptor), as terraform-provider-google's tpgiamresource
- * serves every `google_*_iam_member` from one implementation. Values are decoded cty values (cty.ts):
- * an object is a plain object holding every attribute of its schema (null
- * when unset), a list or set an array, an unknown value an `Unknown`.
+ * type family (resources/iam-member.ts declares the member kind: its typed
+ * model, schema, grant, refresh and import; resources/grant-resource.ts makes
+ * each `googleiam_*_iam_member` from it and a family's descriptor, with the
+ * calls every kind shares), as terraform-provider-google's tpgiamresource
+ * serves every `google_*_iam_member` from one implementation.
+ *
+ * Values are decoded cty values (cty.ts): an object is a plain object holding
+ * every attribute of its schema (null when unset), a list or set an array, an
+ * unknown value an `Unknown`. Validation and planning see them so, unknowns
+ * included; the other calls, whose values are known, decode them once into
+ * the type's typed model (model.ts) and encode the state they return from it.
  *
  * Every call gets a `Diagnostics` to report to; a call that reports an
  * error has failed, and what it returned is then ignored except where said.

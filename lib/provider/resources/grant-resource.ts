@@ -12,32 +12,53 @@ import { StaleRead } from '../policies/policy-batcher';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
 import { knownValue, stringOf } from '../framework/cty-values';
+import { encodeModel, ModelReader, type ModelObject } from '../framework/model';
 import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
 import { COMPUTED_ATTRIBUTES } from './iam-schema';
 import { olderThanOwnWrite, rememberWrite } from './own-writes';
 import { changeOnceVisible } from './visible-change';
 
-/** What distinguishes member, binding and policy: their attributes, their grant, how Google's policy refreshes them, their import IDs. */
-export interface GrantMode {
+/** What every grant's model holds besides its kind's own attributes: its resource, and what the provider sets. */
+export interface GrantModel {
+  /** What the resource attributes name (`name`; for the generic types also `service`, `api_version`, `get_iam_policy_method`). */
+  readonly resource: IamResource;
+  readonly id?: string;
+  readonly project?: string;
+  /** The policy's etag after the last change or read; unset in a plan (the apply sets it), or when a write's outcome is unknown. */
+  readonly etag?: string;
+}
+
+/**
+ * What distinguishes member, binding and policy (iam-member.ts,
+ * iam-binding.ts, iam-policy.ts, each in this order): their typed model,
+ * their schema, the grant that Create applies, Update changes to and Delete
+ * revokes, how Read refreshes them from Google's policy, their import IDs.
+ * The calls themselves are `grantResourceType`'s, the same for every kind.
+ */
+export interface GrantKind<Model extends GrantModel> {
   readonly mode: Grant['mode'];
+  /** The model of a value's `fields`, around what every grant holds. */
+  decode(fields: ModelReader, common: GrantModel): Model;
+  /** The kind's own attributes of `model`, by their schema names. */
+  encode(model: Model): ModelObject;
   /** Markdown for the schema: what the type does. */
   describe(noun: string): string;
   readonly attributes: readonly Attribute[];
   /** Its nested blocks (the condition, written `condition { ... }` as for the google provider). */
   readonly blocks?: readonly Block[];
-  /** The grant `values` declare, every value known, on `resource`. */
-  grantOf(resource: IamResource, values: CtyObject): Grant;
   /**
-   * The grant as far as it is known, for the validators (lib/iam
-   * grant-validation), which skip what `isKnown` says is unknown.
+   * The grant as far as a configuration or plan knows it, for the validators
+   * (lib/iam grant-validation), which skip what `isKnown` says is unknown.
    */
   partialGrant(values: CtyObject): Grant;
+  /** The grant `model` declares. */
+  grantOf(model: Model): Grant;
   /** `state` refreshed from Google's policy; null when what it declares is gone. */
-  refresh(state: CtyObject, policy: Policy): CtyObject | null;
+  refresh(state: Model, policy: Policy): Model | null;
   /** How many words an import ID has after `<resource>`: at least `min`, exactly `min` when `exact`; `format` for messages. */
   readonly importWords: { readonly min: number; readonly exact?: boolean; readonly format: string };
-  /** The attributes an import ID's words name, filled from the policy read (a condition found by its title). */
-  imported(words: readonly string[], policy: Policy): CtyObject;
+  /** The model an import ID's words name, filled from the policy read (a condition found by its title). */
+  imported(words: readonly string[], policy: Policy, common: GrantModel): Model;
 }
 
 /** The attributes only the provider sets (never configured): left out of the plan's comparisons. */
@@ -47,36 +68,59 @@ const COMPUTED = COMPUTED_ATTRIBUTES.map((a) => a.name);
  * An IAM resource type (member, binding or policy) of one descriptor (typed
  * row or generic), like terraform-plugin-framework's resources: schema,
  * validation, plan, and create/read/update/delete/import through the
- * provider's per-policy batcher (lib/provider/policies).
+ * provider's per-policy batcher (lib/provider/policies). Validate and plan
+ * look at the partial values (unknowns included); every other call decodes
+ * its values once into the kind's typed model and works on that.
  */
-export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode): ResourceType<GoogleIamContext> {
-  const attributes = [...descriptor.resourceAttributes, ...mode.attributes, ...COMPUTED_ATTRIBUTES];
-  const schema: Schema = { version: 0, description: mode.describe(descriptor.noun), attributes, blocks: mode.blocks };
-  const types = new Map(valueAttributes(schema).map((a) => [a.name, attributeType(a)]));
+export function grantResourceType<Model extends GrantModel>(
+  descriptor: IamTypeDescriptor,
+  kind: GrantKind<Model>,
+): ResourceType<GoogleIamContext> {
+  const attributes = [...descriptor.resourceAttributes, ...kind.attributes, ...COMPUTED_ATTRIBUTES];
+  const schema: Schema = { version: 0, description: kind.describe(descriptor.noun), attributes, blocks: kind.blocks };
+  const values = valueAttributes(schema);
+  const types = new Map(values.map((a) => [a.name, attributeType(a)]));
   /** What a configuration sets (blocks included): every value but those only the provider sets. */
   const configured = [...types.keys()].filter((name) => !COMPUTED.includes(name));
   const differs = (prior: CtyObject, proposed: CtyObject, name: string) =>
     !sameValue(prior[name] ?? null, proposed[name] ?? null, types.get(name)!);
   const use = (values: CtyObject): IamResourceUse =>
-    mode.mode === 'policy' && values.audit_configs !== null && values.audit_configs !== undefined ? 'write-audit-configs' : 'write';
-  /** The grant and its resource from values Terraform knows (planned, prior or state). */
-  const grantOf = (values: CtyObject): Grant => {
-    const resource = descriptor.resourceOf(values);
-    if (!resource) throw new Error('the resource attributes are not known');
-    return mode.grantOf(resource, values);
-  };
+    kind.mode === 'policy' && values.audit_configs !== null && values.audit_configs !== undefined ? 'write-audit-configs' : 'write';
+
+  /** The model of values Terraform knows (a state; a plan but for `pending`, the computed attributes it leaves unknown). */
+  function decode(value: CtyObject, pending: readonly string[] = []): Model {
+    const fields = ModelReader.decode(values, value, { pending });
+    const common: GrantModel = {
+      resource: descriptor.decodeResource(fields),
+      id: fields.optionalString('id'),
+      project: fields.optionalString('project'),
+      etag: fields.optionalString('etag'),
+    };
+    return kind.decode(fields, common);
+  }
+  /** `model` as the state Terraform keeps. */
+  const encode = (model: Model): CtyObject =>
+    encodeModel(values, {
+      ...descriptor.encodeResource(model.resource),
+      ...kind.encode(model),
+      id: model.id,
+      project: model.project,
+      etag: model.etag,
+    });
+  /** A plan's model: its etag is unknown until the apply's write. */
+  const decodePlan = (planned: CtyObject) => decode(planned, ['etag']);
   const batcher = (context: CallContext<GoogleIamContext>, grant: Grant) => context.provider.policies.of(grant.resource);
 
   /** What the validators refuse in `values` (unknown values skipped). */
   function refusals(values: CtyObject): { summary: string; error: unknown }[] {
     const found: { summary: string; error: unknown }[] = [];
     try {
-      descriptor.validate(values, use(values), mode.mode);
+      descriptor.validate(values, use(values), kind.mode);
     } catch (error) {
       found.push({ summary: `Invalid ${descriptor.noun}`, error });
     }
     try {
-      validateGrantValues(mode.partialGrant(values), knownValue);
+      validateGrantValues(kind.partialGrant(values), knownValue);
     } catch (error) {
       found.push({ summary: 'Invalid IAM grant', error });
     }
@@ -90,7 +134,7 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     return found.length > 0;
   }
 
-  const typeName = grantTypeName(descriptor.typeInfix, mode.mode);
+  const typeName = grantTypeName(descriptor.typeInfix, kind.mode);
   return {
     typeName,
     schema,
@@ -106,12 +150,12 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     plan(request: PlanRequest): PlannedChange {
       const { prior, proposed } = request;
       const changed = prior === null || configured.some((name) => differs(prior, proposed, name));
-      const resource = descriptor.resourceOf(proposed);
-      const known = resource !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
+      const known = descriptor.resourceOf(proposed) !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
       const name = stringOf(proposed.name);
       const planned: CtyObject = {
         ...proposed,
-        id: known ? grantId(mode.grantOf(resource, proposed)) : UNKNOWN,
+        // Every configured value known: the model of what the computed attributes leave aside.
+        id: known ? grantId(kind.grantOf(decode(proposed, COMPUTED))) : UNKNOWN,
         project: name === undefined ? UNKNOWN : descriptor.projectOf(name),
         etag: changed ? UNKNOWN : (prior?.etag ?? UNKNOWN),
       };
@@ -121,22 +165,24 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
 
     async create(context, planned, diagnostics) {
       if (refused(planned, diagnostics)) return null;
-      const grant = grantOf(planned);
+      const plan = decodePlan(planned);
+      const grant = kind.grantOf(plan);
       try {
         const result = await changeOnceVisible(context, grant, grantEdits(grant, 'apply'));
         rememberWrite(context.private, result);
-        return { ...planned, etag: result.etag };
+        return encode({ ...plan, etag: result.etag });
       } catch (error) {
         reportError(diagnostics, `Could not grant ${describeGrant(grant)}`, error);
         // Google may hold the grant: Terraform keeps it (tainted), so the next apply or a destroy settles it.
-        return isOutcomeUnknown(error) ? { ...planned, etag: null } : null;
+        return isOutcomeUnknown(error) ? encode({ ...plan, etag: undefined }) : null;
       }
     },
 
     async update(context, prior, planned, diagnostics) {
       if (refused(planned, diagnostics)) return prior;
-      const before = grantOf(prior);
-      const after = grantOf(planned);
+      const before = kind.grantOf(decode(prior));
+      const plan = decodePlan(planned);
+      const after = kind.grantOf(plan);
       // One write, no gap: a changed member, role or condition is taken away and granted in the same batch.
       const edits =
         grantKey(before) === grantKey(after)
@@ -145,16 +191,16 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
       try {
         const result = await changeOnceVisible(context, after, edits);
         rememberWrite(context.private, result);
-        return { ...planned, etag: result.etag };
+        return encode({ ...plan, etag: result.etag });
       } catch (error) {
         reportError(diagnostics, `Could not change ${describeGrant(after)}`, error);
         // Google may hold the new values: Terraform keeps them, so the next plan compares them with Google.
-        return isOutcomeUnknown(error) ? { ...planned, etag: null } : prior;
+        return isOutcomeUnknown(error) ? encode({ ...plan, etag: undefined }) : prior;
       }
     },
 
     async delete(context, prior, diagnostics) {
-      const grant = grantOf(prior);
+      const grant = kind.grantOf(decode(prior));
       try {
         await batcher(context, grant).change(grantEdits(grant, 'remove'), context.signal);
       } catch (error) {
@@ -171,10 +217,11 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
     },
 
     async read(context, state, diagnostics) {
-      const grant = grantOf(state);
+      const current = decode(state);
+      const grant = kind.grantOf(current);
       const unchanged = (policy: Policy) => {
-        const refreshed = mode.refresh(state, policy);
-        return refreshed !== null && !configured.some((name) => differs(state, refreshed, name));
+        const refreshed = kind.refresh(current, policy);
+        return refreshed !== null && !configured.some((name) => differs(state, encode(refreshed), name));
       };
       // A version the grant's own write had replaced is a lagging read, not drift: read again, unless it shows no change anyway.
       const stale = (policy: Policy) => olderThanOwnWrite(context.private, policy) && !unchanged(policy);
@@ -203,30 +250,22 @@ export function grantResourceType(descriptor: IamTypeDescriptor, mode: GrantMode
         reportError(diagnostics, `Could not read the IAM policy of ${grant.resource.name}`, error);
         return state;
       }
-      const refreshed = mode.refresh(state, policy);
+      const refreshed = kind.refresh(current, policy);
       if (refreshed === null) return null;
       // An older version that shows no change keeps the state's etag, the newer one.
-      return { ...refreshed, etag: olderThanOwnWrite(context.private, policy) ? (state.etag ?? null) : (policy.etag ?? null) };
+      return encode({ ...refreshed, etag: olderThanOwnWrite(context.private, policy) ? current.etag : policy.etag });
     },
 
     async importState(context, id, diagnostics) {
       try {
         const [resourceId, ...words] = id.trim().split(/\s+/);
-        const { min, exact, format } = mode.importWords;
+        const { min, exact, format } = kind.importWords;
         if (!resourceId || words.length < min || (exact && words.length !== min)) throw ProviderErrors.importId(id, format);
-        const resourceValues = descriptor.importedAttributes(resourceId, mode.mode);
-        const resource = descriptor.resourceOf(resourceValues);
-        if (!resource) throw ProviderErrors.importId(id, format);
+        const resource = descriptor.importedResource(resourceId, kind.mode);
         const policy = await context.provider.policies.of(resource).read();
-        const values: CtyObject = { ...resourceValues, ...mode.imported(words, policy) };
-        return [
-          {
-            ...values,
-            id: grantId(mode.grantOf(resource, values)),
-            project: descriptor.projectOf(resource.name),
-            etag: policy.etag ?? null,
-          },
-        ];
+        const common: GrantModel = { resource, project: descriptor.projectOf(resource.name) ?? undefined, etag: policy.etag };
+        const model = kind.imported(words, policy, common);
+        return [encode({ ...model, id: grantId(kind.grantOf(model)) })];
       } catch (error) {
         // ImportResourceState gets the type and the ID, not the address: Terraform shows no address with it.
         reportError(diagnostics, `Cannot import ${typeName} ${JSON.stringify(id)}`, error);

@@ -1,46 +1,79 @@
 import { samePrincipal } from '../../iam/principal';
 import type { AuditConfig, ConditionInput, Expr } from '../../iam/types';
-import type { CtyObject, CtyValue } from '../framework/cty';
-import { isKnown, objectOf, objectsOf, partial, stringsOf } from '../framework/cty-values';
+import type { CtyValue } from '../framework/cty';
+import { objectOf, partial } from '../framework/cty-values';
+import type { ModelObject, ModelReader } from '../framework/model';
 
 /**
- * Between the schema's values (snake_case cty objects, null when unset) and
- * lib/iam's (camelCase, absent when unset), both ways.
+ * The parts of the grant models the kinds share, between the schema's values
+ * (snake_case, null when unset) and the models (lib/iam's shapes: camelCase,
+ * absent when unset), both ways.
  */
 
-/** A condition attribute's value, known or with unknown parts left in (for validation). */
-export function conditionOf(value: CtyValue | undefined): ConditionInput | undefined {
-  const object = objectOf(value);
-  if (!object) return undefined;
-  const description = object.description;
+/** A condition, as lib/iam takes it: description absent when unset. */
+export type ConditionModel = ConditionInput;
+
+/** Audit logging of one service, as lib/iam takes it (type aliases, which lib/iam's open shapes accept). */
+export type AuditConfigModel = {
+  readonly service: string;
+  readonly auditLogConfigs: readonly AuditLogConfigModel[];
+};
+
+/** Audit logging of one permission type. */
+export type AuditLogConfigModel = {
+  readonly logType: string;
+  /** Absent when the state holds none (null). */
+  readonly exemptedMembers?: readonly string[];
+};
+
+/** The `condition` (block or nested attribute) of `fields`, undefined when unset. */
+export function decodeCondition(fields: ModelReader): ConditionModel | undefined {
+  return fields.optionalObject('condition', (condition) => {
+    const description = condition.optionalString('description');
+    return {
+      expression: condition.string('expression'),
+      title: condition.string('title'),
+      ...(description === undefined ? {} : { description }),
+    };
+  });
+}
+
+/** A condition's attributes; undefined (null) when there is none. */
+export function encodeCondition(condition: ConditionModel | undefined): ModelObject | undefined {
+  return condition && { expression: condition.expression, title: condition.title, description: condition.description };
+}
+
+/** Google's condition as state holds it: description absent when absent (or empty, as Google treats it). */
+export function conditionFrom(condition: ConditionInput | Expr | undefined): ConditionModel | undefined {
+  if (!condition) return undefined;
   return {
-    expression: object.expression as string,
-    title: object.title as string,
-    ...(description === null ? {} : { description: description as string }),
+    expression: condition.expression,
+    title: condition.title ?? '',
+    ...(condition.description ? { description: condition.description } : {}),
   };
 }
 
-/** A condition as state holds it: description null when absent (or empty, as Google treats it). */
-export function conditionValue(condition: ConditionInput | Expr | undefined): CtyObject | null {
-  if (!condition) return null;
-  return { expression: condition.expression, title: condition.title ?? '', description: condition.description || null };
-}
-
-/** `audit_configs` → lib/iam's audit configs; undefined when unset. */
-export function auditConfigsOf(value: CtyValue | undefined): AuditConfig[] | undefined {
-  const configs = objectsOf(value);
-  if (!configs) return undefined;
-  return configs.map((config) => ({
-    service: config.service as string,
-    auditLogConfigs: (objectsOf(config.audit_log_configs) ?? []).map((log) => ({
-      logType: log.log_type as string,
-      ...(stringsOf(log.exempted_members) ? { exemptedMembers: stringsOf(log.exempted_members) } : {}),
-    })),
+/** `audit_configs`, undefined when unset. */
+export function decodeAuditConfigs(fields: ModelReader): AuditConfigModel[] | undefined {
+  return fields.optionalObjects('audit_configs', (config) => ({
+    service: config.string('service'),
+    auditLogConfigs: config.objects('audit_log_configs', (log) => {
+      const exemptedMembers = log.optionalStrings('exempted_members');
+      return { logType: log.string('log_type'), ...(exemptedMembers ? { exemptedMembers } : {}) };
+    }),
   }));
 }
 
-/** Google's audit configs as state holds them, in the order of `prior`'s services first; exemptions null where `prior` had none and Google has none. */
-export function auditConfigsValue(configs: readonly AuditConfig[], prior: readonly CtyObject[]): CtyObject[] {
+/** Audit configs' attributes; undefined (null) when the model leaves them unset. */
+export function encodeAuditConfigs(configs: readonly AuditConfigModel[] | undefined): ModelObject[] | undefined {
+  return configs?.map((config) => ({
+    service: config.service,
+    audit_log_configs: config.auditLogConfigs.map((log) => ({ log_type: log.logType, exempted_members: log.exemptedMembers })),
+  }));
+}
+
+/** Google's audit configs as state holds them, in the order of `prior`'s services first; exemptions absent where Google has none. */
+export function auditConfigsFrom(configs: readonly AuditConfig[], prior: readonly AuditConfigModel[]): AuditConfigModel[] {
   const rank = (service: string) => {
     const index = prior.findIndex((p) => p.service === service);
     return index < 0 ? prior.length : index;
@@ -49,9 +82,9 @@ export function auditConfigsValue(configs: readonly AuditConfig[], prior: readon
     .sort((a, b) => rank(a.service) - rank(b.service))
     .map((config) => ({
       service: config.service,
-      audit_log_configs: (config.auditLogConfigs ?? []).map((log) => ({
-        log_type: log.logType ?? '',
-        exempted_members: log.exemptedMembers?.length ? [...log.exemptedMembers] : null,
+      auditLogConfigs: (config.auditLogConfigs ?? []).map((log) => ({
+        logType: log.logType ?? '',
+        ...(log.exemptedMembers?.length ? { exemptedMembers: [...log.exemptedMembers] } : {}),
       })),
     }));
 }
@@ -68,7 +101,7 @@ export function membersAsSpelled(members: readonly string[], spelled: readonly s
 
 /** A condition for the validators: a wholly unknown one is left out (its parts are checked once known). */
 export function partialCondition(value: CtyValue | undefined): ConditionInput | undefined {
-  if (value === null || value === undefined || !isKnown(value)) return undefined;
-  const object = value as CtyObject;
+  const object = objectOf(value);
+  if (!object) return undefined;
   return { expression: partial(object.expression), title: partial(object.title), description: partial(object.description) };
 }

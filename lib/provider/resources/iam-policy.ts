@@ -1,26 +1,54 @@
-import type { GrantBinding, IamResource } from '../../iam/grant';
+import type { GrantBinding, PolicyGrant } from '../../iam/grant';
 import { BindingIdentity } from '../../iam/identity';
 import type { Binding } from '../../iam/types';
 import type { CtyObject, CtyValue } from '../framework/cty';
 import type { ResourceType } from '../framework/resource';
 import type { GoogleIamContext } from '../provider-context';
-import { isKnown, objectsOf, partial, stringsOf } from '../framework/cty-values';
-import { grantResourceType, type GrantMode } from './grant-resource';
-import { auditConfigsOf, auditConfigsValue, conditionOf, conditionValue, membersAsSpelled, partialCondition } from './grant-values';
+import { isKnown, objectOf, partial } from '../framework/cty-values';
+import { grantResourceType, type GrantKind, type GrantModel } from './grant-resource';
+import {
+  auditConfigsFrom,
+  conditionFrom,
+  decodeAuditConfigs,
+  decodeCondition,
+  encodeAuditConfigs,
+  encodeCondition,
+  membersAsSpelled,
+  partialCondition,
+  type AuditConfigModel,
+} from './grant-values';
 import type { IamTypeDescriptor } from './iam-type-descriptor';
 import { AUDIT_CONFIGS_ATTRIBUTE, BINDINGS_ATTRIBUTE } from './iam-schema';
 import { UNRESOLVED_RESOURCE } from './unresolved-resource';
 
-/** Every binding of a policy (authoritative; audit configs only when given), as `google_*_iam_policy`. */
-const POLICY: GrantMode = {
+/** `googleiam_<type>_iam_policy`: every binding of a policy (authoritative; audit configs only when given), as `google_*_iam_policy`. */
+export interface IamPolicyModel extends GrantModel {
+  readonly bindings: readonly GrantBinding[];
+  /** Absent (null): the policy's audit configs are left as they are. */
+  readonly auditConfigs?: readonly AuditConfigModel[];
+}
+
+const POLICY: GrantKind<IamPolicyModel> = {
   mode: 'policy',
+
+  // The model.
+  decode: (fields, common) => ({
+    ...common,
+    bindings: fields.objects('bindings', (binding) => {
+      const condition = decodeCondition(binding);
+      return { role: binding.string('role'), members: binding.strings('members'), ...(condition ? { condition } : {}) };
+    }),
+    auditConfigs: decodeAuditConfigs(fields),
+  }),
+  encode: (model) => ({
+    bindings: model.bindings.map((b) => ({ role: b.role, members: b.members, condition: encodeCondition(b.condition) })),
+    audit_configs: encodeAuditConfigs(model.auditConfigs),
+  }),
+
+  // The schema, and what validation checks of a configuration.
   describe: (noun) =>
     `Sets every binding of a ${noun}'s IAM policy, and its audit configs when given (as the google provider's \`_iam_policy\`).`,
   attributes: [BINDINGS_ATTRIBUTE, AUDIT_CONFIGS_ATTRIBUTE],
-  grantOf: (resource: IamResource, values) => {
-    const auditConfigs = auditConfigsOf(values.audit_configs);
-    return { mode: 'policy', resource, bindings: bindingsOf(values.bindings), ...(auditConfigs ? { auditConfigs } : {}) };
-  },
   partialGrant: (values) => ({
     mode: 'policy',
     resource: UNRESOLVED_RESOURCE,
@@ -40,31 +68,34 @@ const POLICY: GrantMode = {
             })),
           })),
   }),
-  // Google's actual bindings (and audit configs, when the state manages them), in the state's order.
+
+  // Create and Update make the policy's bindings these (and its audit configs, when given); Delete removes these bindings.
+  grantOf: (model): PolicyGrant => ({
+    mode: 'policy',
+    resource: model.resource,
+    bindings: model.bindings,
+    ...(model.auditConfigs ? { auditConfigs: model.auditConfigs } : {}),
+  }),
+
+  // Read: Google's actual bindings (and audit configs, when the state manages them), in the state's order.
   refresh: (state, policy) => ({
     ...state,
-    bindings: bindingsValue(policy.bindings ?? [], objectsOf(state.bindings) ?? []),
-    audit_configs: state.audit_configs === null ? null : auditConfigsValue(policy.auditConfigs ?? [], objectsOf(state.audit_configs) ?? []),
+    bindings: bindingsFrom(policy.bindings ?? [], state.bindings),
+    auditConfigs: state.auditConfigs && auditConfigsFrom(policy.auditConfigs ?? [], state.auditConfigs),
   }),
-  // terraform-provider-google: a policy is imported by its resource alone.
-  importWords: { min: 0, exact: true, format: '"<resource>"' },
-  imported: (_words, policy) => ({ bindings: bindingsValue(policy.bindings ?? [], []), audit_configs: null }),
-};
 
-function bindingsOf(value: CtyValue): GrantBinding[] {
-  return (objectsOf(value) ?? []).map((b) => {
-    const condition = conditionOf(b.condition);
-    return { role: b.role as string, members: stringsOf(b.members) ?? [], ...(condition ? { condition } : {}) };
-  });
-}
+  // ImportState: as terraform-provider-google, a policy is imported by its resource alone.
+  importWords: { min: 0, exact: true, format: '"<resource>"' },
+  imported: (_words, policy, common) => ({ ...common, bindings: bindingsFrom(policy.bindings ?? [], []) }),
+};
 
 /**
  * Google's bindings as state holds them: one per binding identity (Google
  * may split one in two), those the state knows first and in its order, each
  * keeping the state's condition and member spellings.
  */
-function bindingsValue(bindings: readonly Binding[], prior: readonly CtyObject[]): CtyObject[] {
-  const priorKeys = prior.map((p) => BindingIdentity.of(p.role as string, conditionOf(p.condition)).key);
+function bindingsFrom(bindings: readonly Binding[], prior: readonly GrantBinding[]): GrantBinding[] {
+  const priorKeys = prior.map((p) => BindingIdentity.of(p.role, p.condition).key);
   const merged = new Map<string, { binding: Binding; members: string[] }>();
   for (const binding of bindings) {
     const key = BindingIdentity.ofBinding(binding).key;
@@ -78,18 +109,18 @@ function bindingsValue(bindings: readonly Binding[], prior: readonly CtyObject[]
     .sort(([a], [b]) => rank(a) - rank(b))
     .map(([key, { binding, members }]) => {
       const mine = prior[priorKeys.indexOf(key)];
-      return {
-        role: binding.role,
-        members: membersAsSpelled(members, stringsOf(mine?.members) ?? []),
-        condition: mine ? mine.condition : conditionValue(binding.condition),
-      };
+      const condition = mine ? mine.condition : conditionFrom(binding.condition);
+      return { role: binding.role, members: membersAsSpelled(members, mine?.members ?? []), ...(condition ? { condition } : {}) };
     });
 }
 
 /** The known objects of a list, mapped; the list itself when unknown (the validators skip it). */
 function knownElements<T>(value: CtyValue, map: (object: CtyObject) => T): T[] {
   if (!isKnown(value)) return value as never;
-  return (Array.isArray(value) ? value : []).filter((v): v is CtyObject => objectsOf([v]) !== undefined).map(map);
+  return (Array.isArray(value) ? value : []).flatMap((v) => {
+    const object = objectOf(v);
+    return object ? [map(object)] : [];
+  });
 }
 
 /** `googleiam_<type>_iam_policy` of `descriptor`. */

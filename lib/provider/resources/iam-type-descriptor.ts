@@ -1,4 +1,4 @@
-import { GoogleIamApis, type GetIamPolicyShape } from '../../api/iam-apis';
+import { GET_IAM_POLICY_SHAPES, GoogleIamApis } from '../../api/iam-apis';
 import { validateIamResource, type IamResourceUse } from '../../api/resource-validation';
 import type { Grant, IamResource } from '../../iam/grant';
 import { parseResourceName } from '../../iam/resource-name';
@@ -9,6 +9,7 @@ import { ProviderErrors, snakeCase } from '../errors';
 import type { CtyObject } from '../framework/cty';
 import type { Attribute } from '../framework/schema';
 import { isKnown, knownValue, partial, stringOf } from '../framework/cty-values';
+import type { ModelObject, ModelReader } from '../framework/model';
 import { GENERIC_RESOURCE_ATTRIBUTES, NAME_ATTRIBUTE } from './iam-schema';
 
 /**
@@ -28,14 +29,18 @@ export interface IamTypeDescriptor {
   readonly resourceAttributes: readonly Attribute[];
   /** The attributes whose change makes another policy: a change replaces the resource. */
   readonly replacedBy: readonly string[];
-  /** The resource named by `values`, or undefined while one of its attributes is unknown. */
+  /** The resource named by `values` (for a plan), or undefined while one of its attributes is unknown. */
   resourceOf(values: CtyObject): IamResource | undefined;
+  /** The resource its attributes name, in a model's known values. */
+  decodeResource(fields: ModelReader): IamResource;
+  /** The resource attributes of `resource`, by their schema names: what `decodeResource` read. */
+  encodeResource(resource: IamResource): ModelObject;
   /** Checks the known resource attributes for `use` by a `mode` type; throws an IamValidationError naming the attribute (camelCase). */
   validate(values: CtyObject, use: IamResourceUse, mode: Grant['mode']): void;
   /** The project of a resource name, when it has one. */
   projectOf(name: string): string | null;
-  /** The `<resource>` part of an import ID into a `mode` type, as the resource attributes; throws a ProviderError. */
-  importedAttributes(resourceId: string, mode: Grant['mode']): CtyObject;
+  /** The resource the `<resource>` part of an import ID into a `mode` type names; throws a ProviderError. */
+  importedResource(resourceId: string, mode: Grant['mode']): IamResource;
 }
 
 /** The type name of a family's member, binding or policy resource: `googleiam_{typeInfix}iam_{mode}`. */
@@ -53,6 +58,12 @@ export function typedDescriptor(row: TypedResourceTypeRow): IamTypeDescriptor {
   // A name of a lookalike row's collection points at that row's type of the same mode.
   const nameFormat = (mode: Grant['mode']) => typedNameFormat(row, (stem) => grantTypeName(typedInfix(stem), mode));
   const shape = publishedRowShape(row);
+  const resourceNamed = (name: string): IamResource => ({
+    service: row.service,
+    apiVersion: row.apiVersion,
+    name,
+    ...(shape === 'GET' ? {} : { getIamPolicyMethod: shape }),
+  });
   return {
     typeInfix: typedInfix(row.stem),
     noun: row.noun,
@@ -62,21 +73,23 @@ export function typedDescriptor(row: TypedResourceTypeRow): IamTypeDescriptor {
     replacedBy: ['name'],
     resourceOf: (values) => {
       const name = stringOf(values.name);
-      if (name === undefined) return undefined;
-      return { service: row.service, apiVersion: row.apiVersion, name, ...(shape === 'GET' ? {} : { getIamPolicyMethod: shape }) };
+      return name === undefined ? undefined : resourceNamed(name);
     },
+    decodeResource: (fields) => resourceNamed(fields.string('name')),
+    encodeResource: (resource) => ({ name: resource.name }),
     validate: (values, _use, mode) => {
       // The name must be one of this type's own collection: an address group's name on an authorization policy type is refused.
-      if (isKnown(values.name) && values.name !== null) parseResourceName(values.name as string, nameFormat(mode), 'name');
+      const name = stringOf(values.name);
+      if (name !== undefined) parseResourceName(name, nameFormat(mode), 'name');
     },
     projectOf: (name) => name.split('/')[1] ?? null,
-    importedAttributes: (resourceId, mode) => {
+    importedResource: (resourceId, mode) => {
       try {
         parseResourceName(resourceId, nameFormat(mode), 'name');
       } catch (error) {
         throw ProviderErrors.importId(resourceId, `the ${row.label}'s name first (${(error as Error).message})`);
       }
-      return { name: resourceId };
+      return resourceNamed(resourceId);
     },
   };
 }
@@ -93,9 +106,21 @@ export const GENERIC_DESCRIPTOR: IamTypeDescriptor = {
   resourceOf: (values) => {
     const [service, apiVersion, name] = [stringOf(values.service), stringOf(values.api_version), stringOf(values.name)];
     if (service === undefined || apiVersion === undefined || name === undefined || !isKnown(values.get_iam_policy_method)) return undefined;
-    const method = stringOf(values.get_iam_policy_method) as GetIamPolicyShape | undefined;
-    return { service, apiVersion, name, ...(method === undefined ? {} : { getIamPolicyMethod: method }) };
+    return genericResource(service, apiVersion, name, stringOf(values.get_iam_policy_method));
   },
+  decodeResource: (fields) =>
+    genericResource(
+      fields.string('service'),
+      fields.string('api_version'),
+      fields.string('name'),
+      fields.optionalString('get_iam_policy_method'),
+    ),
+  encodeResource: (resource) => ({
+    service: resource.service,
+    api_version: resource.apiVersion,
+    name: resource.name,
+    get_iam_policy_method: resource.getIamPolicyMethod,
+  }),
   validate: (values, use) => {
     validateIamResource(
       {
@@ -111,7 +136,7 @@ export const GENERIC_DESCRIPTOR: IamTypeDescriptor = {
     );
   },
   projectOf: (name) => /^projects\/([^/]+)\//.exec(name)?.[1] ?? null,
-  importedAttributes: (resourceId) => {
+  importedResource: (resourceId) => {
     const match = /^\/\/([a-z][a-z0-9]*)\.googleapis\.com\/(.+)$/.exec(resourceId);
     if (!match) throw ProviderErrors.importId(resourceId, "Google's full resource name first, `//{service}.googleapis.com/{name}`");
     const [, service, name] = match;
@@ -122,9 +147,19 @@ export const GENERIC_DESCRIPTOR: IamTypeDescriptor = {
         `a resource of an IAM-enabled collection of ${service} in Google's published API (${GoogleIamApis.SOURCE})`,
       );
     }
-    return { service, api_version: apiVersion, name, get_iam_policy_method: null };
+    return { service, apiVersion, name };
   },
 };
+
+/**
+ * A generic resource. Its `get_iam_policy_method` is one of Google's shapes:
+ * the validators refuse any other before a write, and a plan, which needs
+ * only the name (for the id), is not failed over one.
+ */
+function genericResource(service: string, apiVersion: string, name: string, method: string | undefined): IamResource {
+  const shape = GET_IAM_POLICY_SHAPES.find((s) => s === method);
+  return { service, apiVersion, name, ...(shape === undefined ? {} : { getIamPolicyMethod: shape }) };
+}
 
 /** The API version an imported generic resource is managed through: v1 when it serves the name, else the newest stable, else the newest. */
 export function importVersion(service: string, name: string): string | undefined {
