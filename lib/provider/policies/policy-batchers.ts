@@ -1,6 +1,7 @@
 import type { GoogleRestClient } from '../../api/client';
 import { IamPolicyApi } from '../../api/iam-policy';
 import type { IamResource } from '../../iam/grant';
+import { OutstandingChanges } from './batch-pace';
 import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
 
 /**
@@ -11,6 +12,8 @@ import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
 export class PolicyBatchers {
   private readonly batchers = new Map<string, PolicyBatcher>();
   private stopped = false;
+  /** Every batcher's requests, counted together: when all wait, Terraform waits for us alone. */
+  private readonly outstanding = new OutstandingChanges();
 
   constructor(
     private readonly client: GoogleRestClient,
@@ -22,7 +25,7 @@ export class PolicyBatchers {
     const key = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod ?? '']);
     let batcher = this.batchers.get(key);
     if (!batcher) {
-      batcher = new PolicyBatcher(new IamPolicyApi(this.client, resource), this.options);
+      batcher = new PolicyBatcher(new IamPolicyApi(this.client, resource), this.options, this.outstanding);
       if (this.stopped) batcher.stop();
       this.batchers.set(key, batcher);
     }

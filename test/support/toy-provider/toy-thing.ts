@@ -10,6 +10,7 @@ import { Unknown, type CtyObject } from '../../../lib/provider/framework/cty';
 import type { Diagnostics } from '../../../lib/provider/framework/diagnostics';
 import type { CallContext, ResourceType } from '../../../lib/provider/framework/resource';
 import type { Schema } from '../../../lib/provider/framework/schema';
+import { setTimeout as sleep } from 'timers/promises';
 
 /** What configure builds: where the things are stored. */
 export interface ToyContext {
@@ -57,16 +58,6 @@ export const THING_SCHEMA: Schema = {
   ],
 };
 
-async function wait(ms: number, signal: AbortSignal): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(new Error('aborted'));
-    });
-  });
-}
-
 async function save(
   context: CallContext<ToyContext>,
   planned: CtyObject,
@@ -75,7 +66,8 @@ async function save(
 ): Promise<CtyObject | null> {
   const delay = typeof planned.delay_ms === 'number' ? planned.delay_ms : 0;
   try {
-    await wait(delay, context.signal);
+    // Rejects at once when the signal is already aborted (StopProvider came between the call's start and here).
+    await sleep(delay, undefined, { signal: context.signal });
   } catch {
     diagnostics.error('Interrupted', 'The thing was not written: Terraform stopped the provider.');
     return null;
