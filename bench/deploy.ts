@@ -112,10 +112,13 @@ export class FloorDeploy {
 
   private constructor(private readonly ws: BenchWorkspace) {}
 
-  public async apply(parallelism: number, sampleRssEveryMs?: number): Promise<{ ms: number; peakTreeRssMiB: number }> {
+  public async apply(
+    parallelism: number,
+    sampleRssEveryMs?: number,
+  ): Promise<{ ms: number; peakTreeRssMiB: number; terraformCpuS: number }> {
     this.ws.resetState();
     const run = await runProcess('terraform', APPLY_ARGS(parallelism), { cwd: this.ws.dir, env: TF_ENV, sampleRssEveryMs });
-    return { ms: run.ms, peakTreeRssMiB: run.peakTreeRssMiB };
+    return { ms: run.ms, peakTreeRssMiB: run.peakTreeRssMiB, terraformCpuS: run.ownCpuS };
   }
 
   public dispose(): void {

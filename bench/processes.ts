@@ -1,5 +1,6 @@
 import { spawn } from 'child_process';
 import * as fs from 'fs';
+import * as os from 'os';
 
 export interface ProcessRun {
   /** Wall time from spawn to exit, in milliseconds. */
@@ -152,4 +153,15 @@ function commandLine(pid: number): string {
 /** Runs a bench worker (plain node, no ts-node) and parses the JSON it prints. */
 export function runWorker<T>(script: string, args: readonly string[]): Promise<T> {
   return runProcess(process.execPath, [script, ...args]).then((r) => JSON.parse(r.stdout) as T);
+}
+
+/**
+ * Keeps every core busy (one spinning node process per core, at normal
+ * priority), as on a shared CI runner, until the returned function is called.
+ */
+export function busyCpu(): () => void {
+  const spinners = os.cpus().map(() => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return () => {
+    for (const spinner of spinners) spinner.kill('SIGKILL');
+  };
 }

@@ -1,19 +1,32 @@
 /**
- * Scale curve: 10 to 10,000 member grants spread over 1 and over 10 policies
- * at a given API latency, `-parallelism=10`, one `terraform apply` each, with
- * the peak RSS of the whole `terraform apply` process tree (terraform and the
- * provider), then a `terraform plan` of the applied stack (its reads per
- * policy); beside the peer model (virtual clock).
+ * Scale: member grants spread over one and over ten policies at a given API
+ * latency, `-parallelism=10`, each `terraform apply` alternating with the
+ * floor (as many bare `terraform_data`, in the same round) and the median of
+ * `runs` rounds taken, with the peak RSS of the whole `terraform apply`
+ * process tree (terraform and the provider); then a `terraform plan` of the
+ * applied stack (its reads per policy); beside the peer model (virtual
+ * clock). A point may run with the CPU deliberately busy (busyCpu), as on a
+ * shared CI runner.
  */
 import { GoogleApiEmulator } from '../lib/testing';
 import { MAX_PRINCIPALS } from '../lib/iam/limits';
-import { GrantsDeploy } from './deploy';
+import { FloorDeploy, GrantsDeploy } from './deploy';
 import { replayPeer } from './peer-model';
+import { busyCpu } from './processes';
+import { median } from './stats';
 import type { ScalePoint } from './svg';
 
+export interface ScaleSpec {
+  readonly grants: number;
+  readonly policies: number;
+  /** Whether the CPU is kept busy meanwhile (one spinning process per core). */
+  readonly busy: boolean;
+}
+
 export interface ScaleOptions {
-  readonly grants: readonly number[];
-  readonly policies: readonly number[];
+  readonly points: readonly ScaleSpec[];
+  /** Rounds of ours and the floor, alternating; each figure is the median. */
+  readonly runs: number;
   readonly latencyMs: number;
   readonly parallelism: number;
   readonly rssSampleMs: number;
@@ -25,36 +38,50 @@ export async function benchScale(options: ScaleOptions): Promise<ScalePoint[]> {
   const peer = await GoogleApiEmulator.start({ latencyMs: 0 });
   const points: ScalePoint[] = [];
   try {
-    for (const grants of options.grants) {
-      for (const policies of options.policies) {
-        // Google allows 1,500 principals in one policy: more grants than that on one policy is not a stack anyone can deploy.
-        if (policies > grants || grants / policies > MAX_PRINCIPALS) continue;
-        const deploy = await GrantsDeploy.create({ grants, policies }, ours);
+    for (const { grants, policies, busy } of options.points) {
+      // Google allows 1,500 principals in one policy: more grants than that on one policy is not a stack anyone can deploy.
+      if (policies > grants || grants / policies > MAX_PRINCIPALS)
+        throw new Error(`scale: ${grants} grants cannot go on ${policies} policies`);
+      const deploy = await GrantsDeploy.create({ grants, policies }, ours);
+      const floor = await FloorDeploy.create(grants);
+      const runs: { ms: number; calls: number; peakMiB: number; floorMs: number; floorPeakMiB: number }[] = [];
+      try {
+        const stopBusy = busy ? busyCpu() : undefined;
         try {
-          // Small stacks get a warm-up run; larger ones are measured once.
-          if (grants <= 100) await deploy.apply(options.parallelism);
-          const run = await deploy.apply(options.parallelism, options.rssSampleMs);
-          const plan = await deploy.plan(options.parallelism);
-          const model = await replayPeer(
-            peer,
-            { grants, policies, parallelism: options.parallelism, latencyMs: options.latencyMs },
-            'virtual',
-          );
-          const point: ScalePoint = {
-            grants,
-            policies,
-            oursMs: run.ms,
-            oursCallsPerGrant: run.calls / grants,
-            oursPeakMiB: run.peakTreeRssMiB,
-            peerMs: model.ms,
-            peerCallsPerGrant: model.calls / grants,
-            planReadsPerPolicy: plan.reads / policies,
-          };
-          options.log(`scale: ${JSON.stringify(point)}`);
-          points.push(point);
+          for (let round = 0; round < options.runs; round++) {
+            const bare = await floor.apply(options.parallelism, options.rssSampleMs);
+            const run = await deploy.apply(options.parallelism, options.rssSampleMs);
+            runs.push({ ms: run.ms, calls: run.calls, peakMiB: run.peakTreeRssMiB, floorMs: bare.ms, floorPeakMiB: bare.peakTreeRssMiB });
+            options.log(`scale ${grants}/${policies}${busy ? ' busy' : ''} round ${round + 1}: ${JSON.stringify(runs[round])}`);
+          }
         } finally {
-          deploy.dispose();
+          stopBusy?.();
         }
+        const plan = busy ? undefined : await deploy.plan(options.parallelism);
+        const model = await replayPeer(
+          peer,
+          { grants, policies, parallelism: options.parallelism, latencyMs: options.latencyMs },
+          'virtual',
+        );
+        const point: ScalePoint = {
+          grants,
+          policies,
+          busy,
+          runs: runs.length,
+          oursMs: median(runs.map((r) => r.ms)),
+          floorMs: median(runs.map((r) => r.floorMs)),
+          oursCallsPerGrant: median(runs.map((r) => r.calls)) / grants,
+          oursPeakMiB: median(runs.map((r) => r.peakMiB)),
+          floorPeakMiB: median(runs.map((r) => r.floorPeakMiB)),
+          peerMs: model.ms,
+          peerCallsPerGrant: model.calls / grants,
+          ...(plan ? { planReadsPerPolicy: plan.reads / policies } : {}),
+        };
+        options.log(`scale: ${JSON.stringify(point)}`);
+        points.push(point);
+      } finally {
+        deploy.dispose();
+        floor.dispose();
       }
     }
   } finally {
