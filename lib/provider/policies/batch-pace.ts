@@ -1,54 +1,76 @@
 /**
- * How many requests the next batch of one policy waits for, from the pace of
- * the run so far.
+ * When the batchers of one provider process have gathered enough to write,
+ * from the pace of the run so far.
  *
  * Terraform keeps at most `-parallelism` operations in flight and sends the
  * next one only after it has saved the result of another, which costs it more
- * and more as the state grows, and more on a busy machine. While a write is in
- * flight the requests that arrive queue for the next one; the question is how
- * many more to wait for after it. Two rates decide: one write takes `W` ms,
- * and Terraform hands over a request every `T` ms. Batches of `W / T` keep the
- * writes up with Terraform; anything up to `P - W / T` (P: the most requests
- * this policy had outstanding at once, about -parallelism for one policy)
- * still leaves Terraform results to save while the next write is out, so it
- * never waits for us. The largest such batch is the target: fewer IAM calls
- * at no cost in time. When Terraform is faster than that allows (`W / T`
- * above `P / 2`, a small state on a quiet machine), only full batches keep
- * the calls per write up, and the target is P.
+ * and more as the state grows, and more on a busy machine. The requests the
+ * provider holds (queued for a write, or being written) are Terraform's
+ * slots; the rest of its slots are results it is still saving. Two rates
+ * decide how many to hold: a write takes `W` ms, and Terraform hands over a
+ * request every `T` ms. While the writes go out, Terraform should still have
+ * about `W / T` results to save, so that it never waits for us: the batchers
+ * write once they hold `P - W / T` requests together (P: the most ever held at
+ * once, about -parallelism). Holding fewer would only add writes; holding
+ * more would leave Terraform idle. When Terraform is faster than that allows
+ * (`W / T` above `P / 2`: a small state on a quiet machine), it cannot be kept
+ * busy anyway, and only holding all P keeps the calls per write up.
  *
- * On a busy machine T grows, so the target grows too: the batches stay full
- * where taking requests as they come made a write of every two or three.
+ * On a busy machine T grows, so the batches grow too: they stay full where
+ * taking requests as they came made a write of every two or three. Counted
+ * over every policy of the process, so grants spread over several policies
+ * are written as soon as Terraform has handed over its share, not each
+ * policy's queue waiting on its own.
  */
 export class BatchPace {
-  /** The most requests this policy had outstanding at once: queued and being written. */
-  private mostOutstanding = 0;
+  private queued = 0;
+  private writing = 0;
+  /** The most requests held at once: queued and being written. */
+  private most = 0;
   private writeMs?: number;
   private gapMs?: number;
   private lastArrival?: number;
 
-  /** A request arrived; `outstanding` of this policy's requests now wait or are being written. */
-  public arrived(now: number, outstanding: number): void {
+  /** A request arrived at `now` and waits in a queue. */
+  public arrived(now: number): void {
     if (this.lastArrival !== undefined) {
       const gap = now - this.lastArrival;
       // A pause (Terraform busy elsewhere, or a new command) says nothing of the pace.
       if (gap < PAUSE_MS) this.gapMs = average(this.gapMs, gap);
     }
     this.lastArrival = now;
-    this.mostOutstanding = Math.max(this.mostOutstanding, outstanding);
+    this.queued += 1;
+    this.most = Math.max(this.most, this.queued + this.writing);
   }
 
-  /** A write (the whole read-modify-write) took `ms`. */
-  public wrote(ms: number): void {
+  /** `count` queued requests left without a write (cancelled). */
+  public dequeued(count: number): void {
+    this.queued -= count;
+  }
+
+  /** A write of `count` queued requests went out. */
+  public writeStarted(count: number): void {
+    this.queued -= count;
+    this.writing += count;
+  }
+
+  /** The write of `count` requests ended after `ms` (the whole read-modify-write). */
+  public writeEnded(count: number, ms: number): void {
+    this.writing -= count;
     this.writeMs = average(this.writeMs, ms);
   }
 
-  /** The batch size to wait for; Infinity until one write and a few arrivals have been seen. */
+  /** How many requests to hold before writing; Infinity until one write and a few arrivals have been seen. */
   public target(): number {
-    if (this.writeMs === undefined || this.gapMs === undefined || this.mostOutstanding === 0) return Infinity;
-    const most = this.mostOutstanding;
+    if (this.writeMs === undefined || this.gapMs === undefined || this.most === 0) return Infinity;
     const keepingUp = this.writeMs / Math.max(this.gapMs, 1);
-    if (keepingUp > most / 2) return most;
-    return Math.max(1, Math.round(most - keepingUp));
+    if (keepingUp > this.most / 2) return this.most;
+    return Math.max(1, Math.round(this.most - keepingUp));
+  }
+
+  /** Whether the requests held (queued and being written, over every policy) are enough to write. */
+  public get enough(): boolean {
+    return this.queued + this.writing >= this.target();
   }
 
   /**
@@ -68,42 +90,4 @@ const PAUSE_MS = 2_000;
 /** An exponentially weighted average, recent values weighing 1/4. */
 function average(previous: number | undefined, value: number): number {
   return previous === undefined ? value : previous + (value - previous) / 4;
-}
-
-/**
- * The change requests of one provider process, over all its policies: how
- * many wait in a batcher's queue, how many are being written, and the most
- * ever outstanding at once (about Terraform's -parallelism). When every one
- * of them waits in a queue and none is being written, Terraform is waiting
- * for us alone: nothing more will arrive until a batch goes out.
- */
-export class OutstandingChanges {
-  private queued = 0;
-  private writing = 0;
-  private most = 0;
-  private answered = false;
-
-  public enqueued(count: number): void {
-    this.queued += count;
-    this.most = Math.max(this.most, this.queued + this.writing);
-  }
-
-  public dequeued(count: number): void {
-    this.queued -= count;
-  }
-
-  public writeStarted(count: number): void {
-    this.queued -= count;
-    this.writing += count;
-  }
-
-  public writeEnded(count: number): void {
-    this.writing -= count;
-    this.answered = true;
-  }
-
-  /** Whether all of Terraform's outstanding requests wait in queues (known once a batch has been answered). */
-  public get allWaiting(): boolean {
-    return this.answered && this.writing === 0 && this.queued >= this.most;
-  }
 }

@@ -5,7 +5,7 @@ import type { PolicyEdit } from '../../iam/policy-edit';
 import type { Policy } from '../../iam/types';
 import { ProviderErrors } from '../errors';
 import type { IamPolicyEndpoint } from '../../api/iam-policy';
-import { BatchPace, OutstandingChanges } from './batch-pace';
+import { BatchPace } from './batch-pace';
 import { applyEditBatch, type EditOutcome } from './engine';
 import { GrantedHere } from './granted-here';
 import { settleUnanswered, type SettledChange } from './settle';
@@ -94,10 +94,6 @@ export class PolicyBatcher {
   private queue: Pending[] = [];
   private draining = false;
   private stopped = false;
-  /** How many requests are being written now. */
-  private writing = 0;
-  /** The pace of arrivals and writes: how many requests the next batch waits for. */
-  private readonly pace = new BatchPace();
   /** The polls for an answer other than a stale version, by that version's etag. */
   private readonly polls = new Map<string, Promise<Policy>>();
   /** What this process's creates and updates granted: a delete here leaves it alone. */
@@ -108,8 +104,8 @@ export class PolicyBatcher {
   constructor(
     private readonly endpoint: IamPolicyEndpoint,
     private readonly options: PolicyBatcherOptions,
-    /** The process's change requests over all its policies. @default - this policy's alone */
-    private readonly outstanding = new OutstandingChanges(),
+    /** The pace of the process's requests and writes, over all its policies. @default - this policy's alone */
+    private readonly pace = new BatchPace(),
   ) {}
 
   /** The policy: read once (concurrent callers share the read) and kept, updated by this process's own writes. */
@@ -196,8 +192,7 @@ export class PolicyBatcher {
     return new Promise<ChangeResult>((resolve, reject) => {
       const pending: Pending = { edits, resolve, reject };
       this.queue.push(pending);
-      this.outstanding.enqueued(1);
-      this.pace.arrived(Date.now(), this.queue.length + this.writing);
+      this.pace.arrived(Date.now());
       signal?.addEventListener('abort', () => this.cancel(pending), { once: true });
       void this.drain();
     });
@@ -207,7 +202,7 @@ export class PolicyBatcher {
   public stop(): void {
     this.stopped = true;
     const cancelled = this.queue.splice(0);
-    this.outstanding.dequeued(cancelled.length);
+    this.pace.dequeued(cancelled.length);
     for (const pending of cancelled) pending.reject(ProviderErrors.cancelled());
   }
 
@@ -215,7 +210,7 @@ export class PolicyBatcher {
     const index = this.queue.indexOf(pending);
     if (index < 0) return; // already in a batch: it is finished and settled
     this.queue.splice(index, 1);
-    this.outstanding.dequeued(1);
+    this.pace.dequeued(1);
     pending.reject(ProviderErrors.cancelled());
   }
 
@@ -229,15 +224,12 @@ export class PolicyBatcher {
         await this.gather();
         const batch = revocationsFirst(this.queue.splice(0));
         if (batch.length === 0) continue;
-        this.outstanding.writeStarted(batch.length);
-        this.writing = batch.length;
+        this.pace.writeStarted(batch.length);
         const started = Date.now();
         try {
           await this.write(batch);
         } finally {
-          this.pace.wrote(Date.now() - started);
-          this.writing = 0;
-          this.outstanding.writeEnded(batch.length);
+          this.pace.writeEnded(batch.length, Date.now() - started);
         }
       }
     } finally {
@@ -246,11 +238,10 @@ export class PolicyBatcher {
   }
 
   /**
-   * Waits for the requests Terraform is about to send: until the queue holds
-   * as many as BatchPace says keep Terraform busy with the fewest writes, or
-   * every request Terraform has outstanding with this process waits in a
-   * queue (it is waiting for us alone), or none came for a while (the idle
-   * time), or `maxGatherMs` at most. Taking them as they come made a write of
+   * Waits for the requests Terraform is about to send: until the process
+   * holds as many, over all its policies, as BatchPace says keep Terraform
+   * busy with the fewest writes, or none came for a while (the idle time), or
+   * `maxGatherMs` at most. Taking them as they come made a write of
    * every two or three requests once Terraform slowed down (a large state, a
    * busy machine): 0.41 to 0.55 IAM calls per grant at 1,000 grants on one
    * policy with the CPU busy. The first batch, expecting no number, waits
@@ -261,10 +252,9 @@ export class PolicyBatcher {
     const start = Date.now();
     const until = start + (this.options.maxGatherMs ?? 500);
     const idleMs = this.pace.idleMs(this.options.idleGatherMs ?? 60);
-    const target = this.pace.target();
     let queued = this.queue.length;
     let lastArrival = start;
-    while (this.queue.length < target && !this.outstanding.allWaiting && Date.now() < until && Date.now() - lastArrival < idleMs) {
+    while (!this.pace.enough && Date.now() < until && Date.now() - lastArrival < idleMs) {
       await new Promise((resolve) => setTimeout(resolve, 2));
       if (this.queue.length > queued) {
         queued = this.queue.length;

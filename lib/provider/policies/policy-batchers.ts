@@ -1,7 +1,7 @@
 import type { GoogleRestClient } from '../../api/client';
 import { IamPolicyApi } from '../../api/iam-policy';
 import type { IamResource } from '../../iam/grant';
-import { OutstandingChanges } from './batch-pace';
+import { BatchPace } from './batch-pace';
 import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
 
 /**
@@ -12,8 +12,8 @@ import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
 export class PolicyBatchers {
   private readonly batchers = new Map<string, PolicyBatcher>();
   private stopped = false;
-  /** Every batcher's requests, counted together: when all wait, Terraform waits for us alone. */
-  private readonly outstanding = new OutstandingChanges();
+  /** The pace of every batcher's requests and writes, counted together: Terraform's slots are shared. */
+  private readonly pace = new BatchPace();
 
   constructor(
     private readonly client: GoogleRestClient,
@@ -25,7 +25,7 @@ export class PolicyBatchers {
     const key = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod ?? '']);
     let batcher = this.batchers.get(key);
     if (!batcher) {
-      batcher = new PolicyBatcher(new IamPolicyApi(this.client, resource), this.options, this.outstanding);
+      batcher = new PolicyBatcher(new IamPolicyApi(this.client, resource), this.options, this.pace);
       if (this.stopped) batcher.stop();
       this.batchers.set(key, batcher);
     }
