@@ -75,8 +75,9 @@ interface Pending {
 /**
  * One policy's changes, folded into as few read-modify-writes as possible
  * (like terraform-provider-google's IAM batcher with its per-resource lock,
- * but in process): while a write is in flight, and for a few ms after a first
- * request, requests queue and then go out together as one `applyEditBatch`.
+ * but in process): while a write is in flight, and until the process holds
+ * enough (`gather`, BatchPace), requests queue and then go out together as
+ * one `applyEditBatch`.
  * The policy as last read or written is kept: the next batch writes against
  * it without reading (its etag guards the write; the engine reads afresh when
  * Google refuses it), and plan-time reads of any number of grants on the
