@@ -90,8 +90,6 @@ export function notYetVisible(httpStatus: number, status: string, message: strin
 /**
  * What is retried, each with a budget of its own:
  * - `change`: a grant's read-modify-write (3 minutes: Terraform waits for it anyway);
- * - `check`: the fresh read that settles a failed change (a minute: Terraform
- *   waits for its outcome);
  * - `read`: plan-time reads and Direct-form lookups (20 s: a
  *   plan or a synth must not hang on a dead endpoint; with one request's own
  *   timeout a read gives up within about 80 s at worst);
@@ -101,11 +99,10 @@ export function notYetVisible(httpStatus: number, status: string, message: strin
  * - `staleRead`: a refresh's re-reads while Google's answer is older than the
  *   provider's own last write (30 s).
  */
-export type RetriedOperation = 'change' | 'check' | 'read' | 'visibility' | 'staleRead';
+export type RetriedOperation = 'change' | 'read' | 'visibility' | 'staleRead';
 
 const BUDGET_MS: Record<RetriedOperation, number> = {
   change: 180_000,
-  check: 60_000,
   read: 20_000,
   visibility: 120_000,
   staleRead: 30_000,

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'timers/promises';
 import { GoogleApiError } from './errors';
 import { DEFAULT_RETRY_SCHEDULE, isRetried, retryDelayMs, withinBudget, type RetrySchedule } from './retry-policy';
 
@@ -12,7 +13,14 @@ export interface RetryOptions extends Partial<RetrySchedule> {
   readonly retryOn?: (error: unknown) => boolean;
   /** Asked before each retry: true ends the retries (e.g. the apply was interrupted). @default - never */
   readonly stopRetrying?: () => boolean;
-  readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * Ends the retries when aborted (Ctrl-C), a wait between attempts included:
+   * the last failure is thrown at once.
+   * @default - never aborted
+   */
+  readonly signal?: AbortSignal;
+  /** Waits `ms`; rejects (with anything) once `signal` aborts, if it is given. */
+  readonly sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   readonly random?: () => number;
   readonly now?: () => number;
 }
@@ -23,7 +31,7 @@ export interface Retried<T> {
   readonly attempts: number;
 }
 
-const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const defaultSleep = (ms: number, signal?: AbortSignal) => delay(ms, undefined, { signal });
 
 /** Whether the policy retries this error: only Google's conflicts and transient failures (anything else is a bug or a refusal). */
 export function isRetriedError(error: unknown): boolean {
@@ -32,8 +40,8 @@ export function isRetriedError(error: unknown): boolean {
 
 /**
  * Calls `attempt(1)`, `attempt(2)`, … until one succeeds, fails in a way the
- * policy does not retry, or the budget is spent; then rejects with the last
- * error as it was.
+ * policy does not retry, the budget is spent, or the caller stops (`signal`,
+ * `stopRetrying`); then rejects with the last error as it was.
  */
 export async function retrying<T>(attempt: (n: number) => Promise<T>, options: RetryOptions = {}): Promise<Retried<T>> {
   const schedule: RetrySchedule = {
@@ -52,11 +60,17 @@ export async function retrying<T>(attempt: (n: number) => Promise<T>, options: R
     try {
       return { value: await attempt(n), attempts: n };
     } catch (error) {
-      if (!(options.retryOn ?? isRetriedError)(error) || options.stopRetrying?.()) throw error;
+      const stopped = () => options.signal?.aborted === true || options.stopRetrying?.() === true;
+      if (!(options.retryOn ?? isRetriedError)(error) || stopped()) throw error;
       const delayMs = retryDelayMs(schedule, n, random());
       if (!withinBudget(schedule, now() - start, delayMs)) throw error;
       options.onRetry?.(error, n, delayMs);
-      await sleep(delayMs);
+      try {
+        await sleep(delayMs, options.signal);
+      } catch (interrupted) {
+        if (stopped()) throw error;
+        throw interrupted;
+      }
     }
   }
 }

@@ -81,6 +81,18 @@ export function grantEdits(grant: Grant, action: GrantAction): PolicyEdit[] {
 }
 
 /**
+ * The policy edits of one change of a grant resource: a create grants
+ * `after`, a delete revokes `before`, an update grants `after` and, when it
+ * is another grant (another member, role or condition), revokes `before` in
+ * the same edits (one write, no gap for principals that stay).
+ */
+export function changeEdits(before: Grant | undefined, after: Grant | undefined): PolicyEdit[] {
+  if (after === undefined) return before === undefined ? [] : grantEdits(before, 'remove');
+  if (before === undefined || grantKey(before) === grantKey(after)) return grantEdits(after, 'apply');
+  return [...grantEdits(before, 'remove'), ...grantEdits(after, 'apply')];
+}
+
+/**
  * Terraform-style id, as terraform-provider-google builds it:
  * member `{resource}/{role}/{member}`, binding `{resource}/{role}`, policy `{resource}`,
  * member and binding followed by `/{title}/{description}/{expression}` when conditional.

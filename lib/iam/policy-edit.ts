@@ -1,6 +1,6 @@
 import { BindingIdentity } from './identity';
 import { checkPolicyLimits } from './limits';
-import { parseGrantPrincipal, samePrincipal } from './principal';
+import { comparisonKey, parseGrantPrincipal, samePrincipal } from './principal';
 import { validateRole } from './role';
 import type { AuditConfig, Binding, ConditionInput, Expr, Policy } from './types';
 
@@ -15,7 +15,13 @@ export type PolicyEdit =
   | { readonly kind: 'addMember'; readonly role: string; readonly member: string; readonly condition?: EditCondition }
   | { readonly kind: 'removeMember'; readonly role: string; readonly member: string; readonly condition?: EditCondition }
   | { readonly kind: 'setBinding'; readonly role: string; readonly members: readonly string[]; readonly condition?: EditCondition }
-  | { readonly kind: 'removeBinding'; readonly role: string; readonly condition?: EditCondition }
+  | {
+      readonly kind: 'removeBinding';
+      readonly role: string;
+      readonly condition?: EditCondition;
+      /** Members the binding keeps (a grant elsewhere declares them): only the others are removed. @default - none */
+      readonly except?: readonly string[];
+    }
   | { readonly kind: 'replaceBindings'; readonly bindings: readonly EditBinding[] }
   | { readonly kind: 'replaceAuditConfigs'; readonly auditConfigs: readonly AuditConfig[] };
 
@@ -40,8 +46,8 @@ export const CONDITIONAL_POLICY_VERSION = 3;
  * Google may return two bindings with the same identity. Then a member found
  * in any of them is present; `addMember` appends to the first; `removeMember`
  * removes from all; `setBinding` writes the members into the first and drops
- * the others; `removeBinding` drops all. A binding left without members is
- * dropped.
+ * the others; `removeBinding` drops all (but for the members it keeps,
+ * `except`). A binding left without members is dropped.
  *
  * Version: see `resultVersion`.
  */
@@ -78,11 +84,20 @@ export function applyEdit(policy: Policy, edit: PolicyEdit): Policy {
       );
     case 'setBinding':
       return withBindings(policy, setBinding(bindings, edit.role, edit.members, edit.condition));
-    case 'removeBinding':
+    case 'removeBinding': {
+      const kept = new Set((edit.except ?? []).map(comparisonKey));
+      if (kept.size === 0)
+        return withBindings(
+          policy,
+          bindings.filter((b) => !matches(b)),
+        );
       return withBindings(
         policy,
-        bindings.filter((b) => !matches(b)),
+        bindings
+          .map((b) => (matches(b) ? { ...b, members: (b.members ?? []).filter((m) => kept.has(comparisonKey(m))) } : b))
+          .filter((b) => !matches(b) || hasMembers(b)),
       );
+    }
   }
 }
 

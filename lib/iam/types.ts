@@ -51,3 +51,10 @@ export interface ConditionInput {
   readonly title: string;
   readonly description?: string;
 }
+
+/**
+ * Google's etag of a resource that has never had a policy (`{ "etag": "ACAB" }`).
+ * Unlike every other etag it names no single version: a resource deleted and
+ * created again answers it again.
+ */
+export const EMPTY_POLICY_ETAG = 'ACAB';

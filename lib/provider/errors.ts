@@ -32,10 +32,9 @@ export const ProviderErrors = {
     new GoogleApiError(499, 'CANCELLED', `${CANCELLED_MESSAGE}; this change was not sent to Google`, undefined, 'permanent'),
   cancelled: () => new ProviderError(`${CANCELLED_MESSAGE}; this change was not sent to Google, nothing was written`, 'CANCELLED'),
   /**
-   * A write was sent, its answer lost, and no read could tell whether Google
-   * carried it out (`why`: the read's failure, or LAGGING_READ). Terraform
-   * keeps the object (tainted, on a create), so the next apply or destroy
-   * settles it.
+   * A write was sent, its answer lost, and nothing could tell whether Google
+   * carried it out (`why`: NO_WRITE_CONFIRMED). Terraform keeps the object
+   * (tainted, on a create), so the next apply or destroy settles it.
    */
   outcomeUnknown: (failure: string, why: string) =>
     new ProviderError(
@@ -43,9 +42,9 @@ export const ProviderErrors = {
         'Terraform keeps the grant in its state, so nothing is lost track of: the next terraform apply completes or repairs it, and terraform destroy (or deleting the grant from the configuration) revokes it',
       'OUTCOME_UNKNOWN',
     ),
-  /** Why a read that does not show a lost write settles nothing. */
-  LAGGING_READ:
-    "a read after it does not show the change, which proves nothing: Google's IAM reads may lag writes (the IAM API reference: each read is eventually consistent)",
+  /** Why only a later write could have settled a lost one. */
+  NO_WRITE_CONFIRMED:
+    "no later write with a fresh etag confirmed the policy before the retries ended (a read alone settles nothing: Google's IAM reads may lag writes, the IAM API reference says each read is eventually consistent)",
   /**
    * A grant's create or update gave up waiting for what it names to become
    * visible to IAM (retry-policy.ts `notYetVisible`): `what` is the resource's

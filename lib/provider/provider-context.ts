@@ -1,4 +1,5 @@
 import { GoogleRestClient } from '../api/client';
+import { IamPolicyApi } from '../api/iam-policy';
 import { defaultProject } from '../api/credentials';
 import { retrySchedule, type RetrySchedule } from '../api/retry-policy';
 import { PolicyBatchers } from './policies/policy-batchers';
@@ -58,9 +59,8 @@ export function createContext(
   };
   const client = new GoogleRestClient({ env, ...(settings.accessToken !== undefined ? { accessToken: settings.accessToken } : {}) });
   const readRetry = retrySchedule('read', env);
-  const policies = new PolicyBatchers(client, {
+  const policies = new PolicyBatchers((resource) => new IamPolicyApi(client, resource), {
     change: retrySchedule('change', env),
-    check: retrySchedule('check', env),
     read: readRetry,
     staleRead: retrySchedule('staleRead', env),
     ...batching,

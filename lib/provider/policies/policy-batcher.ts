@@ -1,21 +1,18 @@
 import { createHash } from 'crypto';
 import { GoogleApiError } from '../../api/errors';
 import { isRetriedError, retrying, type RetryOptions } from '../../api/retrying';
+import { DeclaredGrants } from '../../iam/declared-grants';
 import type { PolicyEdit } from '../../iam/policy-edit';
-import type { Policy } from '../../iam/types';
+import { EMPTY_POLICY_ETAG, type Policy } from '../../iam/types';
 import { ProviderErrors } from '../errors';
 import type { IamPolicyEndpoint } from '../../api/iam-policy';
 import { BatchPace } from './batch-pace';
 import { applyEditBatch, type EditOutcome } from './engine';
-import { GrantedHere } from './granted-here';
-import { settleUnanswered, type SettledChange } from './settle';
 
 /** Timing and retry budgets of one policy's batcher. */
 export interface PolicyBatcherOptions {
   /** A read-modify-write's retries (retry-policy.ts `change`). */
   readonly change: RetryOptions;
-  /** The read that settles a write whose answer was lost (`check`). */
-  readonly check: RetryOptions;
   /** Resource reads at plan (`read`). */
   readonly read: RetryOptions;
   /** Re-reads while Google answers a version older than this provider's own last write (`staleRead`). */
@@ -32,25 +29,29 @@ export interface PolicyBatcherOptions {
   readonly idleGatherMs?: number;
 }
 
-/** What became of one change: written (or found already so), with the policy's etag after it. */
-export interface ChangeResult extends SettledChange {
+/** What became of one change: written, with the policy's etag after it. */
+export interface ChangeResult {
+  readonly etag: string;
+  /** Whether this change altered the policy the write was built on (false: it was already so). */
+  readonly changed: boolean;
+  /** How many changes were written together with this one. */
+  readonly batchSize: number;
   /**
-   * Digests (`etagDigest`) of the policy versions this process's writes
-   * replaced up to this change, newest last, within the last `STALE_WINDOW_MS`
-   * and at most `STALE_VERSIONS_KEPT`: a later read answering one of them is
-   * stale (Google's reads may lag writes), not someone else's edit.
+   * Digests (`etagDigest`) of the policy versions this process had seen (read,
+   * or written against) before the write that carried this change, newest
+   * last, at most `VERSIONS_KEPT`: every one is older than that write, so a
+   * later read answering one of them is stale (Google's reads may lag
+   * writes), not someone else's edit. Never the empty policy's etag, which a
+   * resource created again answers again.
    */
   readonly replaced: readonly string[];
 }
 
-/** How far back a change remembers the versions its process replaced: the `staleRead` budget. */
-const STALE_WINDOW_MS = 30_000;
 /**
  * At most this many of them: each costs 6 characters of private state per
- * grant, which Terraform rewrites with the whole state after every resource
- * (at 16, a grant's state is about 18% larger, 970 bytes instead of 820).
+ * grant, which Terraform rewrites with the whole state after every resource.
  */
-const STALE_VERSIONS_KEPT = 16;
+const VERSIONS_KEPT = 8;
 
 /** A short digest of an etag: what a grant's private state keeps of the versions its write replaced. */
 export function etagDigest(etag: string): string {
@@ -77,16 +78,22 @@ interface Pending {
  * (like terraform-provider-google's IAM batcher with its per-resource lock,
  * but in process): while a write is in flight, and until the process holds
  * enough (`gather`, BatchPace), requests queue and then go out together as
- * one `applyEditBatch`.
+ * one `applyEditBatch`. A provider process has one per policy, however its
+ * grants name it (policy-batchers.ts).
  * The policy as last read or written is kept: the next batch writes against
  * it without reading (its etag guards the write; the engine reads afresh when
  * Google refuses it), and plan-time reads of any number of grants on the
  * policy cost one getIamPolicy for the process's life.
  *
- * A write whose answer was lost is settled by a read before anyone is
- * answered (settle.ts). On `stop()` (Ctrl-C), queued requests fail at once as
- * cancelled, a batch not yet sent is not sent, and a write already sent is
- * settled.
+ * What the run's creates and updates granted is declared here, and no
+ * removal of a later batch takes it away (declared-grants.ts): the outcome
+ * does not depend on the order in which Terraform sends the changes.
+ *
+ * A write whose answer was lost and that no later write of the batch
+ * confirmed has an unknown outcome (a read cannot settle it: it may lag).
+ * On `stop()` (Ctrl-C), queued requests fail at once as cancelled, every
+ * wait ends, a batch not yet sent is not sent, and a write already sent is
+ * answered.
  */
 export class PolicyBatcher {
   /** The policy as last read or written here; undefined until the first read, and after a failed change. */
@@ -94,13 +101,14 @@ export class PolicyBatcher {
   private reading?: Promise<Policy>;
   private queue: Pending[] = [];
   private draining = false;
-  private stopped = false;
+  /** Aborted by `stop()`: ends every wait (retries, polls, the gathering) at once. */
+  private readonly stopping = new AbortController();
   /** The polls for an answer other than a stale version, by that version's etag. */
   private readonly polls = new Map<string, Promise<Policy>>();
-  /** What this process's creates and updates granted: a delete here leaves it alone. */
-  private readonly granted = new GrantedHere();
-  /** Versions this process's writes replaced (etag digests, with when), oldest first. */
-  private readonly replacedVersions: { readonly digest: string; readonly at: number }[] = [];
+  /** What this process's creates and updates granted: no later removal takes it away. */
+  private readonly declared = new DeclaredGrants();
+  /** Digests of the versions this process has seen (read, or written against), oldest first. */
+  private readonly seen: string[] = [];
 
   constructor(
     private readonly endpoint: IamPolicyEndpoint,
@@ -109,14 +117,15 @@ export class PolicyBatcher {
     private readonly pace = new BatchPace(),
   ) {}
 
+  private get stopped(): boolean {
+    return this.stopping.signal.aborted;
+  }
+
   /** The policy: read once (concurrent callers share the read) and kept, updated by this process's own writes. */
   public read(): Promise<Policy> {
     if (this.known) return Promise.resolve(this.known);
-    this.reading ??= retrying(() => this.endpoint.getIamPolicy(), this.options.read)
-      .then(({ value }) => {
-        this.known = value;
-        return value;
-      })
+    this.reading ??= retrying(() => this.endpoint.getIamPolicy(), { ...this.options.read, signal: this.stopping.signal })
+      .then(({ value }) => this.keep(value))
       .finally(() => {
         this.reading = undefined;
       });
@@ -158,36 +167,40 @@ export class PolicyBatcher {
           if (policy.etag === etag) throw new StaleRead(policy);
           return policy;
         },
-        { ...this.options.staleRead, retryOn: (error) => error instanceof StaleRead || isRetriedError(error) },
+        {
+          ...this.options.staleRead,
+          signal: this.stopping.signal,
+          retryOn: (error) => error instanceof StaleRead || isRetriedError(error),
+        },
       )
-        .then(({ value }) => {
-          this.known = value;
-          return value;
-        })
+        .then(({ value }) => this.keep(value))
         .finally(() => this.polls.delete(etag));
       this.polls.set(etag, poll);
     }
     return poll;
   }
 
-  /** Notes that a write of this process replaced the version `etag`. */
-  private noteReplaced(etag: string | undefined): void {
-    if (!etag) return;
-    const now = Date.now();
-    this.replacedVersions.push({ digest: etagDigest(etag), at: now });
-    while (
-      this.replacedVersions.length > STALE_VERSIONS_KEPT ||
-      (this.replacedVersions.length > 0 && this.replacedVersions[0].at < now - STALE_WINDOW_MS)
-    ) {
-      this.replacedVersions.shift();
-    }
+  /** Keeps `policy` as the one known, and its version as seen. */
+  private keep(policy: Policy): Policy {
+    this.known = policy;
+    this.noteSeen(policy.etag);
+    return policy;
   }
 
-  private replacedDigests(): string[] {
-    return this.replacedVersions.map((v) => v.digest);
+  /** Notes a version this process has seen: every later write of it replaces that version. */
+  private noteSeen(etag: string | undefined): void {
+    if (!etag || etag === EMPTY_POLICY_ETAG) return;
+    const digest = etagDigest(etag);
+    if (this.seen.at(-1) === digest) return;
+    this.seen.push(digest);
+    if (this.seen.length > VERSIONS_KEPT) this.seen.shift();
   }
 
-  /** Queues `edits` into the next batch; rejects with Google's error, or a ProviderError (cancelled, outcome unknown). */
+  /**
+   * Queues `edits` into the next batch; rejects with Google's error, or a
+   * ProviderError (cancelled, outcome unknown). The grants among them (a
+   * create's, an update's new values) are what the configuration declares.
+   */
   public change(edits: readonly PolicyEdit[], signal?: AbortSignal): Promise<ChangeResult> {
     if (this.stopped || signal?.aborted) return Promise.reject(ProviderErrors.cancelled());
     return new Promise<ChangeResult>((resolve, reject) => {
@@ -199,9 +212,9 @@ export class PolicyBatcher {
     });
   }
 
-  /** Cancels what is queued; a batch already being written is finished (and settled). */
+  /** Cancels what is queued and ends every wait; a batch already being written is finished. */
   public stop(): void {
-    this.stopped = true;
+    this.stopping.abort();
     const cancelled = this.queue.splice(0);
     this.pace.dequeued(cancelled.length);
     for (const pending of cancelled) pending.reject(ProviderErrors.cancelled());
@@ -209,7 +222,7 @@ export class PolicyBatcher {
 
   private cancel(pending: Pending): void {
     const index = this.queue.indexOf(pending);
-    if (index < 0) return; // already in a batch: it is finished and settled
+    if (index < 0) return; // already in a batch: it is finished
     this.queue.splice(index, 1);
     this.pace.dequeued(1);
     pending.reject(ProviderErrors.cancelled());
@@ -223,7 +236,7 @@ export class PolicyBatcher {
         // The first batch reads the policy first; requests arriving meanwhile join it.
         if (!this.known) await this.read().catch(() => undefined);
         await this.gather();
-        const batch = revocationsFirst(this.queue.splice(0));
+        const batch = this.queue.splice(0);
         if (batch.length === 0) continue;
         this.pace.writeStarted(batch.length);
         const started = Date.now();
@@ -242,12 +255,13 @@ export class PolicyBatcher {
    * Waits for the requests Terraform is about to send: until the process
    * holds as many, over all its policies, as BatchPace says keep Terraform
    * busy with the fewest writes, or none came for a while (the idle time), or
-   * `maxGatherMs` at most. Taking them as they come made a write of
-   * every two or three requests once Terraform slowed down (a large state, a
-   * busy machine): 0.41 to 0.55 IAM calls per grant at 1,000 grants on one
-   * policy with the CPU busy. The first batch, expecting no number, waits
-   * until none came for the idle time: the changes of one plan to one policy
-   * (a drift repaired, a member replaced) then go out in one write.
+   * `maxGatherMs` at most, or the provider stops. Taking them as they come
+   * made a write of every two or three requests once Terraform slowed down (a
+   * large state, a busy machine): 0.41 to 0.55 IAM calls per grant at 1,000
+   * grants on one policy with the CPU busy. The first batch, expecting no
+   * number, waits until none came for the idle time: the changes of one plan
+   * to one policy (a drift repaired, a member replaced) then go out in one
+   * write.
    */
   private async gather(): Promise<void> {
     const start = Date.now();
@@ -255,7 +269,7 @@ export class PolicyBatcher {
     const idleMs = this.pace.idleMs(this.options.idleGatherMs ?? 60);
     let queued = this.queue.length;
     let lastArrival = start;
-    while (!this.pace.enough && Date.now() < until && Date.now() - lastArrival < idleMs) {
+    while (!this.stopped && !this.pace.enough && Date.now() < until && Date.now() - lastArrival < idleMs) {
       await new Promise((resolve) => setTimeout(resolve, 2));
       if (this.queue.length > queued) {
         queued = this.queue.length;
@@ -265,30 +279,24 @@ export class PolicyBatcher {
   }
 
   private async write(batch: Pending[]): Promise<void> {
-    // A delete leaves alone what a create or update of this process granted (granted-here.ts).
-    const sent = batch.map((pending) => (onlyRevokes(pending.edits) ? this.granted.keep(pending.edits) : pending.edits));
-    let writeSent = false;
-    /** The etag the last write was sent with: the version it replaces, if Google carried it out. */
-    let sentEtag: string | undefined;
+    /** Digests of what had been seen before the write that succeeded last, when it did. */
+    let replaced: string[] = [];
     let outcomes: EditOutcome[];
     try {
       outcomes = await applyEditBatch(
         this.endpoint,
-        sent.map((edits, i) => ({ id: String(i), edits })),
+        batch.map((pending, i) => ({ id: String(i), edits: pending.edits })),
         {
           ...this.options.change,
+          declared: this.declared,
           assumedPolicy: this.known,
-          stopRetrying: () => this.stopped,
-          onRead: (policy) => {
-            this.known = policy;
-          },
-          onWriting: (policy) => {
-            writeSent = true;
-            sentEtag = policy.etag;
-          },
-          onWritten: (policy, replacedEtag) => {
-            this.known = policy;
-            this.noteReplaced(replacedEtag);
+          signal: this.stopping.signal,
+          onRead: (policy) => this.keep(policy),
+          onWriting: (policy) => this.noteSeen(policy.etag),
+          onWritten: (policy) => {
+            const own = policy.etag ? etagDigest(policy.etag) : undefined;
+            replaced = this.seen.filter((digest) => digest !== own);
+            this.keep(policy);
           },
         },
       );
@@ -299,52 +307,24 @@ export class PolicyBatcher {
       return;
     }
     if (outcomes.some((o) => !o.ok)) this.known = undefined;
-    const failed = outcomes.filter((o): o is Extract<EditOutcome, { ok: false }> => !o.ok);
-    // A write was sent and some request failed: only a read can tell what Google carried out.
-    const settled =
-      writeSent && failed.length > 0
-        ? await settleUnanswered(
-            this.endpoint,
-            failed.map((o) => ({ outcome: o, edits: sent[Number(o.id)] })),
-            this.options.check,
-          )
-        : new Map<string, SettledChange | Error>();
-    // A lost write that the settling read found carried out replaced the version it was sent against.
-    if ([...settled.values()].some((result) => !(result instanceof Error))) this.noteReplaced(sentEtag);
-    const replaced = this.replacedDigests();
     outcomes.forEach((outcome, i) => {
       const pending = batch[i];
-      const result = outcome.ok
-        ? { etag: outcome.etag, changed: outcome.changed, batchSize: outcome.batchSize }
-        : (settled.get(outcome.id) ?? failureError(outcome));
-      if (result instanceof Error) {
-        pending.reject(result);
-        return;
-      }
-      if (!onlyRevokes(pending.edits)) this.granted.record(pending.edits);
-      pending.resolve({ ...result, replaced });
+      // Google may hold what a lost write carried: declared too, so that no later removal takes it away.
+      if (outcome.ok || outcome.writeUnanswered) this.declared.declare(pending.edits);
+      if (outcome.ok) pending.resolve({ etag: outcome.etag, changed: outcome.changed, batchSize: outcome.batchSize, replaced });
+      else pending.reject(failureError(outcome));
     });
   }
 }
 
 /**
- * The batch in the order its edits are applied: requests that only take
- * something away (a grant's delete) before the others. Terraform may send the
- * delete of a grant's old address and the create of its new one together (a
- * member grant given another address, a literal turned into a reference):
- * the grant the configuration declares must be what remains.
+ * The error a failed outcome rejects with: Google's (CANCELLED when the
+ * provider stopped before sending), or an unknown outcome when a write that
+ * carried the change went unanswered.
  */
-function revocationsFirst(batch: Pending[]): Pending[] {
-  return [...batch.filter((p) => onlyRevokes(p.edits)), ...batch.filter((p) => !onlyRevokes(p.edits))];
-}
-
-/** Whether `edits` only take something away: a grant's delete. */
-function onlyRevokes(edits: readonly PolicyEdit[]): boolean {
-  return edits.every((edit) => edit.kind === 'removeMember' || edit.kind === 'removeBinding');
-}
-
-/** The error a failed outcome rejects with: Google's (CANCELLED when the provider stopped before sending). */
 export function failureError(outcome: Extract<EditOutcome, { ok: false }>): Error {
+  if (outcome.writeUnanswered)
+    return ProviderErrors.outcomeUnknown(`${outcome.status}: ${outcome.message}`, ProviderErrors.NO_WRITE_CONFIRMED);
   if (outcome.status === 'CANCELLED') return ProviderErrors.cancelled();
   return outcome.cause ?? new GoogleApiError(0, outcome.status, outcome.message);
 }

@@ -1,13 +1,17 @@
-import type { GoogleRestClient } from '../../api/client';
-import { IamPolicyApi } from '../../api/iam-policy';
+import type { IamPolicyEndpoint } from '../../api/iam-policy';
 import type { IamResource } from '../../iam/grant';
+import { PolicyIdentity } from '../../iam/identity';
 import { BatchPace } from './batch-pace';
 import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
 
 /**
- * One PolicyBatcher per policy a provider process touches. A policy is its
- * service, API version and name (one process has one set of credentials and
- * endpoints), and the getIamPolicy method it is read with.
+ * One PolicyBatcher per policy a provider process touches, however its grants
+ * reach it: a policy is its service and resource name (PolicyIdentity), so
+ * grants that name it through two API versions of the service (a typed grant
+ * on v1, a generic one on v1beta1) share one batcher, one read-modify-write
+ * at a time and one record of what the run declares. The batcher calls the
+ * API as the first grant to reach the policy named it (every version of a
+ * service serves the same policy).
  */
 export class PolicyBatchers {
   private readonly batchers = new Map<string, PolicyBatcher>();
@@ -16,16 +20,17 @@ export class PolicyBatchers {
   private readonly pace = new BatchPace();
 
   constructor(
-    private readonly client: GoogleRestClient,
+    /** How a policy is called: lib/api's IamPolicyApi, for the provider's client. */
+    private readonly endpointOf: (resource: IamResource) => IamPolicyEndpoint,
     private readonly options: PolicyBatcherOptions,
   ) {}
 
   /** The batcher of `resource`'s policy; throws an IamValidationError for a service or version that cannot be called. */
   public of(resource: IamResource): PolicyBatcher {
-    const key = JSON.stringify([resource.service, resource.apiVersion, resource.name, resource.getIamPolicyMethod ?? '']);
+    const key = PolicyIdentity.of(resource).key;
     let batcher = this.batchers.get(key);
     if (!batcher) {
-      batcher = new PolicyBatcher(new IamPolicyApi(this.client, resource), this.options, this.pace);
+      batcher = new PolicyBatcher(this.endpointOf(resource), this.options, this.pace);
       if (this.stopped) batcher.stop();
       this.batchers.set(key, batcher);
     }

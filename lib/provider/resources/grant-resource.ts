@@ -1,5 +1,5 @@
 import type { IamResourceUse } from '../../api/resource-validation';
-import { describeGrant, grantEdits, grantId, grantKey, type Grant, type IamResource } from '../../iam/grant';
+import { changeEdits, describeGrant, grantId, type Grant, type IamResource } from '../../iam/grant';
 import { validateGrantValues } from '../../iam/grant-validation';
 import type { Policy } from '../../iam/types';
 import { isNotFound, isOutcomeUnknown, ProviderErrors, reportError, reportRefusalAhead } from '../errors';
@@ -168,7 +168,7 @@ export function grantResourceType<Model extends GrantModel>(
       const plan = decodePlan(planned);
       const grant = kind.grantOf(plan);
       try {
-        const result = await changeOnceVisible(context, grant, grantEdits(grant, 'apply'));
+        const result = await changeOnceVisible(context, grant, changeEdits(undefined, grant));
         rememberWrite(context.private, result);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
@@ -183,13 +183,8 @@ export function grantResourceType<Model extends GrantModel>(
       const before = kind.grantOf(decode(prior));
       const plan = decodePlan(planned);
       const after = kind.grantOf(plan);
-      // One write, no gap: a changed member, role or condition is taken away and granted in the same batch.
-      const edits =
-        grantKey(before) === grantKey(after)
-          ? grantEdits(after, 'apply')
-          : [...grantEdits(before, 'remove'), ...grantEdits(after, 'apply')];
       try {
-        const result = await changeOnceVisible(context, after, edits);
+        const result = await changeOnceVisible(context, after, changeEdits(before, after));
         rememberWrite(context.private, result);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
@@ -202,7 +197,7 @@ export function grantResourceType<Model extends GrantModel>(
     async delete(context, prior, diagnostics) {
       const grant = kind.grantOf(decode(prior));
       try {
-        await batcher(context, grant).change(grantEdits(grant, 'remove'), context.signal);
+        await batcher(context, grant).change(changeEdits(grant, undefined), context.signal);
       } catch (error) {
         if (isNotFound(error)) {
           diagnostics.warning(

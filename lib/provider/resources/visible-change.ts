@@ -45,7 +45,7 @@ export async function changeOnceVisible(
       {
         ...context.provider.visibilityRetry,
         retryOn: (error) => notYetVisibleOf(error) !== undefined,
-        stopRetrying: () => context.signal.aborted,
+        signal: context.signal,
         onRetry: (error, attempt, delayMs) =>
           context.log(
             'warn',

@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from 'crypto';
-import type { AuditConfig, Binding, Policy } from '../../iam/types';
+import { EMPTY_POLICY_ETAG, type AuditConfig, type Binding, type Policy } from '../../iam/types';
 import { ApiError, invalidArgument, notFound, rejectUnknownFields } from './api-error';
 import { checkConditionCompiles } from './condition-compile';
 
-/** Google's etag of a resource that never had a policy. */
-export const EMPTY_POLICY_ETAG = 'ACAB';
+export { EMPTY_POLICY_ETAG };
 const VALID_VERSIONS = [0, 1, 3];
 const MAX_PRINCIPALS = 1_500;
 const MAX_GROUPS_AND_DOMAINS = 250;

@@ -125,7 +125,7 @@ describe('the schedule of each operation, and the environment', () => {
   const MAX = 'CDKTF_GOOGLE_IAM_RETRY_MAX_MS';
   const INITIAL = 'CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS';
 
-  test('by default: a change retries for 3 minutes, a check for 1, a read for 20 s, all from 1 s doubling to 30 s', () => {
+  test('by default: a change retries for 3 minutes, a read for 20 s, a stale read for 30 s, all from 1 s doubling to 30 s', () => {
     expect(retrySchedule('change', {})).toEqual({
       initialDelayMs: 1_000,
       maxDelayMs: 30_000,
@@ -133,20 +133,21 @@ describe('the schedule of each operation, and the environment', () => {
       jitter: 0.5,
       maxElapsedMs: 180_000,
     });
-    expect(retrySchedule('check', {})).toEqual({ ...retrySchedule('change', {}), maxElapsedMs: 60_000 });
     expect(retrySchedule('read', {})).toEqual({ ...retrySchedule('change', {}), maxElapsedMs: 20_000 });
+    expect(retrySchedule('staleRead', {})).toEqual({ ...retrySchedule('change', {}), maxElapsedMs: 30_000 });
   });
 
   test('the maximum sets a change’s budget, and caps the others’ without ever raising them', () => {
-    const budgets = (value: string) => (['change', 'check', 'read'] as const).map((op) => retrySchedule(op, { [MAX]: value }).maxElapsedMs);
-    expect(budgets('600000')).toEqual([600_000, 60_000, 20_000]);
-    expect(budgets('30000')).toEqual([30_000, 30_000, 20_000]);
+    const budgets = (value: string) =>
+      (['change', 'staleRead', 'read'] as const).map((op) => retrySchedule(op, { [MAX]: value }).maxElapsedMs);
+    expect(budgets('600000')).toEqual([600_000, 30_000, 20_000]);
+    expect(budgets('25000')).toEqual([25_000, 25_000, 20_000]);
     expect(budgets('5000')).toEqual([5_000, 5_000, 5_000]);
     expect(budgets('0')).toEqual([0, 0, 0]);
   });
 
   test('the initial delay applies to every operation; an empty variable is unset', () => {
-    for (const op of ['change', 'check', 'read'] as const) {
+    for (const op of ['change', 'staleRead', 'read'] as const) {
       expect(retrySchedule(op, { [INITIAL]: '50' }).initialDelayMs).toBe(50);
       expect(retrySchedule(op, { [INITIAL]: '', [MAX]: '' })).toEqual(retrySchedule(op, {}));
     }

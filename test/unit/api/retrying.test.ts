@@ -143,3 +143,29 @@ test('isRetriedError follows the policy', () => {
     false,
   ]);
 });
+
+test('an abort ends a wait at once (Ctrl-C), with the error of the attempt that failed; no attempt follows', async () => {
+  const abort = new AbortController();
+  const failure = unavailable();
+  let calls = 0;
+  const retried = retrying(
+    async () => {
+      calls++;
+      throw failure;
+    },
+    { initialDelayMs: 60_000, maxElapsedMs: 600_000, signal: abort.signal },
+  );
+  await new Promise((resolve) => setImmediate(resolve));
+  abort.abort();
+  // The real sleep: were the 30 to 60 s wait not cut short, the test would time out.
+  await expect(retried).rejects.toBe(failure);
+  expect(calls).toBe(1);
+});
+
+test('an aborted signal makes no retry at all', async () => {
+  const abort = new AbortController();
+  abort.abort();
+  const op = failingThen([unavailable], 'never');
+  await expect(retrying(op, { signal: abort.signal })).rejects.toMatchObject({ status: 'UNAVAILABLE' });
+  expect(op.calls).toBe(1);
+});
