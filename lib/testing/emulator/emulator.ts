@@ -199,6 +199,15 @@ export class GoogleApiEmulator {
     this.policies.readLagMs = ms;
   }
 
+  /**
+   * The next `reads` getIamPolicy calls (of `name`, or of any resource) answer the version `versionsBack`
+   * before the current one, as a replica that is behind may: Google's IAM reads are eventually consistent
+   * and promise no order, so a read can answer an older version than the read before it.
+   */
+  public staleNextReads(reads: number, versionsBack: number, name?: string): void {
+    this.policies.staleNextReads(reads, versionsBack, name);
+  }
+
   /** Deletes an IAM-enabled resource: its policy calls then answer 404 NOT_FOUND. */
   public removeResource(name: string): void {
     this.policies.remove(name);

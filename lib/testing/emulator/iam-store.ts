@@ -5,6 +5,8 @@ import { checkConditionCompiles } from './condition-compile';
 
 export { EMPTY_POLICY_ETAG };
 const VALID_VERSIONS = [0, 1, 3];
+/** Versions of a policy kept besides those within the read lag: what `staleNextReads` can answer. */
+const VERSIONS_KEPT = 8;
 const MAX_PRINCIPALS = 1_500;
 const MAX_GROUPS_AND_DOMAINS = 250;
 const BASIC_ROLES = ['roles/owner', 'roles/editor', 'roles/viewer'];
@@ -89,8 +91,20 @@ export class IamPolicyStore {
    * the current version).
    */
   public readLagMs = 0;
+  /** Reads still to answer an older version whatever the lag (`staleNextReads`), and how far back. */
+  private staleReads?: { remaining: number; versionsBack: number; name?: string };
 
   constructor(private readonly now: () => number = Date.now) {}
+
+  /**
+   * The next `reads` reads (of `name`, or of any resource) answer the version
+   * `versionsBack` before the current one (the oldest kept, if there are
+   * fewer), as a replica that is behind answers: Google promises no order
+   * between reads, so one may answer an older version than a read before it.
+   */
+  public staleNextReads(reads: number, versionsBack: number, name?: string): void {
+    this.staleReads = { remaining: reads, versionsBack, name };
+  }
 
   /** Creates (or resets) a resource; without a policy it has none, as a new resource does. */
   public add(name: string, policy?: Policy, visibility: Visibility = {}): void {
@@ -140,6 +154,11 @@ export class IamPolicyStore {
     if (!VALID_VERSIONS.includes(requestedVersion)) {
       throw invalidArgument(`Invalid requested policy version ${requestedVersion}: must be 0, 1 or 3.`);
     }
+    const stale = this.staleReads;
+    if (stale && stale.remaining > 0 && (stale.name === undefined || stale.name === name)) {
+      stale.remaining--;
+      return render(resource.versions[Math.max(0, resource.versions.length - 1 - stale.versionsBack)].policy, requestedVersion);
+    }
     const horizon = this.now() - this.readLagMs;
     const version = [...resource.versions].reverse().find((v) => v.at <= horizon) ?? resource.versions[0];
     return render(version.policy, requestedVersion);
@@ -177,8 +196,9 @@ export class IamPolicyStore {
     this.refuseHiddenServiceAccounts(next);
     const at = this.now();
     resource.versions.push({ at, policy: next });
-    // Keep what a lagging read can still answer: every version written within the lag, and the one before them.
-    let firstNeeded = resource.versions.length - 1;
+    // Keep what a lagging read can still answer: every version written within the lag, and the one before
+    // them, and the last few for reads that answer an older version (`staleNextReads`).
+    let firstNeeded = Math.max(0, resource.versions.length - 1 - VERSIONS_KEPT);
     while (firstNeeded > 0 && resource.versions[firstNeeded].at > at - this.readLagMs) firstNeeded--;
     resource.versions.splice(0, firstNeeded);
     const written = this.current(name);
