@@ -7,13 +7,19 @@ import { IAM_POLICY_DATA_SOURCES } from './data-sources/iam-policy';
 import { createContext, type GoogleIamContext, type ProviderSettings } from './provider-context';
 import { stringOf } from './framework/cty-values';
 import { IAM_RESOURCE_TYPES } from './resources/iam-types';
+import { RunDeclarations } from './policies/run-declarations';
 
 /**
  * The `googleiam` provider: the IAM member, binding and policy resources of
  * every typed resource type and the generic one, the IAM policy and import
- * job data sources, configured as the Terraform google provider is.
+ * job data sources, configured as the Terraform google provider is. `run`
+ * gives what the other provider processes of the terraform run declare
+ * (each alias is a process of its own).
  */
-export function googleIamProvider(env: NodeJS.ProcessEnv = process.env): ProviderDefinition<GoogleIamContext> {
+export function googleIamProvider(
+  env: NodeJS.ProcessEnv = process.env,
+  run: () => RunDeclarations | undefined = () => RunDeclarations.ofThisRun(),
+): ProviderDefinition<GoogleIamContext> {
   const contexts: GoogleIamContext[] = [];
   return {
     name: 'googleiam',
@@ -78,7 +84,7 @@ export function googleIamProvider(env: NodeJS.ProcessEnv = process.env): Provide
     },
     async configure(config, diagnostics) {
       try {
-        const context = createContext(settingsOf(config), env);
+        const context = createContext(settingsOf(config), env, {}, run());
         contexts.push(context);
         return context;
       } catch (error) {

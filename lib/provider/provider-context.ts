@@ -3,6 +3,7 @@ import { IamPolicyApi } from '../api/iam-policy';
 import { defaultProject } from '../api/credentials';
 import { retrySchedule, type RetrySchedule } from '../api/retry-policy';
 import { PolicyBatchers } from './policies/policy-batchers';
+import type { RunDeclarations } from './policies/run-declarations';
 import type { PolicyBatcherOptions } from './policies/policy-batcher';
 
 /** The provider block's settings (each undefined when the block leaves it out). */
@@ -51,6 +52,8 @@ export function createContext(
   settings: ProviderSettings,
   processEnv: NodeJS.ProcessEnv = process.env,
   batching: Partial<Pick<PolicyBatcherOptions, 'maxGatherMs' | 'idleGatherMs'>> = {},
+  /** What the run's other provider processes declare (run-declarations.ts). @default - none: this process alone */
+  declarations?: RunDeclarations,
 ): GoogleIamContext {
   const env: NodeJS.ProcessEnv = {
     ...processEnv,
@@ -59,12 +62,16 @@ export function createContext(
   };
   const client = new GoogleRestClient({ env, ...(settings.accessToken !== undefined ? { accessToken: settings.accessToken } : {}) });
   const readRetry = retrySchedule('read', env);
-  const policies = new PolicyBatchers((resource) => new IamPolicyApi(client, resource), {
-    change: retrySchedule('change', env),
-    read: readRetry,
-    staleRead: retrySchedule('staleRead', env),
-    ...batching,
-  });
+  const policies = new PolicyBatchers(
+    (resource) => new IamPolicyApi(client, resource),
+    {
+      change: retrySchedule('change', env),
+      read: readRetry,
+      staleRead: retrySchedule('staleRead', env),
+      ...batching,
+    },
+    declarations,
+  );
   return {
     client,
     env,

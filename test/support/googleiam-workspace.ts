@@ -53,8 +53,8 @@ export class GoogleIamWorkspace {
     public readonly env: Record<string, string>,
   ) {}
 
-  /** Writes main.tf.json: the googleiam provider (with `provider` settings) and `blocks`. */
-  public configure(blocks: Blocks, provider: Record<string, unknown> = {}): void {
+  /** Writes main.tf.json: the googleiam provider (with `provider` settings; a list for aliases) and `blocks`. */
+  public configure(blocks: Blocks, provider: Record<string, unknown> | readonly Record<string, unknown>[] = {}): void {
     const config = {
       terraform: { required_providers: { googleiam: { source: 'cdktf-google-iam/googleiam', version: providerPackage().version } } },
       provider: { googleiam: provider },

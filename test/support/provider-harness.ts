@@ -4,6 +4,7 @@ import { PrivateState } from '../../lib/provider/framework/private-state';
 import type { CallContext, DataSourceType, ResourceType } from '../../lib/provider/framework/resource';
 import { googleIamProvider } from '../../lib/provider/google-iam-provider';
 import type { GoogleIamContext } from '../../lib/provider/provider-context';
+import type { RunDeclarations } from '../../lib/provider/policies/run-declarations';
 import type { ProviderDefinition } from '../../lib/provider/framework/resource';
 import type { Schema } from '../../lib/provider/framework/schema';
 
@@ -13,8 +14,16 @@ import type { Schema } from '../../lib/provider/framework/schema';
  * own Diagnostics. Values are the decoded cty objects the protocol layer hands over.
  */
 export class ProviderHarness {
-  public static async configure(env: NodeJS.ProcessEnv, config: Partial<Record<string, string>> = {}): Promise<ProviderHarness> {
-    const definition = googleIamProvider(env);
+  /**
+   * `run`: what the other provider processes of the same terraform run declare; by default none, as if
+   * each harness were a run of its own (they all share this test process's parent).
+   */
+  public static async configure(
+    env: NodeJS.ProcessEnv,
+    config: Partial<Record<string, string>> = {},
+    run?: RunDeclarations,
+  ): Promise<ProviderHarness> {
+    const definition = googleIamProvider(env, () => run);
     const diagnostics = new Diagnostics();
     const context = await definition.configure(
       {

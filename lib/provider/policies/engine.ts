@@ -52,11 +52,11 @@ export type EditOutcome =
 export interface EngineOptions extends RetryOptions {
   /**
    * What the run declares on this policy besides these requests (the grants
-   * of its creates and updates that Google took): the requests' removals
-   * spare it (declared-grants.ts), as they spare each other's grants.
+   * of its creates and updates), asked after each read: the requests'
+   * removals spare it (declared-grants.ts), as they spare each other's grants.
    * @default - nothing
    */
-  readonly declared?: DeclaredGrants;
+  readonly declared?: () => DeclaredGrants;
   /**
    * The policy as this caller last wrote it (setIamPolicy's answer), kept
    * between batches: the first attempt writes against it without reading.
@@ -185,11 +185,12 @@ export async function applyEditBatch(
 async function applyOneByOne(api: IamPolicyEndpoint, requests: readonly EditRequest[], options: EngineOptions): Promise<EditOutcome[]> {
   const removesOnly = (r: EditRequest) => r.edits.every((e) => e.kind === 'removeMember' || e.kind === 'removeBinding');
   const ordered = [...requests.filter((r) => !removesOnly(r)), ...requests.filter(removesOnly)];
-  let declared = options.declared ?? new DeclaredGrants();
+  const madeSo: PolicyEdit[] = [];
+  const declared = () => (options.declared?.() ?? new DeclaredGrants()).with(madeSo);
   const outcomes = new Map<string, EditOutcome>();
   for (const request of ordered) {
     const [outcome] = await applyEditBatch(api, [request], { ...options, declared, assumedPolicy: undefined });
-    if (outcome.ok || outcome.writeUnanswered) declared = declared.with(request.edits);
+    if (outcome.ok || outcome.writeUnanswered) madeSo.push(...request.edits);
     outcomes.set(request.id, outcome);
   }
   return requests.map((r) => outcomes.get(r.id)!);
@@ -254,7 +255,8 @@ async function readModifyWrite(
     // Without the etag that was read, a write replaces the policy blindly.
     throw ProviderErrors.blindWrite();
   }
-  const { next, changed, rejected } = plan(current, requests, options.declared ?? new DeclaredGrants());
+  // Asked after the read: what another process recorded before writing is then seen (run-declarations.ts).
+  const { next, changed, rejected } = plan(current, requests, options.declared?.() ?? new DeclaredGrants());
   // "Breaks a rule" is a verdict on the policy as it is, which only a read can give.
   if (assumed && rejected.size > 0) throw READ_AFRESH;
   for (const id of progress.unanswered?.changed ?? []) if (!changed.has(id)) progress.changedByLostWrite.add(id);

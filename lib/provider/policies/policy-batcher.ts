@@ -8,6 +8,7 @@ import { ProviderErrors } from '../errors';
 import type { IamPolicyEndpoint } from '../../api/iam-policy';
 import { BatchPace } from './batch-pace';
 import { applyEditBatch, type EditOutcome } from './engine';
+import type { RunDeclarations } from './run-declarations';
 
 /** Timing and retry budgets of one policy's batcher. */
 export interface PolicyBatcherOptions {
@@ -115,7 +116,18 @@ export class PolicyBatcher {
     private readonly options: PolicyBatcherOptions,
     /** The pace of the process's requests and writes, over all its policies. @default - this policy's alone */
     private readonly pace = new BatchPace(),
+    /**
+     * The policy's identity (PolicyIdentity key), and what the run's other
+     * provider processes declare on it. @default - this process's declarations alone
+     */
+    private readonly run?: { readonly policy: string; readonly declarations: RunDeclarations },
   ) {}
+
+  /** What the run declares on the policy: this process's creates and updates, and the other processes'. */
+  private runDeclared(): DeclaredGrants {
+    const others = this.run?.declarations.others(this.run.policy) ?? [];
+    return others.length === 0 ? this.declared : this.declared.with(others);
+  }
 
   private get stopped(): boolean {
     return this.stopping.signal.aborted;
@@ -283,12 +295,17 @@ export class PolicyBatcher {
     let replaced: string[] = [];
     let outcomes: EditOutcome[];
     try {
+      // Recorded before the write, so that another process's removal after it spares these grants.
+      this.run?.declarations.record(
+        this.run.policy,
+        batch.flatMap((pending) => pending.edits),
+      );
       outcomes = await applyEditBatch(
         this.endpoint,
         batch.map((pending, i) => ({ id: String(i), edits: pending.edits })),
         {
           ...this.options.change,
-          declared: this.declared,
+          declared: () => this.runDeclared(),
           assumedPolicy: this.known,
           signal: this.stopping.signal,
           onRead: (policy) => this.keep(policy),

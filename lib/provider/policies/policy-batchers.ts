@@ -3,6 +3,7 @@ import type { IamResource } from '../../iam/grant';
 import { PolicyIdentity } from '../../iam/identity';
 import { BatchPace } from './batch-pace';
 import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
+import type { RunDeclarations } from './run-declarations';
 
 /**
  * One PolicyBatcher per policy a provider process touches, however its grants
@@ -23,6 +24,8 @@ export class PolicyBatchers {
     /** How a policy is called: lib/api's IamPolicyApi, for the provider's client. */
     private readonly endpointOf: (resource: IamResource) => IamPolicyEndpoint,
     private readonly options: PolicyBatcherOptions,
+    /** What the run's other provider processes declare (an alias is another process). @default - this process alone */
+    private readonly declarations?: RunDeclarations,
   ) {}
 
   /** The batcher of `resource`'s policy; throws an IamValidationError for a service or version that cannot be called. */
@@ -30,7 +33,12 @@ export class PolicyBatchers {
     const key = PolicyIdentity.of(resource).key;
     let batcher = this.batchers.get(key);
     if (!batcher) {
-      batcher = new PolicyBatcher(this.endpointOf(resource), this.options, this.pace);
+      batcher = new PolicyBatcher(
+        this.endpointOf(resource),
+        this.options,
+        this.pace,
+        this.declarations && { policy: key, declarations: this.declarations },
+      );
       if (this.stopped) batcher.stop();
       this.batchers.set(key, batcher);
     }

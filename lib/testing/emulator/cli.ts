@@ -3,7 +3,7 @@
  * The emulator as a program, for tests in any language (npm installs it as
  * `cdktf-google-iam-emulator`, or `cdktn-google-iam-emulator` with the cdktn flavour):
  *
- *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--read-lag-ms N] [--json] [--log]
+ *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--read-lag-ms N] [--latency-ms N] [--json] [--log]
  *
  * `--help` (`-h`) prints the usage and exits 0; a wrong option prints it to
  * stderr and exits 2, as command-line tools do.
@@ -24,7 +24,7 @@ import { GoogleApiEmulator } from './emulator';
 
 const PROGRAM = path.basename(process.argv[1] ?? 'cdktf-google-iam-emulator').replace(/\.js$/, '');
 
-const USAGE = `usage: ${PROGRAM} [--port N] [--services NAME,...] [--read-lag-ms N] [--json] [--log]
+const USAGE = `usage: ${PROGRAM} [--port N] [--services NAME,...] [--read-lag-ms N] [--latency-ms N] [--json] [--log]
 
 Starts the Google API emulator, prints the environment that points the provider,
 the lookups and terraform at it, and serves until SIGINT or SIGTERM.
@@ -32,6 +32,7 @@ the lookups and terraform at it, and serves until SIGINT or SIGTERM.
   --port N             port to listen on (default: 0, any free port)
   --services NAME,...  more services to print endpoint overrides for, e.g. secretmanager
   --read-lag-ms N      reads lag writes by N ms, as Google's IAM reads may (default: 0)
+  --latency-ms N       wait N ms before each API answer, as a network round trip to Google does (default: 0)
   --json               print {"url": ..., "env": {...}} as one JSON line instead of export lines
   --log                log each request to stderr
   -h, --help           print this help and exit
@@ -44,6 +45,7 @@ const OPTIONS = {
   port: { type: 'string', default: '0' },
   services: { type: 'string', default: '' },
   'read-lag-ms': { type: 'string', default: '0' },
+  'latency-ms': { type: 'string', default: '0' },
   json: { type: 'boolean', default: false },
   log: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -64,9 +66,10 @@ function parseCommandLine(args: string[]) {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError(`--port: expected 0 to 65535, got ${JSON.stringify(values.port)}`);
-  const readLagMs = Number(values['read-lag-ms']);
-  if (!Number.isFinite(readLagMs) || readLagMs < 0)
-    throw new UsageError(`--read-lag-ms: expected a non-negative number, got ${JSON.stringify(values['read-lag-ms'])}`);
+  for (const option of ['read-lag-ms', 'latency-ms'] as const) {
+    const ms = Number(values[option]);
+    if (!Number.isFinite(ms) || ms < 0) throw new UsageError(`--${option}: expected a non-negative number, got ${JSON.stringify(values[option])}`);
+  }
   return values;
 }
 
@@ -86,6 +89,7 @@ async function main(): Promise<void> {
   const emulator = await GoogleApiEmulator.start({
     port: Number(values.port),
     readLagMs: Number(values['read-lag-ms']),
+    latencyMs: Number(values['latency-ms']),
     log: values.log ? (line) => process.stderr.write(`${line}\n`) : undefined,
   });
   const services = (values.services ?? '')

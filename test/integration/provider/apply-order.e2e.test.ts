@@ -160,6 +160,23 @@ describe('a grant moved while Terraform writes the create in an earlier batch th
     expect(firstWrite(name, VIEWER, user('m'), false, since)).toBeUndefined();
     expect((await tf.plan()).code).toBe(0);
   });
+
+  test('6b. a member grant moved to another provider alias (another provider process) on the same policy: the member stays', async () => {
+    const name = newPolicy();
+    const tf = workspace();
+    const aliases = [{}, { alias: 'second' }];
+    tf.configure({ resource: withLateDelete({ [MEMBER]: { m: { name, role: VIEWER, member: user('m') } } }, `${MEMBER}.m`, 1) }, aliases);
+    expect((await tf.apply()).code).toBe(0);
+    const since = lastSeq(name);
+    tf.configure(
+      { resource: withLateDelete({ [MEMBER]: { m2: { provider: 'googleiam.second', name, role: VIEWER, member: user('m') } } }, '', 2) },
+      aliases,
+    );
+    expect((await tf.apply()).code).toBe(0);
+    expect(emulator.writes(name).filter((w) => w.seq > since)).toHaveLength(2);
+    expect(firstWrite(name, VIEWER, user('m'), false, since)).toBeUndefined();
+    expect((await tf.plan()).code).toBe(0);
+  });
 });
 
 test('5. an update in place that moves a member away, while another address grants that member first: the member stays', async () => {

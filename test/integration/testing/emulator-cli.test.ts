@@ -62,14 +62,39 @@ test('the CLI prints the environment (as JSON with --json) and serves until stop
   }
 });
 
+test('--latency-ms holds each API answer that long, as a round trip to Google does (the set-up of docs/performance.md)', async () => {
+  const child = spawn(process.execPath, [CLI, '--json', '--latency-ms', '400'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const line = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk;
+        if (out.includes('\n')) resolve(out.split('\n')[0]);
+      });
+      child.on('exit', (code) => reject(new Error(`exited with ${code}`)));
+    });
+    const { env } = JSON.parse(line) as { env: Record<string, string> };
+    const name = 'projects/p-123456/locations/global/authorizationPolicies/ap';
+    const started = Date.now();
+    const read = await fetch(`${env.CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY}v1/${name}:getIamPolicy`, {
+      headers: { Authorization: `Bearer ${env.GOOGLE_OAUTH_ACCESS_TOKEN}` },
+    });
+    expect(read.status).toBe(404); // no such resource yet: answered, after the latency
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
+
 describe('the command line', () => {
   const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 20_000 });
 
   test.each(['--help', '-h'])('%s prints the usage to stdout and exits 0', (flag) => {
     const { status, stdout, stderr } = run(flag);
     expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
-    expect(stdout).toMatch(/^usage: cli \[--port N\] \[--services NAME,\.\.\.\] \[--read-lag-ms N\] \[--json\] \[--log\]\n/);
+    expect(stdout).toMatch(/^usage: cli \[--port N\] \[--services NAME,\.\.\.\] \[--read-lag-ms N\] \[--latency-ms N\] \[--json\] \[--log\]\n/);
     expect(stdout).toContain("  --read-lag-ms N      reads lag writes by N ms, as Google's IAM reads may (default: 0)\n");
+    expect(stdout).toContain('  --latency-ms N       wait N ms before each API answer, as a network round trip to Google does (default: 0)\n');
     expect(stdout).toContain('  -h, --help           print this help and exit\n');
   });
 
@@ -79,6 +104,7 @@ describe('the command line', () => {
     [['--port'], /^cli: Option '--port <value>' argument missing/],
     [['--port', 'eighty'], /^cli: --port: expected 0 to 65535, got "eighty"/],
     [['--read-lag-ms', 'soon'], /^cli: --read-lag-ms: expected a non-negative number, got "soon"/],
+    [['--latency-ms', 'slow'], /^cli: --latency-ms: expected a non-negative number, got "slow"/],
     [['serve'], /^cli: Unexpected argument 'serve'/],
   ])('%j prints the problem and the usage to stderr and exits 2', (args, problem) => {
     const { status, stdout, stderr } = run(...args);

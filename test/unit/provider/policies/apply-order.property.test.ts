@@ -19,10 +19,14 @@
  * and path: PROPERTY_SEED (and PROPERTY_PATH) replay it.
  */
 import fc from 'fast-check';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { changeEdits, type Grant, type IamResource } from '../../../../lib/iam/grant';
 import { comparisonKey } from '../../../../lib/iam/principal';
 import type { Policy } from '../../../../lib/iam/types';
 import { PolicyBatchers } from '../../../../lib/provider/policies/policy-batchers';
+import { RunDeclarations } from '../../../../lib/provider/policies/run-declarations';
 import { LaggingPolicies, type Misbehaviour } from '../../../support/lagging-policies';
 
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 2000);
@@ -45,15 +49,16 @@ interface Slot {
   readonly role: number;
   readonly conditional: boolean;
 }
-type ModelGrant =
-  | { readonly kind: 'member'; readonly slot: Slot; readonly member: number; readonly version: number }
-  | { readonly kind: 'binding'; readonly slot: Slot; readonly members: readonly number[]; readonly version: number }
+/** `version`: the API version it is reached through (VERSIONS); `alias`: its provider configuration, a process of its own. */
+type ModelGrant = { readonly version: number; readonly alias?: number } & (
+  | { readonly kind: 'member'; readonly slot: Slot; readonly member: number }
+  | { readonly kind: 'binding'; readonly slot: Slot; readonly members: readonly number[] }
   | {
       readonly kind: 'policy';
       readonly policy: number;
       readonly bindings: readonly { readonly role: number; readonly conditional: boolean; readonly members: readonly number[] }[];
-      readonly version: number;
-    };
+    }
+);
 /** A configuration: grants by address (`member.0`, `binding.1`, `policy.0`, …). */
 type Configuration = ReadonlyMap<string, ModelGrant>;
 
@@ -64,12 +69,13 @@ const slotKey = (s: Slot) => `${s.policy}/${s.role}/${s.conditional}`;
 
 const slot = fc.record({ policy: fc.nat(1), role: fc.nat(1), conditional: fc.boolean() });
 const memberSet = fc.uniqueArray(fc.nat(MEMBERS.length - 1), { minLength: 1, maxLength: 3 });
+const alias = fc.nat(1);
 const candidate = fc.oneof(
   {
     weight: 4,
-    arbitrary: fc.record({ kind: fc.constant('member' as const), slot, member: fc.nat(MEMBERS.length - 1), version: fc.nat(1) }),
+    arbitrary: fc.record({ kind: fc.constant('member' as const), slot, member: fc.nat(MEMBERS.length - 1), version: fc.nat(1), alias }),
   },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('binding' as const), slot, members: memberSet, version: fc.nat(1) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('binding' as const), slot, members: memberSet, version: fc.nat(1), alias }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -80,6 +86,7 @@ const candidate = fc.oneof(
         selector: (b) => `${b.role}/${b.conditional}`,
       }),
       version: fc.nat(1),
+      alias,
     }),
   },
 );
@@ -198,17 +205,30 @@ function grantOf(g: ModelGrant): Grant {
 const FAST = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 20_000 };
 
 /**
- * One `terraform apply` from `from` to `to`: one provider process (PolicyBatchers), every request
- * sent after its delay (a replacement's second half after its first), at most 10 at once.
+ * One `terraform apply` from `from` to `to`: a provider process (PolicyBatchers) per alias, sharing
+ * the run's folder; every request sent after its delay (a replacement's second half after its
+ * first), at most 10 at once; a create or update to its grant's alias, a delete to the old one's.
  */
 async function apply(google: LaggingPolicies, from: Configuration, to: Configuration, schedule: Schedule): Promise<string[]> {
-  const batchers = new PolicyBatchers((r) => google.endpoint(r.name), {
-    change: FAST,
-    read: FAST,
-    staleRead: FAST,
-    maxGatherMs: 4,
-    idleGatherMs: 1,
-  });
+  const run = fs.mkdtempSync(path.join(os.tmpdir(), 'apply-order-'));
+  try {
+    return await applyIn(run, google, from, to, schedule);
+  } finally {
+    fs.rmSync(run, { recursive: true, force: true });
+  }
+}
+
+async function applyIn(
+  run: string,
+  google: LaggingPolicies,
+  from: Configuration,
+  to: Configuration,
+  schedule: Schedule,
+): Promise<string[]> {
+  const options = { change: FAST, read: FAST, staleRead: FAST, maxGatherMs: 4, idleGatherMs: 1 };
+  const processes = [0, 1].map(
+    (alias) => new PolicyBatchers((r) => google.endpoint(r.name), options, new RunDeclarations(run, `alias-${alias}`)),
+  );
   const steps = operations(from, to, (address) => schedule.createFirst.includes(address));
   const order = [...steps.keys()].sort((a, b) => (schedule.rank[a] ?? a) - (schedule.rank[b] ?? b));
   const failures: string[] = [];
@@ -228,8 +248,9 @@ async function apply(google: LaggingPolicies, from: Configuration, to: Configura
       for (const op of steps[index]) {
         await slot();
         try {
-          const grant = grantOf((op.after ?? op.before)!);
-          await batchers.of(grant.resource).change(changeEdits(op.before && grantOf(op.before), op.after && grantOf(op.after)));
+          const model = (op.after ?? op.before)!;
+          const batchers = processes[model.alias ?? 0];
+          await batchers.of(grantOf(model).resource).change(changeEdits(op.before && grantOf(op.before), op.after && grantOf(op.after)));
         } catch (error) {
           failures.push(`${op.address}: ${(error as Error).message}`);
           return; // the replacement's second half does not run when the first failed
@@ -462,7 +483,8 @@ const DEFECTS: { name: string; example: Case }[] = [
       1,
     ],
   },
-  // 6. The same policy through the typed resource (v1) and a generic one (v1beta1): two batchers, no protection.
+  // 6. The same policy through the typed resource (v1) and a generic one (v1beta1): two batchers, no protection;
+  // or under two provider aliases: two processes.
   {
     name: 'typed → generic',
     example: [
@@ -470,6 +492,19 @@ const DEFECTS: { name: string; example: Case }[] = [
       [],
       config(['member.0', member(at(0), 0, 0)]),
       config(['member.1', member(at(0), 0, 1)]),
+      none,
+      sentApart(1, 0),
+      quiet,
+      1,
+    ],
+  },
+  {
+    name: 'one provider alias → another',
+    example: [
+      [],
+      [],
+      config(['member.0', { ...member(at(0), 0), alias: 0 }]),
+      config(['member.1', { ...member(at(0), 0), alias: 1 }]),
       none,
       sentApart(1, 0),
       quiet,
