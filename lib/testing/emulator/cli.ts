@@ -68,7 +68,8 @@ function parseCommandLine(args: string[]) {
     throw new UsageError(`--port: expected 0 to 65535, got ${JSON.stringify(values.port)}`);
   for (const option of ['read-lag-ms', 'latency-ms'] as const) {
     const ms = Number(values[option]);
-    if (!Number.isFinite(ms) || ms < 0) throw new UsageError(`--${option}: expected a non-negative number, got ${JSON.stringify(values[option])}`);
+    if (!Number.isFinite(ms) || ms < 0)
+      throw new UsageError(`--${option}: expected a non-negative number, got ${JSON.stringify(values[option])}`);
   }
   return values;
 }

@@ -92,9 +92,13 @@ describe('the command line', () => {
   test.each(['--help', '-h'])('%s prints the usage to stdout and exits 0', (flag) => {
     const { status, stdout, stderr } = run(flag);
     expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
-    expect(stdout).toMatch(/^usage: cli \[--port N\] \[--services NAME,\.\.\.\] \[--read-lag-ms N\] \[--latency-ms N\] \[--json\] \[--log\]\n/);
+    expect(stdout).toMatch(
+      /^usage: cli \[--port N\] \[--services NAME,\.\.\.\] \[--read-lag-ms N\] \[--latency-ms N\] \[--json\] \[--log\]\n/,
+    );
     expect(stdout).toContain("  --read-lag-ms N      reads lag writes by N ms, as Google's IAM reads may (default: 0)\n");
-    expect(stdout).toContain('  --latency-ms N       wait N ms before each API answer, as a network round trip to Google does (default: 0)\n');
+    expect(stdout).toContain(
+      '  --latency-ms N       wait N ms before each API answer, as a network round trip to Google does (default: 0)\n',
+    );
     expect(stdout).toContain('  -h, --help           print this help and exit\n');
   });
 
