@@ -1,5 +1,6 @@
 import { GoogleRestClient } from '../api/client';
 import { IamPolicyApi } from '../api/iam-policy';
+import { ProjectIds } from '../api/project-ids';
 import { defaultProject } from '../api/credentials';
 import { retrySchedule, type RetrySchedule } from '../api/retry-policy';
 import { PolicyBatchers } from './policies/policy-batchers';
@@ -62,15 +63,10 @@ export function createContext(
   };
   const client = new GoogleRestClient({ env, ...(settings.accessToken !== undefined ? { accessToken: settings.accessToken } : {}) });
   const readRetry = retrySchedule('read', env);
+  const projects = new ProjectIds(client, readRetry);
   const policies = new PolicyBatchers(
-    (resource) => new IamPolicyApi(client, resource),
-    {
-      change: retrySchedule('change', env),
-      read: readRetry,
-      staleRead: retrySchedule('staleRead', env),
-      ...batching,
-    },
-    declarations,
+    { endpointOf: (resource) => new IamPolicyApi(client, resource), canonicalName: (name) => projects.canonical(name), declarations },
+    { change: retrySchedule('change', env), read: readRetry, staleRead: retrySchedule('staleRead', env), ...batching },
   );
   return {
     client,

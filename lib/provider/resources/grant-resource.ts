@@ -197,7 +197,7 @@ export function grantResourceType<Model extends GrantModel>(
     async delete(context, prior, diagnostics) {
       const grant = kind.grantOf(decode(prior));
       try {
-        await batcher(context, grant).change(changeEdits(grant, undefined), context.signal);
+        await (await batcher(context, grant)).change(changeEdits(grant, undefined), context.signal);
       } catch (error) {
         if (isNotFound(error)) {
           diagnostics.warning(
@@ -222,7 +222,9 @@ export function grantResourceType<Model extends GrantModel>(
       const stale = (policy: Policy) => olderThanOwnWrite(context.private, policy) && !unchanged(policy);
       let policy: Policy;
       try {
-        policy = await batcher(context, grant).readNotStale(stale, (older) =>
+        policy = await (
+          await batcher(context, grant)
+        ).readNotStale(stale, (older) =>
           context.log('info', `${describeGrant(grant)}: Google answered a version older than this provider's last write; reading again`, {
             etag: older.etag,
           }),
@@ -257,7 +259,7 @@ export function grantResourceType<Model extends GrantModel>(
         const { min, exact, format } = kind.importWords;
         if (!resourceId || words.length < min || (exact && words.length !== min)) throw ProviderErrors.importId(id, format);
         const resource = descriptor.importedResource(resourceId, kind.mode);
-        const policy = await context.provider.policies.of(resource).read();
+        const policy = await (await context.provider.policies.of(resource)).read();
         const common: GrantModel = { resource, project: descriptor.projectOf(resource.name) ?? undefined, etag: policy.etag };
         const model = kind.imported(words, policy, common);
         return [encode({ ...model, id: grantId(kind.grantOf(model)) })];

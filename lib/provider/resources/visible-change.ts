@@ -38,9 +38,9 @@ export async function changeOnceVisible(
   let attempts = 0;
   try {
     const { value } = await retrying(
-      () => {
+      async () => {
         attempts++;
-        return context.provider.policies.of(grant.resource).change(edits, context.signal);
+        return (await context.provider.policies.of(grant.resource)).change(edits, context.signal);
       },
       {
         ...context.provider.visibilityRetry,

@@ -72,6 +72,8 @@ export interface EmulatorStats {
   getIamPolicy: number;
   setIamPolicy: number;
   getImportJob: number;
+  /** Cloud Resource Manager's projects.get (a project number's id). */
+  getProject: number;
   /** setIamPolicy calls refused for a stale etag (injected 409s not included). */
   conflicts: number;
   faultsInjected: number;
@@ -87,6 +89,7 @@ export interface EmulatorStats {
  */
 const IAM_PATH = /^\/(?:([a-z][a-z0-9]*)\/)?(v\d[a-z0-9]*)\/([^:]+\/[^/:]+):(getIamPolicy|setIamPolicy)$/;
 const IMPORT_JOB_PATH = /^\/(?:migrationcenter\/)?v1alpha1\/(projects\/[^/]+\/locations\/[^/]+\/importJobs\/[^/:]+)$/;
+const PROJECT_PATH = /^\/(?:cloudresourcemanager\/)?v3\/projects\/([^/:]+)$/;
 const ADMIN_PREFIX = '/__emulator/';
 
 /**
@@ -106,7 +109,7 @@ export class GoogleApiEmulator {
   /** A token the API answers with 403 PERMISSION_DENIED. */
   public static readonly DENIED_TOKEN = 'emulator-denied-token';
   /** The services `env()` points here. */
-  public static readonly SERVICES: readonly string[] = ['networksecurity', 'datamigration', 'migrationcenter'];
+  public static readonly SERVICES: readonly string[] = ['networksecurity', 'datamigration', 'migrationcenter', 'cloudresourcemanager'];
 
   public static async start(options: EmulatorOptions = {}): Promise<GoogleApiEmulator> {
     const emulator = new GoogleApiEmulator(options);
@@ -122,6 +125,8 @@ export class GoogleApiEmulator {
   private readonly server: http.Server;
   private readonly policies = new IamPolicyStore();
   private readonly importJobs = new ImportJobStore();
+  /** Projects by number → id, for names that give a project by its number (`addProject`). */
+  private readonly projects = new Map<string, string>();
   private readonly deniedTokens: ReadonlySet<string>;
   private readonly collections: EmulatedCollection[] = [];
   private faults?: FaultInjector;
@@ -154,7 +159,8 @@ export class GoogleApiEmulator {
 
   /**
    * Endpoint overrides (gcloud's `CLOUDSDK_API_ENDPOINT_OVERRIDES_{SERVICE}`) and an access token that
-   * point the provider and the lookups here: for the three services of this library, plus `services`.
+   * point the provider and the lookups here: for the services this library calls (Cloud Resource Manager for a
+   * project number's id), plus `services`.
    */
   public env(token: string = GoogleApiEmulator.ACCESS_TOKEN, services: readonly string[] = []): Record<string, string> {
     this.auth.acceptToken(token);
@@ -182,7 +188,23 @@ export class GoogleApiEmulator {
    * stays invisible to IAM for a while (404, or 403), as a resource Google created moments ago.
    */
   public addResource(name: string, policy?: Policy, visibility?: Visibility): void {
-    this.policies.add(name, policy, visibility);
+    this.policies.add(this.canonical(name), policy, visibility);
+  }
+
+  /**
+   * A project with its id and number: names that start with `projects/{number}` then name the same
+   * resources (and policies) as `projects/{id}`, as on Google, and Cloud Resource Manager's
+   * `GET v3/projects/{id or number}` answers it. Resources are kept, and `writes` lists them, by id.
+   */
+  public addProject(projectId: string, projectNumber: string): void {
+    this.projects.set(projectNumber, projectId);
+  }
+
+  /** `name` with a project number of `addProject` written as the project's id. */
+  private canonical(name: string): string {
+    const match = /^projects\/([0-9]+)(\/|$)/.exec(name);
+    const id = match && this.projects.get(match[1]);
+    return id ? `projects/${id}${name.slice(`projects/${match[1]}`.length)}` : name;
   }
 
   /**
@@ -205,12 +227,12 @@ export class GoogleApiEmulator {
    * and promise no order, so a read can answer an older version than the read before it.
    */
   public staleNextReads(reads: number, versionsBack: number, name?: string): void {
-    this.policies.staleNextReads(reads, versionsBack, name);
+    this.policies.staleNextReads(reads, versionsBack, name === undefined ? undefined : this.canonical(name));
   }
 
   /** Deletes an IAM-enabled resource: its policy calls then answer 404 NOT_FOUND. */
   public removeResource(name: string): void {
-    this.policies.remove(name);
+    this.policies.remove(this.canonical(name));
   }
 
   /** Adds an import job as the API returns it (wire JSON, `name` is its full resource name). */
@@ -220,7 +242,7 @@ export class GoogleApiEmulator {
 
   /** The resource's current policy, as a version 3 read returns it (no lag, no visibility delay). */
   public policy(name: string): Policy {
-    return this.policies.current(name);
+    return this.policies.current(this.canonical(name));
   }
 
   /**
@@ -228,7 +250,7 @@ export class GoogleApiEmulator {
    * write left behind, as a version 3 read returns it. Restrict to one resource with `name`.
    */
   public writes(name?: string): PolicyWrite[] {
-    return this.policies.writes(name);
+    return this.policies.writes(name === undefined ? undefined : this.canonical(name));
   }
 
   public clearWrites(): void {
@@ -318,15 +340,20 @@ export class GoogleApiEmulator {
           method: 'getIamPolicy',
           // A version in the other place is ignored, as Google ignores it.
           answer: (query, body) =>
-            this.policies.get(resource, collection.shape === 'POST' ? requestedVersionInBody(body) : requestedVersion(query)),
+            this.policies.get(
+              this.canonical(resource),
+              collection.shape === 'POST' ? requestedVersionInBody(body) : requestedVersion(query),
+            ),
         };
       }
-      return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(resource, body, collection.fields) };
+      return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(this.canonical(resource), body, collection.fields) };
     }
     const job = IMPORT_JOB_PATH.exec(path);
     if (job && method === 'GET') {
       return { method: 'getImportJob', answer: (query) => this.importJobs.get(job[1], query.get('view')) };
     }
+    const project = PROJECT_PATH.exec(path);
+    if (project && method === 'GET') return { method: 'getProject', answer: () => this.project(project[1]) };
     throw notFound(`The requested URL ${method} ${path} was not found on this server.`);
   }
 
@@ -355,6 +382,23 @@ export class GoogleApiEmulator {
     };
   }
 
+  /** Cloud Resource Manager v3 `projects.get`, by id or number: 403 for a project it does not know, as Google answers. */
+  private project(idOrNumber: string): Record<string, string> {
+    const number = /^[0-9]+$/.test(idOrNumber)
+      ? this.projects.has(idOrNumber)
+        ? idOrNumber
+        : undefined
+      : [...this.projects].find(([, id]) => id === idOrNumber)?.[0];
+    if (number === undefined) {
+      throw new ApiError(
+        403,
+        'PERMISSION_DENIED',
+        `Permission 'resourcemanager.projects.get' denied on resource '//cloudresourcemanager.googleapis.com/projects/${idOrNumber}' (or it may not exist).`,
+      );
+    }
+    return { name: `projects/${number}`, projectId: this.projects.get(number)!, state: 'ACTIVE', displayName: this.projects.get(number)! };
+  }
+
   private authorize(headers: http.IncomingHttpHeaders): void {
     const token = /^Bearer (.+)$/.exec(headers.authorization ?? '')?.[1];
     if (!token) {
@@ -379,12 +423,16 @@ export class GoogleApiEmulator {
         email?: string;
         refusedForMs?: number;
         ms?: number;
+        projectId?: string;
+        projectNumber?: string;
       };
       if (action === 'resources' && method === 'POST' && input.name)
         this.addResource(input.name, input.policy, { visibleAfterMs: input.visibleAfterMs, hiddenAs: input.hiddenAs });
       else if (action === 'service-accounts' && method === 'POST' && input.email) this.addServiceAccount(input.email, input.refusedForMs);
       else if (action === 'read-lag' && method === 'POST' && typeof input.ms === 'number') this.setReadLag(input.ms);
       else if (action === 'remove-resource' && method === 'POST' && input.name) this.removeResource(input.name);
+      else if (action === 'projects' && method === 'POST' && input.projectId && input.projectNumber)
+        this.addProject(input.projectId, input.projectNumber);
       else if (action === 'import-jobs' && method === 'POST' && input.job) this.addImportJob(input.job);
       else if (action === 'faults' && method === 'POST') this.setFaults(input.faults);
       else if (action === 'stats' && method === 'GET') return send(res, 200, this.stats());
@@ -404,7 +452,7 @@ export class GoogleApiEmulator {
 }
 
 function emptyStats(): EmulatorStats {
-  return { getIamPolicy: 0, setIamPolicy: 0, getImportJob: 0, conflicts: 0, faultsInjected: 0, requests: 0, rejected: 0 };
+  return { getIamPolicy: 0, setIamPolicy: 0, getImportJob: 0, getProject: 0, conflicts: 0, faultsInjected: 0, requests: 0, rejected: 0 };
 }
 
 function requestedVersion(query: URLSearchParams): number {

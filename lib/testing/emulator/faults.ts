@@ -6,7 +6,7 @@ import { ApiError } from './api-error';
  */
 export type FaultKind = '429' | '500' | '503' | '409' | 'reset' | 'html' | 'empty';
 /** The API methods the emulator serves (and can inject faults into). */
-export type EmulatedMethod = 'getIamPolicy' | 'setIamPolicy' | 'getImportJob';
+export type EmulatedMethod = 'getIamPolicy' | 'setIamPolicy' | 'getImportJob' | 'getProject';
 
 /** Which requests fail, and how. */
 export interface FaultOptions {

@@ -33,6 +33,7 @@ let counter = 0;
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
+  emulator.addProject('p-123456', '123456789012');
 });
 afterEach(() => {
   emulator.afterWrite = undefined;
@@ -155,6 +156,20 @@ describe('a grant moved while Terraform writes the create in an earlier batch th
         2,
       ),
     });
+    expect((await tf.apply()).code).toBe(0);
+    expect(emulator.writes(name).filter((w) => w.seq > since)).toHaveLength(2);
+    expect(firstWrite(name, VIEWER, user('m'), false, since)).toBeUndefined();
+    expect((await tf.plan()).code).toBe(0);
+  });
+
+  test("6c. a member grant whose name gives the project's number moved to one that gives its id: one policy, the member stays", async () => {
+    const name = newPolicy();
+    const byNumber = name.replace('projects/p-123456/', 'projects/123456789012/');
+    const tf = workspace();
+    tf.configure({ resource: withLateDelete({ [MEMBER]: { m: { name: byNumber, role: VIEWER, member: user('m') } } }, `${MEMBER}.m`, 1) });
+    expect((await tf.apply()).code).toBe(0);
+    const since = lastSeq(name);
+    tf.configure({ resource: withLateDelete({ [MEMBER]: { m2: { name, role: VIEWER, member: user('m') } } }, '', 2) });
     expect((await tf.apply()).code).toBe(0);
     expect(emulator.writes(name).filter((w) => w.seq > since)).toHaveLength(2);
     expect(firstWrite(name, VIEWER, user('m'), false, since)).toBeUndefined();

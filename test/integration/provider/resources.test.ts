@@ -188,7 +188,7 @@ describe('update, delete, read', () => {
     const name = newPolicy();
     const state = (await create(harness, type, member(type, name, user(1)))).value!;
     emulator.removeResource(name);
-    harness.context.policies.of({ service: 'networksecurity', apiVersion: 'v1', name }).forget();
+    (await harness.context.policies.of({ service: 'networksecurity', apiVersion: 'v1', name })).forget();
     const read = await withDiagnostics((d) => type.read(harness.call, state, d));
     expect(read.value).toBeNull();
     expect(read.diagnostics.all).toEqual([expect.objectContaining({ severity: 'WARNING', summary: `${name} no longer exists` })]);
@@ -213,7 +213,7 @@ describe('a lost answer and Ctrl-C', () => {
     const harness = await provider(NO_RETRIES);
     const type = harness.resource('googleiam_authorization_policy_iam_member');
     const name = newPolicy();
-    await harness.context.policies.of({ service: 'networksecurity', apiVersion: 'v1', name }).read();
+    await (await harness.context.policies.of({ service: 'networksecurity', apiVersion: 'v1', name })).read();
     emulator.afterWrite = () => {
       emulator.afterWrite = undefined;
       throw new ApiError(503, 'UNAVAILABLE', 'lost on the way back');

@@ -33,6 +33,7 @@ test('the CLI prints the environment (as JSON with --json) and serves until stop
       CLOUDSDK_API_ENDPOINT_OVERRIDES_NETWORKSECURITY: `${url}/networksecurity/`,
       CLOUDSDK_API_ENDPOINT_OVERRIDES_DATAMIGRATION: `${url}/datamigration/`,
       CLOUDSDK_API_ENDPOINT_OVERRIDES_MIGRATIONCENTER: `${url}/migrationcenter/`,
+      CLOUDSDK_API_ENDPOINT_OVERRIDES_CLOUDRESOURCEMANAGER: `${url}/cloudresourcemanager/`,
       CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER: `${url}/secretmanager/`,
       GOOGLE_OAUTH_ACCESS_TOKEN: 'emulator-access-token',
       METADATA_SERVER_DETECTION: 'none',

@@ -42,6 +42,9 @@ const MEMBERS = ['user:a@example.com', 'user:b@example.com', 'group:g@example.co
 const FOREIGN = ['user:f1@example.com', 'user:f2@example.com'] as const;
 /** The same policy reached through the typed resource (v1) or a generic one (v1beta1). */
 const VERSIONS = ['v1', 'v1beta1'] as const;
+/** The same policies named by the project's number: what Cloud Resource Manager would say (ProjectIds), stood in for here. */
+const BY_NUMBER = POLICIES.map((name) => name.replace('projects/p-123456/', 'projects/123456789012/'));
+const canonicalName = async (name: string) => name.replace('projects/123456789012/', 'projects/p-123456/');
 
 /** One binding's identity in the model: role, and whether it carries CONDITION. */
 interface Slot {
@@ -49,8 +52,11 @@ interface Slot {
   readonly role: number;
   readonly conditional: boolean;
 }
-/** `version`: the API version it is reached through (VERSIONS); `alias`: its provider configuration, a process of its own. */
-type ModelGrant = { readonly version: number; readonly alias?: number } & (
+/**
+ * `version`: the API version it is reached through (VERSIONS); `alias`: its provider configuration, a
+ * process of its own; `byNumber`: its name gives the project's number.
+ */
+type ModelGrant = { readonly version: number; readonly alias?: number; readonly byNumber?: boolean } & (
   | { readonly kind: 'member'; readonly slot: Slot; readonly member: number }
   | { readonly kind: 'binding'; readonly slot: Slot; readonly members: readonly number[] }
   | {
@@ -70,10 +76,18 @@ const slotKey = (s: Slot) => `${s.policy}/${s.role}/${s.conditional}`;
 const slot = fc.record({ policy: fc.nat(1), role: fc.nat(1), conditional: fc.boolean() });
 const memberSet = fc.uniqueArray(fc.nat(MEMBERS.length - 1), { minLength: 1, maxLength: 3 });
 const alias = fc.nat(1);
+const byNumber = fc.boolean();
 const candidate = fc.oneof(
   {
     weight: 4,
-    arbitrary: fc.record({ kind: fc.constant('member' as const), slot, member: fc.nat(MEMBERS.length - 1), version: fc.nat(1), alias }),
+    arbitrary: fc.record({
+      kind: fc.constant('member' as const),
+      slot,
+      member: fc.nat(MEMBERS.length - 1),
+      version: fc.nat(1),
+      alias,
+      byNumber,
+    }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('binding' as const), slot, members: memberSet, version: fc.nat(1), alias }) },
   {
@@ -87,6 +101,7 @@ const candidate = fc.oneof(
       }),
       version: fc.nat(1),
       alias,
+      byNumber,
     }),
   },
 );
@@ -143,7 +158,11 @@ function operations(from: Configuration, to: Configuration, createFirst: (addres
     const before = from.get(address);
     const after = to.get(address);
     if (JSON.stringify(before) === JSON.stringify(after)) continue;
-    if (before && after && (policyOf(before) !== policyOf(after) || before.version !== after.version)) {
+    if (
+      before &&
+      after &&
+      (policyOf(before) !== policyOf(after) || before.version !== after.version || Boolean(before.byNumber) !== Boolean(after.byNumber))
+    ) {
       // Another resource (name, or a generic grant's api_version): replaced, its two halves in order.
       const [first, second] = createFirst(address)
         ? [
@@ -163,7 +182,7 @@ function operations(from: Configuration, to: Configuration, createFirst: (addres
 }
 
 function resource(g: ModelGrant): IamResource {
-  return { service: 'networksecurity', apiVersion: VERSIONS[g.version], name: POLICIES[policyOf(g)] };
+  return { service: 'networksecurity', apiVersion: VERSIONS[g.version], name: (g.byNumber ? BY_NUMBER : POLICIES)[policyOf(g)] };
 }
 
 function condition(conditional: boolean) {
@@ -227,7 +246,15 @@ async function applyIn(
 ): Promise<string[]> {
   const options = { change: FAST, read: FAST, staleRead: FAST, maxGatherMs: 4, idleGatherMs: 1 };
   const processes = [0, 1].map(
-    (alias) => new PolicyBatchers((r) => google.endpoint(r.name), options, new RunDeclarations(run, `alias-${alias}`)),
+    (alias) =>
+      new PolicyBatchers(
+        {
+          endpointOf: (r) => google.endpoint(r.name.replace('projects/123456789012/', 'projects/p-123456/')),
+          canonicalName,
+          declarations: new RunDeclarations(run, `alias-${alias}`),
+        },
+        options,
+      ),
   );
   const steps = operations(from, to, (address) => schedule.createFirst.includes(address));
   const order = [...steps.keys()].sort((a, b) => (schedule.rank[a] ?? a) - (schedule.rank[b] ?? b));
@@ -250,7 +277,9 @@ async function applyIn(
         try {
           const model = (op.after ?? op.before)!;
           const batchers = processes[model.alias ?? 0];
-          await batchers.of(grantOf(model).resource).change(changeEdits(op.before && grantOf(op.before), op.after && grantOf(op.after)));
+          await (
+            await batchers.of(grantOf(model).resource)
+          ).change(changeEdits(op.before && grantOf(op.before), op.after && grantOf(op.after)));
         } catch (error) {
           failures.push(`${op.address}: ${(error as Error).message}`);
           return; // the replacement's second half does not run when the first failed
@@ -492,6 +521,19 @@ const DEFECTS: { name: string; example: Case }[] = [
       [],
       config(['member.0', member(at(0), 0, 0)]),
       config(['member.1', member(at(0), 0, 1)]),
+      none,
+      sentApart(1, 0),
+      quiet,
+      1,
+    ],
+  },
+  {
+    name: "a name by the project's id → by its number",
+    example: [
+      [],
+      [],
+      config(['member.0', member(at(0), 0)]),
+      config(['member.1', { ...member(at(0), 0), byNumber: true }]),
       none,
       sentApart(1, 0),
       quiet,

@@ -78,13 +78,13 @@ test('two provider processes of one run (two aliases): a delete in one spares wh
   const fast = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 1_000 };
   const options = { change: fast, read: fast, staleRead: fast, maxGatherMs: 5, idleGatherMs: 1 };
   const resource = { service: 'networksecurity', apiVersion: 'v1', name: 'projects/p-123456/locations/global/authorizationPolicies/ap' };
-  const aliasA = new PolicyBatchers(() => policy, options, new RunDeclarations(folder, 'a'));
-  const aliasB = new PolicyBatchers(() => policy, options, new RunDeclarations(folder, 'b'));
-  await aliasB.of(resource).change([add('user:m@example.com')]); // the grant at its new address, under the other alias
-  await aliasA.of(resource).change([remove('user:m@example.com')]); // its delete at the old one
+  const aliasA = new PolicyBatchers({ endpointOf: () => policy, declarations: new RunDeclarations(folder, 'a') }, options);
+  const aliasB = new PolicyBatchers({ endpointOf: () => policy, declarations: new RunDeclarations(folder, 'b') }, options);
+  await (await aliasB.of(resource)).change([add('user:m@example.com')]); // the grant at its new address, under the other alias
+  await (await aliasA.of(resource)).change([remove('user:m@example.com')]); // its delete at the old one
   expect(policy.policy.bindings).toEqual([{ role: ROLE, members: ['user:m@example.com'] }]);
   // Without the run's folder, the delete takes it away: what the test above would be without it.
-  const alone = new PolicyBatchers(() => policy, options);
-  await alone.of(resource).change([remove('user:m@example.com')]);
+  const alone = new PolicyBatchers({ endpointOf: () => policy }, options);
+  await (await alone.of(resource)).change([remove('user:m@example.com')]);
   expect(policy.policy.bindings).toEqual([]);
 });
