@@ -3,6 +3,8 @@
  * over real HTTP against the emulator, which names one resource by either form
  * as Google does.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { GoogleRestClient } from '../../../lib/api/client';
 import { IamPolicyApi } from '../../../lib/api/iam-policy';
 import { ProjectIds } from '../../../lib/api/project-ids';
@@ -62,4 +64,16 @@ test('one policy whichever form names it: a write by number is read by id', asyn
   });
   expect(emulator.policy(BY_ID).bindings).toHaveLength(2);
   expect(emulator.writes(BY_NUMBER).map((w) => w.resource)).toEqual([BY_ID]);
+});
+
+test("the call is the one Google's Discovery document publishes: projects.get is GET v3/{+name}, and a Project has projectId", () => {
+  const root = path.join(path.dirname(require.resolve('googleapis/package.json')), 'build', 'src', 'apis', 'cloudresourcemanager');
+  const client = fs.readFileSync(path.join(root, 'v3.js'), 'utf8');
+  const projects = client.slice(client.indexOf('class Resource$Projects {'));
+  const get = projects.slice(projects.indexOf('        get('), projects.indexOf('        getIamPolicy('));
+  expect(get).toContain("url: (rootUrl + '/v3/{+name}')");
+  expect(get).toContain("method: 'GET'");
+  const types = fs.readFileSync(path.join(root, 'v3.d.ts'), 'utf8');
+  const project = types.slice(types.indexOf('export interface Schema$Project {'));
+  expect(project.slice(0, project.indexOf('\n    }'))).toMatch(/projectId\?: string \| null;/);
 });
