@@ -12,8 +12,9 @@ const EXPECTED_ROLE =
  * (`roles/datamigration.admin`, `roles/owner`); custom role IDs are 3–64 of
  * letters, digits, `_` and `.` (Google's rule for `roleId`).
  */
+const PREDEFINED_ROLE = /^roles\/[a-zA-Z][a-zA-Z0-9_]*(\.[a-zA-Z0-9_]+)*$/;
 const ROLE_PATTERNS: readonly RegExp[] = [
-  /^roles\/[a-zA-Z][a-zA-Z0-9_]*(\.[a-zA-Z0-9_]+)*$/,
+  PREDEFINED_ROLE,
   new RegExp(`^projects/${PROJECT_ID_SOURCE}/roles/[a-zA-Z0-9_.]{3,64}$`),
   /^organizations\/[0-9]+\/roles\/[a-zA-Z0-9_.]{3,64}$/,
 ];
@@ -32,4 +33,9 @@ export function validateRole(role: string, field = 'role'): string {
 /** `roles/owner`, `roles/editor` and `roles/viewer`. */
 export function isBasicRole(role: string): boolean {
   return BASIC_ROLES.has(role);
+}
+
+/** Whether `role` has the form of a basic or predefined role, `roles/{name}` (not whether Google lists it: role-check.ts). */
+export function isPredefinedRoleName(role: string): boolean {
+  return PREDEFINED_ROLE.test(role);
 }

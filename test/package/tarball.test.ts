@@ -99,6 +99,7 @@ test('the tarball ships the library, its declarations, the provider and vendor b
       'dist/provider/terraform-provider-googleiam.js',
       'dist/vendor/cel.js',
       'dist/vendor/google-auth.js',
+      'dist/vendor/levenshtein.js',
     ]),
   );
   const unexpected = paths.filter(
