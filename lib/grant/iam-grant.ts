@@ -1,10 +1,14 @@
-import type { ITerraformDependable, TerraformResource } from 'cdktf';
+import { Annotations, type ITerraformDependable, type TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
 import type { Grant, IamResource } from '../iam/grant';
 import { validateGrantValues } from '../iam/grant-validation';
 import { parseResourceName, type ResourceNameFormat } from '../iam/resource-name';
+import { checkGrantRoles } from '../iam/role-check';
+import type { RoleTarget } from '../iam/role-grantability';
 import type { ConditionInput } from '../iam/types';
-import { checkAt } from '../synth/errors';
+import { genericRoleTarget } from '../resource-types/role-target';
+import { checkAt, validationMessage } from '../synth/errors';
+import { roleCheckOptionsAtSynth } from '../synth/extra-roles';
 import { holdsTokens, isKnown, projectOfName } from '../synth/known-values';
 import { useGoogleIamProvider } from './default-provider';
 import type { GoogleIamProvider } from '../provider-bindings/google-iam-provider.generated';
@@ -40,6 +44,8 @@ export interface GrantTarget {
   readonly resource: IamResource;
   /** What `resource.name` must look like; undefined for the generic grants (any resource). */
   readonly nameFormat?: ResourceNameFormat;
+  /** The resource type its roles must be grantable on; undefined: the collection Google publishes for the resource, when known. */
+  readonly roleTarget?: RoleTarget;
 }
 
 /**
@@ -76,6 +82,10 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     this.project = projectOfName(this.name);
     if (isKnown(this.name) && target.nameFormat) checkAt(this, () => parseResourceName(this.name, target.nameFormat!, 'name'));
     checkAt(this, () => validateGrantValues(grant, isKnown));
+    const roleTarget = target.roleTarget ?? publishedRoleTarget(target.resource);
+    for (const warning of checkAt(this, () => checkGrantRoles(grant, roleTarget, isKnown, roleCheckOptionsAtSynth()))) {
+      Annotations.of(this).addWarning(validationMessage(this, warning.field, warning.role, warning.reason));
+    }
     GrantRegistry.of(this).register({ construct: this, typeName: target.typeName, grant });
     useGoogleIamProvider(this);
     const resource = declare(this, RESOURCE_ID, { name: this.name, ...(options.provider ? { provider: options.provider } : {}) });
@@ -119,6 +129,12 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
   public importFrom(importId: string): void {
     this.grantResource.importFrom(importId);
   }
+}
+
+/** The role target of a generic grant's resource, once its service, version and name are known at synth. */
+function publishedRoleTarget({ service, apiVersion, name }: IamResource): RoleTarget | undefined {
+  const known = [service, apiVersion, name].every((value) => typeof value === 'string' && isKnown(value));
+  return known ? genericRoleTarget(service, apiVersion, name) : undefined;
 }
 
 /** A condition as the grant carries it: only the three fields Google defines. @internal */

@@ -6,6 +6,7 @@ import type { IamResourceInput } from '../api/resource-validation';
 import type { GrantTarget } from './iam-grant';
 import { typedNameFormat, typedRow } from '../resource-types/typed-name-format';
 import { publishedRowShape } from '../resource-types/published-shape';
+import { typedRoleTarget } from '../resource-types/role-target';
 import { TYPED_RESOURCE_TYPE_ROWS, type TypedResourceTypeRow } from '../resource-types/typed-resource-types';
 
 /**
@@ -53,6 +54,7 @@ export function typedGrantTarget(stem: string, kind: TypedGrantKind, name: strin
     typeName: `${stem}${kind}`,
     resource: resourceOfType(TYPED_RESOURCE_TYPES[stem], name),
     nameFormat: typedNameFormat(typedRow(stem), (lookalike) => `${lookalike}${kind}`),
+    roleTarget: typedRoleTarget(typedRow(stem)),
   };
 }
 
