@@ -1,5 +1,6 @@
 import { GoogleApiError } from '../api/errors';
 import { IamValidationError } from '../iam/errors';
+import type { RoleWarning } from '../iam/role-check';
 import { ContractError } from '../contract/contract-error';
 import type { AttributePath, Diagnostics } from './framework/diagnostics';
 
@@ -97,6 +98,19 @@ export function reportRefusalAhead(diagnostics: Diagnostics, summary: string, er
     summary,
     `${message}. terraform apply refuses it before sending anything to Google (a warning here, not an error, so that terraform destroy still works with this configuration)`,
     attribute,
+  );
+}
+
+/** The summary of a grant's role that Google does not list (reported as the other refusals are). */
+export const UNKNOWN_ROLE_SUMMARY = 'Unknown IAM role';
+
+/** A role Google takes but that deserves a word (lib/iam/role-check.ts): a warning on the attribute that holds it. */
+export function reportRoleWarning(diagnostics: Diagnostics, warning: RoleWarning): void {
+  const summary = warning.kind === 'deprecated' ? 'Deprecated IAM role' : 'IAM role not grantable on this resource type';
+  diagnostics.warning(
+    summary,
+    `${warning.field}: ${warning.reason} (got ${IamValidationError.show(warning.role)})`,
+    attributePath(warning.field),
   );
 }
 

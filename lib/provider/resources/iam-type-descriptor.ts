@@ -2,7 +2,9 @@ import { GET_IAM_POLICY_SHAPES, GoogleIamApis } from '../../api/iam-apis';
 import { validateIamResource, type IamResourceUse } from '../../api/resource-validation';
 import type { Grant, IamResource } from '../../iam/grant';
 import { parseResourceName } from '../../iam/resource-name';
+import type { RoleTarget } from '../../iam/role-grantability';
 import { publishedRowShape } from '../../resource-types/published-shape';
+import { genericRoleTarget, typedRoleTarget } from '../../resource-types/role-target';
 import { typedNameFormat } from '../../resource-types/typed-name-format';
 import type { TypedResourceTypeRow } from '../../resource-types/typed-resource-types';
 import { ProviderErrors, snakeCase } from '../errors';
@@ -37,6 +39,8 @@ export interface IamTypeDescriptor {
   encodeResource(resource: IamResource): ModelObject;
   /** Checks the known resource attributes for `use` by a `mode` type; throws an IamValidationError naming the attribute (camelCase). */
   validate(values: CtyObject, use: IamResourceUse, mode: Grant['mode']): void;
+  /** The resource type its roles must be grantable on (lib/iam/role-check.ts); undefined while `values` do not tell it. */
+  roleTarget(values: CtyObject): RoleTarget | undefined;
   /** The project of a resource name, when it has one. */
   projectOf(name: string): string | null;
   /** The resource the `<resource>` part of an import ID into a `mode` type names; throws a ProviderError. */
@@ -82,6 +86,7 @@ export function typedDescriptor(row: TypedResourceTypeRow): IamTypeDescriptor {
       const name = stringOf(values.name);
       if (name !== undefined) parseResourceName(name, nameFormat(mode), 'name');
     },
+    roleTarget: () => typedRoleTarget(row),
     projectOf: (name) => name.split('/')[1] ?? null,
     importedResource: (resourceId, mode) => {
       try {
@@ -134,6 +139,12 @@ export const GENERIC_DESCRIPTOR: IamTypeDescriptor = {
       'get_iam_policy_method',
       use,
     );
+  },
+  roleTarget: (values) => {
+    const [service, apiVersion, name] = [stringOf(values.service), stringOf(values.api_version), stringOf(values.name)];
+    return service === undefined || apiVersion === undefined || name === undefined
+      ? undefined
+      : genericRoleTarget(service, apiVersion, name);
   },
   projectOf: (name) => /^projects\/([^/]+)\//.exec(name)?.[1] ?? null,
   importedResource: (resourceId) => {
