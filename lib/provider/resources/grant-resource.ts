@@ -16,6 +16,7 @@ import { encodeModel, ModelReader, type ModelObject } from '../framework/model';
 import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
 import { COMPUTED_ATTRIBUTES } from './iam-schema';
 import { olderThanOwnWrite, rememberWrite } from './own-writes';
+import { reportRoleWarnings, roleRefusal } from './role-findings';
 import { changeOnceVisible } from './visible-change';
 
 /** What every grant's model holds besides its kind's own attributes: its resource, and what the provider sets. */
@@ -124,6 +125,8 @@ export function grantResourceType<Model extends GrantModel>(
     } catch (error) {
       found.push({ summary: 'Invalid IAM grant', error });
     }
+    const role = roleRefusal(descriptor, kind.partialGrant(values), values);
+    if (role) found.push(role);
     return found;
   }
 
@@ -145,6 +148,7 @@ export function grantResourceType<Model extends GrantModel>(
     validate(config, diagnostics, request) {
       const report = request.providerConfigured ? reportRefusalAhead : reportError;
       for (const { summary, error } of refusals(config)) report(diagnostics, summary, error);
+      reportRoleWarnings(diagnostics, descriptor, kind.partialGrant(config), config, request.providerConfigured);
     },
 
     plan(request: PlanRequest): PlannedChange {
