@@ -3,7 +3,7 @@
  * The emulator as a program, for tests in any language (npm installs it as
  * `cdktf-google-iam-emulator`, or `cdktn-google-iam-emulator` with the cdktn flavour):
  *
- *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--read-lag-ms N] [--latency-ms N] [--json] [--log]
+ *   cdktf-google-iam-emulator [--port N] [--services secretmanager,...] [--read-lag-ms N] [--latency-ms N] [--accept-any-role] [--json] [--log]
  *
  * `--help` (`-h`) prints the usage and exits 0; a wrong option prints it to
  * stderr and exits 2, as command-line tools do.
@@ -24,7 +24,7 @@ import { GoogleApiEmulator } from './emulator';
 
 const PROGRAM = path.basename(process.argv[1] ?? 'cdktf-google-iam-emulator').replace(/\.js$/, '');
 
-const USAGE = `usage: ${PROGRAM} [--port N] [--services NAME,...] [--read-lag-ms N] [--latency-ms N] [--json] [--log]
+const USAGE = `usage: ${PROGRAM} [--port N] [--services NAME,...] [--read-lag-ms N] [--latency-ms N] [--accept-any-role] [--json] [--log]
 
 Starts the Google API emulator, prints the environment that points the provider,
 the lookups and terraform at it, and serves until SIGINT or SIGTERM.
@@ -33,6 +33,8 @@ the lookups and terraform at it, and serves until SIGINT or SIGTERM.
   --services NAME,...  more services to print endpoint overrides for, e.g. secretmanager
   --read-lag-ms N      reads lag writes by N ms, as Google's IAM reads may (default: 0)
   --latency-ms N       wait N ms before each API answer, as a network round trip to Google does (default: 0)
+  --accept-any-role    accept any role in setIamPolicy (default: as Google, a role it does not
+                       list or that cannot be granted on the resource's type is a 400)
   --json               print {"url": ..., "env": {...}} as one JSON line instead of export lines
   --log                log each request to stderr
   -h, --help           print this help and exit
@@ -46,6 +48,7 @@ const OPTIONS = {
   services: { type: 'string', default: '' },
   'read-lag-ms': { type: 'string', default: '0' },
   'latency-ms': { type: 'string', default: '0' },
+  'accept-any-role': { type: 'boolean', default: false },
   json: { type: 'boolean', default: false },
   log: { type: 'boolean', default: false },
   help: { type: 'boolean', short: 'h', default: false },
@@ -91,6 +94,7 @@ async function main(): Promise<void> {
     port: Number(values.port),
     readLagMs: Number(values['read-lag-ms']),
     latencyMs: Number(values['latency-ms']),
+    acceptAnyRole: values['accept-any-role'],
     log: values.log ? (line) => process.stderr.write(`${line}\n`) : undefined,
   });
   const services = (values.services ?? '')

@@ -2,6 +2,9 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { Policy } from '../../iam/types';
 import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from '../../api/iam-apis';
+import { EXTRA_ROLES_VARIABLE, isRoleAccepted, parseExtraRoles } from '../../iam/role-check';
+import type { RoleTarget } from '../../iam/role-grantability';
+import { templateRoleTarget } from '../../resource-types/role-target';
 import { ApiError, FrontEndNotFound, frontEndNotFound, invalidArgument, notFound, rejectUnknownFields } from './api-error';
 import { AuthEndpoints } from './auth-endpoints';
 import { FaultInjector, type EmulatedMethod, type FaultOptions } from './faults';
@@ -33,6 +36,15 @@ export interface EmulatorOptions {
    * @default - none
    */
   readonly collections?: readonly EmulatedCollection[];
+  /**
+   * Accept any role in setIamPolicy, for tests that grant made-up roles. By default the emulator is as strict
+   * as Google: a `roles/…` that Google's role catalogue (the library's table of its basic and predefined roles)
+   * does not list, or that holds no permission on the resource's type, is refused with 400 INVALID_ARGUMENT
+   * "Role roles/… is not supported for this resource."; custom roles (`projects/…/roles/…`,
+   * `organizations/…/roles/…`) and the roles `CDKTF_GOOGLE_IAM_EXTRA_ROLES` lists are accepted.
+   * @default false
+   */
+  readonly acceptAnyRole?: boolean;
 }
 
 /** An IAM-enabled collection a test registers, served as strictly as Google's own. */
@@ -65,6 +77,8 @@ interface ServedCollection {
   readonly shape: GetIamPolicyShape;
   readonly writable: boolean;
   readonly fields: PolicyFields;
+  /** The resource type its roles must be grantable on. */
+  readonly roleTarget?: RoleTarget;
 }
 
 /** What the emulator has answered, counted per method and outcome. */
@@ -129,6 +143,8 @@ export class GoogleApiEmulator {
   private readonly projects = new Map<string, string>();
   private readonly deniedTokens: ReadonlySet<string>;
   private readonly collections: EmulatedCollection[] = [];
+  /** The roles accepted beyond Google's catalogue: `CDKTF_GOOGLE_IAM_EXTRA_ROLES` as the emulator started. */
+  private readonly extraRoles = parseExtraRoles(process.env[EXTRA_ROLES_VARIABLE]);
   private faults?: FaultInjector;
   /**
    * Called after a setIamPolicy is carried out, before it is answered (with the request's path): a test's way
@@ -346,7 +362,12 @@ export class GoogleApiEmulator {
             ),
         };
       }
-      return { method: 'setIamPolicy', answer: (_query, body) => this.policies.set(this.canonical(resource), body, collection.fields) };
+      const acceptsRole = (role: string) =>
+        this.options.acceptAnyRole === true || isRoleAccepted(role, collection.roleTarget, { extraRoles: this.extraRoles });
+      return {
+        method: 'setIamPolicy',
+        answer: (_query, body) => this.policies.set(this.canonical(resource), body, collection.fields, acceptsRole),
+      };
     }
     const job = IMPORT_JOB_PATH.exec(path);
     if (job && method === 'GET') {
@@ -367,7 +388,12 @@ export class GoogleApiEmulator {
     );
     if (registered) {
       const fields = { updateMask: registered.updateMask ?? true, auditConfigs: registered.auditConfigs ?? true };
-      return { shape: registered.getIamPolicyMethod ?? 'GET', writable: true, fields };
+      return {
+        shape: registered.getIamPolicyMethod ?? 'GET',
+        writable: true,
+        fields,
+        roleTarget: templateRoleTarget(registered.service, registered.template),
+      };
     }
     const published =
       service === undefined
@@ -379,6 +405,7 @@ export class GoogleApiEmulator {
       shape: published.shape,
       writable: published.writable,
       fields: { updateMask: api?.updateMask ?? false, auditConfigs: api?.auditConfigs ?? false },
+      roleTarget: templateRoleTarget(published.service, published.template),
     };
   }
 

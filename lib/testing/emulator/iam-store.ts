@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'crypto';
 import { EMPTY_POLICY_ETAG, type AuditConfig, type Binding, type Policy } from '../../iam/types';
 import { ApiError, invalidArgument, notFound, rejectUnknownFields } from './api-error';
 import { checkConditionCompiles } from './condition-compile';
+import { notSupportedMessage } from '../../iam/role-check';
 
 export { EMPTY_POLICY_ETAG };
 const VALID_VERSIONS = [0, 1, 3];
@@ -166,9 +167,15 @@ export class IamPolicyStore {
 
   /**
    * setIamPolicy with Google's checks; a stale etag is a 409 ABORTED and changes nothing. `fields` says
-   * whether the API's schemas have `updateMask` and the Policy's `auditConfigs` (where not, sending one is a 400).
+   * whether the API's schemas have `updateMask` and the Policy's `auditConfigs` (where not, sending one is a 400);
+   * `acceptsRole` whether Google takes a role on this resource (else the 400 "Role … is not supported for this resource.").
    */
-  public set(name: string, request: unknown, fields: PolicyFields = { updateMask: true, auditConfigs: true }): Policy {
+  public set(
+    name: string,
+    request: unknown,
+    fields: PolicyFields = { updateMask: true, auditConfigs: true },
+    acceptsRole: (role: string) => boolean = () => true,
+  ): Policy {
     const resource = this.visible(name);
     const stored = resource.versions.at(-1)!.policy;
     rejectUnknownFields(request, fields.updateMask ? ['policy', 'updateMask'] : ['policy'], '');
@@ -192,7 +199,7 @@ export class IamPolicyStore {
       bindings: mask.has('bindings') ? normalizeBindings(policy.bindings ?? []) : (stored?.bindings ?? []),
       auditConfigs: mask.has('auditConfigs') ? clone(policy.auditConfigs ?? []) : (stored?.auditConfigs ?? []),
     };
-    validateRules(next);
+    validateRules(next, acceptsRole);
     this.refuseHiddenServiceAccounts(next);
     const at = this.now();
     resource.versions.push({ at, policy: next });
@@ -289,7 +296,7 @@ function validatePolicyShape(policy: Policy, auditConfigs: boolean): void {
   }
 }
 
-function validateRules(policy: StoredPolicy): void {
+function validateRules(policy: StoredPolicy, acceptsRole: (role: string) => boolean): void {
   const conditional = policy.bindings.some((b) => b.condition);
   if (conditional && policy.version < 3) {
     throw invalidArgument('Policies with conditional role bindings must be version 3.');
@@ -304,6 +311,7 @@ function validateRules(policy: StoredPolicy): void {
         `Role ${binding.role} is a version 1 view of a conditional binding; read the policy with version 3 and write that.`,
       );
     }
+    if (!acceptsRole(binding.role)) throw invalidArgument(notSupportedMessage(binding.role));
     for (const member of binding.members ?? []) {
       if (!PUBLIC_PRINCIPALS.includes(member) && !PRINCIPAL_PREFIXES.some((p) => member.startsWith(p) && member.length > p.length)) {
         throw invalidArgument(`Invalid principal: ${JSON.stringify(member)}.`);
