@@ -36,10 +36,11 @@ function copyTree(from, to, transform) {
 
 fs.rmSync(OUT, { recursive: true, force: true });
 fs.mkdirSync(OUT);
-// Sources only (no compiled output), the framework swapped.
-copyTree(path.join(ROOT, 'lib'), path.join(OUT, 'lib'), (name) =>
-  (name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.md') ? swapFramework : undefined,
-);
+// Sources only (no compiled output), the framework swapped; the generated data files as they are.
+copyTree(path.join(ROOT, 'lib'), path.join(OUT, 'lib'), (name) => {
+  if ((name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.md')) return swapFramework;
+  return name.endsWith('.generated.json') ? (text) => text : undefined;
+});
 if (!fs.existsSync(path.join(ROOT, 'dist', 'provider', 'terraform-provider-googleiam.js')))
   throw new Error('dist/ is missing: run `npm run build` first');
 fs.cpSync(path.join(ROOT, 'dist'), path.join(OUT, 'dist'), { recursive: true });

@@ -1,11 +1,42 @@
-import type * as RoleData from './roles.generated';
+import { unpackTable, type PackedTable } from './packed-table';
 
 /**
- * Google's catalogue of basic and predefined roles, decoded from
- * roles.generated.ts (scripts/generate-roles.js, `npm run generate:roles`) on
+ * Google's catalogue of basic and predefined roles, read from
+ * roles.generated.json (scripts/generate-roles.js, `npm run generate:roles`) on
  * first use: requiring the library costs nothing until a role is checked. Only
  * this file knows the table's format.
  */
+
+/**
+ * The table of roles.generated.json (`npm run generate:roles -- --print` shows it). Its numbers are written in `digits`: a digit 0-31 ends a
+ * number, 32-63 is a digit 0-31 with more to come (base 32, most significant
+ * first); a set of prefix numbers is written as runs of consecutive numbers,
+ * each two numbers: the gap since the previous run's last (from -1), and the
+ * run's length less one.
+ */
+export interface RoleData {
+  /** Where the catalogue comes from: Google IAM's `roles.list`, as published on that day. */
+  readonly source: string;
+  /** The day Google listed the roles: a role Google added since is not here. */
+  readonly date: string;
+  /** The launch stages; a role's stage is its place in this list. */
+  readonly stages: readonly string[];
+  /** What a role can do beyond its resource, a bit each (1, 2, 4, ...): its name, and the permissions that give it (`*.verb`: any collection's). */
+  readonly capabilities: ReadonlyArray<readonly [string, readonly string[]]>;
+  readonly digits: string;
+  /**
+   * Every role, one service a line: `service. role role ...` (the basic roles, which name no service, first,
+   * after a space), a role being `id,` then its stage's place (a digit), its capability bits (a digit) and
+   * the set of prefixes its permissions have (numbers of permission-prefixes.generated.json, role-permissions.ts).
+   */
+  readonly roles: readonly string[];
+  /**
+   * One resource type a line, `service collection sure maybe`: the collection is the last literal segment of
+   * an IAM-enabled collection's name template; a role holding a `sure` prefix is grantable there, one holding
+   * only a `maybe` one perhaps (a prefix the data cannot place), any other is refused by Google.
+   */
+  readonly resourceTypes: readonly string[];
+}
 
 /** A basic or predefined role as Google lists it. */
 export interface PredefinedRole {
@@ -26,8 +57,10 @@ export interface ResourceTypeRow {
 }
 
 interface RoleRow extends PredefinedRole {
-  /** Its prefix numbers, still encoded; `held` decodes them once. */
+  /** Its prefix numbers, still encoded; prefixNumbersOf decodes them once. */
   readonly encodedPrefixes: string;
+  /** The table it is a row of. */
+  readonly table: DecodedTable;
 }
 
 /** The decoded table. */
@@ -36,23 +69,17 @@ export interface RoleTable {
   /** The day Google listed the roles, `2026-08-22`. */
   readonly date: string;
   readonly roles: ReadonlyMap<string, PredefinedRole>;
-  /** Every permission prefix (`service.collection`), by number. */
-  readonly prefixes: readonly string[];
   /** By `service collection` in lower case. */
   readonly resourceTypes: ReadonlyMap<string, ResourceTypeRow>;
 }
 
-let table: DecodedTable | undefined;
+let catalogue: DecodedTable | undefined;
 const heldPrefixes = new WeakMap<PredefinedRole, ReadonlySet<number>>();
 
 /** The catalogue, decoded on the first call. */
 export function roleTable(): RoleTable {
-  return decoded();
-}
-
-function decoded(): DecodedTable {
-  table ??= decode(loadData());
-  return table;
+  catalogue ??= decodeRoleTable(loadData());
+  return catalogue;
 }
 
 /** The role, or undefined when Google lists no basic or predefined role of that name. */
@@ -60,20 +87,15 @@ export function predefinedRole(name: string): PredefinedRole | undefined {
   return roleTable().roles.get(name);
 }
 
-/** The numbers of the permission prefixes `role` holds (see RoleTable.prefixes). */
+/** The numbers of the permission prefixes `role` holds (their names: role-permissions.ts). */
 export function prefixNumbersOf(role: PredefinedRole): ReadonlySet<number> {
   let held = heldPrefixes.get(role);
   if (!held) {
-    held = new Set(decodeRuns((role as RoleRow).encodedPrefixes, decoded().digits));
+    const row = role as RoleRow;
+    held = new Set(decodeRuns(row.encodedPrefixes, row.table.digits));
     heldPrefixes.set(role, held);
   }
   return held;
-}
-
-/** The permission prefixes `role` holds, e.g. `networksecurity.authorizationPolicies`, in order. */
-export function prefixesOf(role: PredefinedRole): string[] {
-  const { prefixes } = roleTable();
-  return [...prefixNumbersOf(role)].sort((a, b) => a - b).map((n) => prefixes[n]);
 }
 
 /** The resource type of `service` whose collection (a name template's last literal segment) is `collection`, if the table has it. */
@@ -82,21 +104,21 @@ export function resourceTypeRow(service: string, collection: string): ResourceTy
 }
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-function loadData(): typeof RoleData {
-  return require('./roles.generated') as typeof RoleData;
+function loadData(): RoleData {
+  return unpackTable<RoleData>(require('./roles.generated.json') as PackedTable);
 }
 /* eslint-enable @typescript-eslint/no-require-imports */
 
-type DecodedTable = RoleTable & { readonly digits: string };
+/** A decoded table, with the digits its numbers are written in. */
+export type DecodedTable = RoleTable & { readonly digits: string };
 
-function decode(data: typeof RoleData): DecodedTable {
-  const digits = data.TABLE_DIGITS;
-  const prefixes = data.PERMISSION_PREFIXES.split('\n').flatMap((line) => {
-    const [service, ...collections] = line.split(' ');
-    return collections.map((collection) => `${service}.${collection}`);
-  });
+/** The table `data` holds; exported for the generator's test, which decodes a table it made. */
+export function decodeRoleTable(data: RoleData): DecodedTable {
+  const { digits } = data;
   const roles = new Map<string, RoleRow>();
-  for (const line of data.ROLES.split('\n')) {
+  const resourceTypes = new Map<string, ResourceTypeRow>();
+  const table: DecodedTable = { source: data.source, date: data.date, roles, resourceTypes, digits };
+  for (const line of data.roles) {
     const [service, ...entries] = line.split(' ');
     for (const entry of entries) {
       const comma = entry.indexOf(',');
@@ -104,14 +126,14 @@ function decode(data: typeof RoleData): DecodedTable {
       const bits = digits.indexOf(entry[comma + 2]);
       roles.set(name, {
         name,
-        stage: data.ROLE_STAGES[digits.indexOf(entry[comma + 1])],
-        capabilities: data.ROLE_CAPABILITIES.filter((_, bit) => (bits & (1 << bit)) !== 0).map(([capability]) => capability),
+        stage: data.stages[digits.indexOf(entry[comma + 1])],
+        capabilities: data.capabilities.filter((_, bit) => (bits & (1 << bit)) !== 0).map(([capability]) => capability),
         encodedPrefixes: entry.slice(comma + 3),
+        table,
       });
     }
   }
-  const resourceTypes = new Map<string, ResourceTypeRow>();
-  for (const line of data.RESOURCE_TYPES.split('\n')) {
+  for (const line of data.resourceTypes) {
     const [service, collection, sure, maybe = ''] = line.split(' ');
     resourceTypes.set(`${service} ${collection}`.toLowerCase(), {
       service,
@@ -120,7 +142,7 @@ function decode(data: typeof RoleData): DecodedTable {
       maybe: new Set(decodeRuns(maybe, digits)),
     });
   }
-  return { source: data.ROLES_SOURCE, date: data.ROLES_DATE, roles, prefixes, resourceTypes, digits };
+  return table;
 }
 
 /** The numbers of a set written as runs: pairs of (gap since the previous run's last, from -1; length less one). */

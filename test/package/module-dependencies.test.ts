@@ -204,7 +204,7 @@ test('what runs inside terraform, the installer and the IAM domain never load th
   );
   expect(loading.map(show)).toEqual([]);
   const iamPackages = fileImports().filter((i) => folderOf(i.file) === 'iam' && !path.isAbsolute(i.target));
-  expect([...new Set(iamPackages.map((i) => i.target))].sort()).toEqual(['@marcbachmann/cel-js', 'crypto']);
+  expect([...new Set(iamPackages.map((i) => i.target))].sort()).toEqual(['@marcbachmann/cel-js', 'crypto', 'fastest-levenshtein', 'zlib']);
 });
 
 test('what the provider loads, followed file by file, reaches neither the framework nor the synth wing', () => {
@@ -278,12 +278,16 @@ test("lib/provider reads synth's messages only through lib/contract's parsers", 
   expect(stdin).toEqual([{ file: 'provider/lookup-mode.ts', parses: true }]);
 });
 
-test('lib/iam needs no build output: its one require of dist/, the vendored CEL parser, falls back to the package', () => {
+test('lib/iam needs no build output: its requires of dist/, the vendored CEL parser and edit distance, fall back to the packages', () => {
   const iam = fileImports().filter((i) => folderOf(i.file) === 'iam');
   const buildOutput = iam.filter((i) => path.isAbsolute(i.target) && folderOf(i.target) === undefined);
-  expect(buildOutput.map(show)).toEqual(['iam/cel-parser.ts -> ../../dist/vendor/cel.js']);
-  // The fallback itself is exercised by test/unit/iam/cel-parser-loading.test.ts.
+  expect(buildOutput.map(show).sort()).toEqual([
+    'iam/cel-parser.ts -> ../../dist/vendor/cel.js',
+    'iam/edit-distance.ts -> ../../dist/vendor/levenshtein.js',
+  ]);
+  // The fallbacks themselves are exercised by test/unit/iam/cel-parser-loading.test.ts and role-check.test.ts.
   expect(iam.filter((i) => i.spec === '@marcbachmann/cel-js' && path.basename(i.file) === 'cel-parser.ts')).not.toHaveLength(0);
+  expect(iam.filter((i) => i.spec === 'fastest-levenshtein' && path.basename(i.file) === 'edit-distance.ts')).not.toHaveLength(0);
 });
 
 test('bench/ and test/ never import each other: a benchmark does not run on test code, nor a test on a benchmark', () => {

@@ -100,10 +100,16 @@ test('the tarball ships the library, its declarations, the provider and vendor b
       'dist/vendor/cel.js',
       'dist/vendor/google-auth.js',
       'dist/vendor/levenshtein.js',
+      'lib/iam/roles.generated.json',
+      'lib/iam/permission-prefixes.generated.json',
     ]),
   );
   const unexpected = paths.filter(
-    (p) => !/^(lib|dist)\/.+\.js$/.test(p) && !/^lib\/.+\.d\.ts$/.test(p) && !['package.json', 'README.md', 'LICENSE', '.jsii'].includes(p),
+    (p) =>
+      !/^(lib|dist)\/.+\.js$/.test(p) &&
+      !/^lib\/.+\.d\.ts$/.test(p) &&
+      !/^lib\/iam\/[\w-]+\.generated\.json$/.test(p) &&
+      !['package.json', 'README.md', 'LICENSE', '.jsii'].includes(p),
   );
   expect(unexpected).toEqual([]);
   const testTools = paths.filter((p) => /terraform-provider-external|\.proto$|\.test\.|^tools\/|^test\//.test(p));
@@ -179,7 +185,7 @@ async function main() {
   const app = new App({ outdir });
   const stack = new TerraformStack(app, 'iam');
   const policy = 'projects/p-123456/locations/global/authorizationPolicies/ap';
-  new AuthorizationPolicyIamMember(stack, 'Readers', { name: policy, role: 'roles/networksecurity.authorizationPolicyViewer', member: 'group:readers@example.com' });
+  new AuthorizationPolicyIamMember(stack, 'Readers', { name: policy, role: 'roles/networksecurity.viewer', member: 'group:readers@example.com' });
   app.synth();
   const stackDir = path.join(outdir, 'stacks', 'iam');
   const plugins = require('fs').readdirSync(path.join(stackDir, 'terraform.d', 'plugins'), { recursive: true }).map(String);
@@ -263,7 +269,7 @@ import { GoogleApiEmulator, TerraformCli, type CommandResult, type PolicyWrite }
 const stack = new TerraformStack(new App(), 'iam');
 new AuthorizationPolicyIamMember(stack, 'Readers', {
   name: 'projects/p-123456/locations/global/authorizationPolicies/ap',
-  role: 'roles/networksecurity.authorizationPolicyViewer',
+  role: 'roles/networksecurity.viewer',
   member: 'group:readers@example.com',
 });
 
