@@ -30,7 +30,7 @@ export interface IamPolicyCondition {
 
 /** Principals bound to a role, optionally under a condition. */
 export interface IamPolicyBinding {
-  /** Role assigned to the members, e.g. `roles/networksecurity.addressGroupUser` (always there: an answer without it is refused). */
+  /** Role assigned to the members, e.g. `roles/compute.networkUser` (always there: an answer without it is refused). */
   readonly role: string;
   /**
    * Principals, e.g. `user:alice@example.com`.

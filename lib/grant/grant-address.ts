@@ -13,7 +13,7 @@ import { grantKey, type Grant } from '../iam/grant';
  * so changing them is an update in place (one write). The name shows the
  * resource's id, the role, the member and the condition's title; a digest of
  * the whole identity keeps it unique, e.g.
- * `ap_networksecurity_authorizationPolicyViewer_user_alice_example_com_1a2b3c4d`.
+ * `ap_networksecurity_viewer_user_alice_example_com_1a2b3c4d`.
  */
 export function grantResourceName(grant: Grant): string {
   const parts = [lastSegment(grant.resource.name)];

@@ -20,7 +20,7 @@ export interface AuthorizationPolicyIamMemberProps extends IamGrantOptions {
    * `projects/{project}/locations/{location}/authorizationPolicies/{id}`.
    */
   readonly name: string;
-  /** The role that is applied, e.g. `roles/networksecurity.authorizationPolicyViewer` or a custom role. */
+  /** The role that is applied, e.g. `roles/networksecurity.viewer` or a custom role. */
   readonly role: string;
   /**
    * One identity that is granted `role`: `user:{email}`, `serviceAccount:{email}`,

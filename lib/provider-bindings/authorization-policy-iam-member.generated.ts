@@ -12,7 +12,7 @@ export interface GoogleiamAuthorizationPolicyIamMemberConfig extends cdktf.Terra
    */
   readonly name: string;
   /**
-   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
+   * The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.
    */
   readonly role: string;
   /**
@@ -74,7 +74,7 @@ export class GoogleiamAuthorizationPolicyIamMember extends cdktf.TerraformResour
   }
 
   /**
-   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
+   * The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.
    */
   public get role(): string {
     return this.getStringAttribute('role');

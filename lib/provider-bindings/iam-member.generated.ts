@@ -25,7 +25,7 @@ export interface GoogleiamIamMemberConfig extends cdktf.TerraformMetaArguments {
    */
   readonly getIamPolicyMethod?: string;
   /**
-   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
+   * The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.
    */
   readonly role: string;
   /**
@@ -108,7 +108,7 @@ export class GoogleiamIamMember extends cdktf.TerraformResource {
   }
 
   /**
-   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
+   * The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.
    */
   public get role(): string {
     return this.getStringAttribute('role');

@@ -12,7 +12,7 @@ export interface GoogleiamNetworkSecurityAuthzPolicyIamBindingConfig extends cdk
    */
   readonly name: string;
   /**
-   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
+   * The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.
    */
   readonly role: string;
   /**
@@ -74,7 +74,7 @@ export class GoogleiamNetworkSecurityAuthzPolicyIamBinding extends cdktf.Terrafo
   }
 
   /**
-   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
+   * The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.
    */
   public get role(): string {
     return this.getStringAttribute('role');

@@ -51,7 +51,7 @@ export function googleiamConditionToHclTerraform(struct?: GoogleiamCondition | c
  */
 export interface GoogleiamBindings {
   /**
-   * The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.
+   * The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.
    */
   readonly role: string;
   /**

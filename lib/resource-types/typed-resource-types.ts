@@ -61,7 +61,7 @@ export const TYPED_RESOURCE_TYPE_ROWS: readonly TypedResourceTypeRow[] = [
     label: 'authorization policy',
     noun: 'network-security authorization policy',
     exampleLocation: 'global',
-    exampleRole: 'roles/networksecurity.authorizationPolicyViewer',
+    exampleRole: 'roles/networksecurity.viewer',
     lookalikes: ['NetworkSecurityAuthzPolicy'],
   },
   {

@@ -42,7 +42,7 @@ const CONDITION_ATTRIBUTE: Attribute = blockAttribute(CONDITION_BLOCK);
 
 export const ROLE_ATTRIBUTE: Attribute = {
   name: 'role',
-  description: 'The role, e.g. `roles/networksecurity.authorizationPolicyViewer` or `projects/{project}/roles/{id}`.',
+  description: 'The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.',
   type: 'string',
   required: true,
 };
