@@ -1,11 +1,11 @@
-import { editDistance } from './edit-distance';
 import { IamValidationError } from './errors';
 import { formatCount } from './format';
 import type { Grant } from './grant';
 import type { IsKnown } from './grant-validation';
-import { isBasicRole, isPredefinedRoleName } from './role';
-import { grantability, rolesGrantableOn, type RoleTarget } from './role-grantability';
-import { predefinedRole, roleTable, type PredefinedRole } from './role-table';
+import { isPredefinedRoleName } from './role';
+import { grantability, type RoleTarget } from './role-grantability';
+import { misspellingOf, nearest } from './role-suggestions';
+import { predefinedRole, roleTable } from './role-table';
 
 /**
  * A grant's predefined roles against Google's catalogue (role-table.ts), the
@@ -40,11 +40,6 @@ export interface RoleWarning {
   /** What is wrong, and what to do. */
   readonly reason: string;
 }
-
-/** How many roles a message names. */
-const NAMED = 3;
-/** An unknown role this close (in edits) to a real one is taken for a misspelling of it. */
-const MISSPELLING = 3;
 
 /** The roles EXTRA_ROLES_VARIABLE's value lists (commas or white space between them). */
 export function parseExtraRoles(value: string | undefined): ReadonlySet<string> {
@@ -132,53 +127,6 @@ function deprecatedReason(role: string, target: RoleTarget | undefined): string 
   const instead = nearest(role, target, true);
   const such = instead.length > 0 ? `, such as ${listed(instead, 'or')}` : '';
   return `Google lists ${role} as DEPRECATED (roles as IAM listed them on ${date}): it may stop working; grant a current role instead${such}`;
-}
-
-/**
- * The real roles `role` is most likely a misspelling of: those within MISSPELLING
- * edits, the nearest first (at most NAMED of them), grantable on the target if
- * any such is; basic roles count (`roles/viwer`).
- */
-function misspellingOf(role: string, target: RoleTarget | undefined): string[] {
-  const close = (roles: readonly PredefinedRole[]) =>
-    roles
-      .filter((r) => !isServiceAgentRole(r.name))
-      .map((r) => ({ name: r.name, distance: editDistance(role, r.name) }))
-      .filter((r) => r.distance <= MISSPELLING)
-      .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
-  const onTarget = close(rolesGrantableOn(target));
-  const candidates = onTarget.length > 0 ? onTarget : close(rolesGrantableOn(undefined));
-  return candidates
-    .filter((r) => r.distance === candidates[0].distance)
-    .slice(0, NAMED)
-    .map((r) => r.name);
-}
-
-/**
- * The NAMED roles to suggest instead of `role` on `target`: grantable there,
- * current, neither basic nor a service agent's; those of `role`'s own service
- * first, then those of the target's (only these when `related`), then the
- * rest, each by how close their names are.
- */
-function nearest(role: string, target: RoleTarget | undefined, related = false): string[] {
-  const rank = (name: string) => (serviceOf(name) === serviceOf(role) ? 0 : serviceOf(name) === target?.service ? 1 : 2);
-  return rolesGrantableOn(target)
-    .filter((r) => !isBasicRole(r.name) && !isServiceAgentRole(r.name) && r.stage !== 'DEPRECATED')
-    .map((r) => ({ name: r.name, rank: rank(r.name), distance: editDistance(role, r.name) }))
-    .filter((r) => !related || r.rank < 2)
-    .sort((a, b) => a.rank - b.rank || a.distance - b.distance || a.name.localeCompare(b.name))
-    .slice(0, NAMED)
-    .map((r) => r.name);
-}
-
-/** The service a predefined role's name starts with: `roles/networksecurity.viewer` → `networksecurity`. */
-function serviceOf(role: string): string {
-  return /^roles\/([^.]+)\./.exec(role)?.[1] ?? '';
-}
-
-/** Roles Google made for its own service agents (`roles/run.serviceAgent`): never what a user means. */
-function isServiceAgentRole(role: string): boolean {
-  return /serviceAgent$/i.test(role) || /ServiceAgent/.test(role);
 }
 
 /** `a`, `a or b`, `a, b or c`. */
