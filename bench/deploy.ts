@@ -10,8 +10,8 @@ import type { GoogleApiEmulator } from '../lib/testing';
 import { runProcess } from './processes';
 import { BenchWorkspace, TF_ENV } from './workspace';
 
-export const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
-const FOREIGN = { bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] };
+export const ROLE = 'roles/networksecurity.viewer';
+const FOREIGN = { bindings: [{ role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] }] };
 
 export const policyName = (p: number) => `projects/bench-project/locations/global/authorizationPolicies/ap-${p}`;
 export const memberName = (i: number) => `user:member-${i}@example.com`;

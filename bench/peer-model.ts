@@ -380,7 +380,7 @@ function shuffled<T>(items: T[], seed: number): T[] {
 export async function replayPeer(emulator: GoogleApiEmulator, spec: PeerSpec, clockKind: 'real' | 'virtual'): Promise<PeerResult> {
   for (let p = 0; p < spec.policies; p++)
     emulator.addResource(policyName(p), {
-      bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }],
+      bindings: [{ role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] }],
     });
   emulator.resetStats();
   const env = emulator.env();

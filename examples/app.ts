@@ -40,12 +40,12 @@ export async function buildExampleApp(options: ExampleOptions = {}): Promise<App
   const grants = stack('iam-grants');
   new AuthorizationPolicyIamMember(grants, 'ApiReaders', {
     name: AUTHORIZATION_POLICY,
-    role: 'roles/networksecurity.authorizationPolicyViewer',
+    role: 'roles/networksecurity.viewer',
     member: 'group:api-readers@example.com',
   });
   new AuthorizationPolicyIamMember(grants, 'OnCallUntilNewYear', {
     name: AUTHORIZATION_POLICY,
-    role: 'roles/networksecurity.authorizationPolicyAdmin',
+    role: 'roles/networksecurity.admin',
     member: 'user:oncall@example.com',
     condition: {
       title: 'until-new-year',
@@ -53,9 +53,9 @@ export async function buildExampleApp(options: ExampleOptions = {}): Promise<App
       expression: 'request.time < timestamp("2027-01-01T00:00:00Z")',
     },
   });
-  new MigrationJobIamBinding(grants, 'DmsViewers', {
+  new MigrationJobIamBinding(grants, 'DmsEditors', {
     name: MIGRATION_JOB,
-    role: 'roles/datamigration.viewer',
+    role: 'roles/datamigration.editor',
     members: ['user:alice@example.com', 'serviceAccount:reporting@demo-project.iam.gserviceaccount.com'],
   });
 

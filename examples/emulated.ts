@@ -11,7 +11,7 @@ export async function startSeededEmulator(log?: (line: string) => void): Promise
   // Someone else's grants, which the example must leave alone.
   emulator.addResource(AUTHORIZATION_POLICY, {
     version: 1,
-    bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:platform-team@example.com'] }],
+    bindings: [{ role: 'roles/networksecurity.admin', members: ['user:platform-team@example.com'] }],
     auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'ADMIN_READ' }] }],
   });
   emulator.addResource(MIGRATION_JOB, {
@@ -22,7 +22,7 @@ export async function startSeededEmulator(log?: (line: string) => void): Promise
     version: 3,
     bindings: [
       {
-        role: 'roles/networksecurity.addressGroupUser',
+        role: 'roles/compute.networkUser',
         members: ['group:network-admins@example.com'],
         condition: { title: 'office-hours', expression: 'request.time.getHours("Europe/Berlin") >= 8' },
       },

@@ -27,7 +27,7 @@ for (let i = 0; i < count; i++) {
   if (kind === 'grants') {
     new AuthorizationPolicyIamMember(stack, `M${i}`, {
       name: `projects/bench-project/locations/global/authorizationPolicies/ap-${p}`,
-      role: 'roles/networksecurity.authorizationPolicyViewer',
+      role: 'roles/networksecurity.viewer',
       member,
     });
   } else {
@@ -35,7 +35,7 @@ for (let i = 0; i < count; i++) {
       project: 'bench-project',
       location: 'global',
       name: `projects/bench-project/locations/global/addressGroups/ag-${p}`,
-      role: 'roles/networksecurity.addressGroupViewer',
+      role: 'roles/compute.networkViewer',
       member,
     });
   }

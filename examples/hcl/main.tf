@@ -25,14 +25,14 @@ locals {
 # One principal, one role; everyone else's grants are left alone (as google_*_iam_member).
 resource "googleiam_authorization_policy_iam_member" "api_readers" {
   name   = local.authorization_policy
-  role   = "roles/networksecurity.authorizationPolicyViewer"
+  role   = "roles/networksecurity.viewer"
   member = "group:api-readers@example.com"
 }
 
 # A conditional grant: the condition is a block, as in the google provider.
 resource "googleiam_authorization_policy_iam_member" "oncall_admin" {
   name   = local.authorization_policy
-  role   = "roles/networksecurity.authorizationPolicyAdmin"
+  role   = "roles/networksecurity.admin"
   member = "user:oncall@example.com"
 
   condition {
@@ -43,9 +43,9 @@ resource "googleiam_authorization_policy_iam_member" "oncall_admin" {
 }
 
 # Every member of one role (as google_*_iam_binding).
-resource "googleiam_migration_job_iam_binding" "dms_viewers" {
+resource "googleiam_migration_job_iam_binding" "dms_editors" {
   name    = local.migration_job
-  role    = "roles/datamigration.viewer"
+  role    = "roles/datamigration.editor"
   members = ["user:alice@example.com", "serviceAccount:reporting@my-project.iam.gserviceaccount.com"]
 }
 
@@ -54,7 +54,7 @@ resource "googleiam_address_group_iam_policy" "office_ranges" {
   name = local.address_group
   bindings = [
     {
-      role    = "roles/networksecurity.addressGroupUser"
+      role    = "roles/compute.networkUser"
       members = ["group:network-admins@example.com"]
     },
   ]

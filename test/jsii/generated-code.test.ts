@@ -198,7 +198,7 @@ function goNamesOfThisPackage(example: string, go: string): string[] {
   return [...names];
 }
 
-/** The code with its string literals emptied, so that `"roles/x.admin"` reads as no selector. */
+/** The code with its string literals emptied, so that `"roles/networksecurity.admin"` reads as no selector. */
 function withoutStrings(code: string): string {
   return code.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
 }

@@ -42,15 +42,15 @@ beforeAll(async () => {
   emulator.addResource(AG, {
     version: 3,
     bindings: [
-      { role: 'roles/networksecurity.addressGroupUser', members: ['group:net@example.com'], condition: CONDITION },
-      { role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] },
+      { role: 'roles/compute.networkUser', members: ['group:net@example.com'], condition: CONDITION },
+      { role: 'roles/compute.networkViewer', members: ['user:a@example.com'] },
     ],
   });
   emulator.addResource(AP, {
-    bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:b@example.com'] }],
+    bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:b@example.com'] }],
     auditConfigs: AUDIT,
   });
-  emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
+  emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.editor', members: ['group:dba@example.com'] }] });
   emulator.addResource(SECRET, { bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:c@example.com'] }] });
   emulator.addImportJob({
     name: JOB,
@@ -128,17 +128,17 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
       'ApiReaders',
       struct(lib('AuthorizationPolicyIamMemberProps'), {
         name: AP,
-        role: 'roles/networksecurity.authorizationPolicyViewer',
+        role: 'roles/networksecurity.viewer',
         member: 'group:api-readers@example.com',
         condition: struct(lib('IamCondition'), CONDITION),
       }),
     ]);
     await kernel.create(lib('MigrationJobIamBinding'), [
       stack,
-      'DmsViewers',
+      'DmsEditors',
       struct(lib('MigrationJobIamBindingProps'), {
         name: MJ,
-        role: 'roles/datamigration.viewer',
+        role: 'roles/datamigration.editor',
         members: [token, 'group:dba@example.com'],
       }),
     ]);
@@ -196,7 +196,7 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
         'NoPrefix',
         struct(lib('AuthorizationPolicyIamMemberProps'), {
           name: AP,
-          role: 'roles/networksecurity.authorizationPolicyViewer',
+          role: 'roles/networksecurity.viewer',
           member: 'alice@example.com',
         }),
       ]),
@@ -234,11 +234,11 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     expect(ag.value).toEqual({
       bindings: [
         {
-          role: 'roles/networksecurity.addressGroupUser',
+          role: 'roles/compute.networkUser',
           members: ['group:net@example.com'],
           condition: CONDITION,
         },
-        { role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] },
+        { role: 'roles/compute.networkViewer', members: ['user:a@example.com'] },
       ],
       etag: emulator.policy(AG).etag,
       version: 3,
@@ -251,7 +251,7 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     );
     expect(ap.value).toMatchObject({
       auditConfigs: AUDIT,
-      bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:b@example.com'] }],
+      bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:b@example.com'] }],
     });
     const mj = await call(
       'getMigrationJobIamPolicy',
@@ -259,7 +259,7 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
       { migrationJobId: 'orders', location: 'us-central1', optionsRequestedPolicyVersion: 1 },
       'IamPolicy',
     );
-    expect(mj.value).toMatchObject({ version: 1, bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
+    expect(mj.value).toMatchObject({ version: 1, bindings: [{ role: 'roles/datamigration.editor', members: ['group:dba@example.com'] }] });
     const secret = await call(
       'getIamPolicy',
       'GetIamPolicyArgs',
@@ -383,11 +383,11 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     expect(values).toMatchObject({
       Ag_bindings: [
         {
-          role: 'roles/networksecurity.addressGroupUser',
+          role: 'roles/compute.networkUser',
           members: ['group:net@example.com'],
           condition: { ...CONDITION, description: null, location: null },
         },
-        { role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] },
+        { role: 'roles/compute.networkViewer', members: ['user:a@example.com'] },
       ],
       Ag_version: 3,
       Ag_etag: emulator.policy(AG).etag,
@@ -395,7 +395,7 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
       Ap_auditConfigs: [
         { service: 'allServices', audit_log_configs: [{ log_type: 'DATA_READ', exempted_members: ['user:quiet@example.com'] }] },
       ],
-      Mj_bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }],
+      Mj_bindings: [{ role: 'roles/datamigration.editor', members: ['group:dba@example.com'] }],
       Secret_bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['user:c@example.com'] }],
       Job_state: 'IMPORT_JOB_STATE_COMPLETED',
       Job_labels: { team: 'migration' },

@@ -24,14 +24,14 @@ function synthesized(framework: string, library: string): string {
   const stack = new TerraformStack(Testing.app(), 'iam');
   const grant = new lib.AuthorizationPolicyIamMember(stack, 'Readers', {
     name: 'projects/p-123456/locations/global/authorizationPolicies/ap',
-    role: 'roles/networksecurity.authorizationPolicyViewer',
+    role: 'roles/networksecurity.viewer',
     member: 'group:readers@example.com',
     condition: { title: 'until ${x}', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
   });
   const member = new TerraformVariable(stack, 'member', { type: 'string' });
   new lib.MigrationJobIamBinding(stack, 'Viewers', {
     name: 'projects/p-123456/locations/us-central1/migrationJobs/mj',
-    role: 'roles/datamigration.viewer',
+    role: 'roles/datamigration.editor',
     members: ['user:a@example.com', member.stringValue],
   });
   const policy = new lib.DataAddressGroupIamPolicy(stack, 'Policy', { addressGroupId: 'ag', location: 'global' });
@@ -87,7 +87,7 @@ const app = new App();
 const stack = new TerraformStack(app, 'iam');
 new AuthorizationPolicyIamMember(stack, 'Readers', {
   name: ${JSON.stringify(AUTHORIZATION_POLICY)},
-  role: 'roles/networksecurity.authorizationPolicyViewer',
+  role: 'roles/networksecurity.viewer',
   member: 'group:cdktn-readers@example.com',
 });
 app.synth();
@@ -109,8 +109,7 @@ app.synth();
         runCommand(path.join(ROOT, 'node_modules', '.bin', 'cdktn'), args, project, env);
       const ok = (result: CommandResult) =>
         expect({ code: result.code, output: result.code === 0 ? '' : result.output.slice(-3000) }).toEqual({ code: 0, output: '' });
-      const readers = () =>
-        emulator.policy(AUTHORIZATION_POLICY).bindings?.find((b) => b.role === 'roles/networksecurity.authorizationPolicyViewer')?.members;
+      const readers = () => emulator.policy(AUTHORIZATION_POLICY).bindings?.find((b) => b.role === 'roles/networksecurity.viewer')?.members;
 
       ok(await cdktn(['synth']));
       expect(fs.existsSync(path.join(project, 'cdktf.out', 'stacks', 'iam', 'cdk.tf.json'))).toBe(true);

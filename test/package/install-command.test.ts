@@ -16,7 +16,7 @@ jest.setTimeout(180_000);
 const ROOT = path.join(__dirname, '..', '..');
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
 const NAME = 'projects/p-123456/locations/global/authorizationPolicies/hcl';
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 
 let work: string;
 let tarball: string;

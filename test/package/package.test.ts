@@ -81,7 +81,7 @@ test.each(FLAVOURS)('$name: the tarball installs and a plain JavaScript app synt
         `const { AuthorizationPolicyIamMember } = require('${flavour.name}');`,
         "const app = new App({ outdir: 'out' });",
         "const stack = new TerraformStack(app, 'iam');",
-        "new AuthorizationPolicyIamMember(stack, 'Readers', { name: 'projects/my-project/locations/global/authorizationPolicies/ap', role: 'roles/networksecurity.authorizationPolicyViewer', member: 'group:readers@example.com' });",
+        "new AuthorizationPolicyIamMember(stack, 'Readers', { name: 'projects/my-project/locations/global/authorizationPolicies/ap', role: 'roles/networksecurity.viewer', member: 'group:readers@example.com' });",
         'app.synth();',
       ].join('\n'),
     );

@@ -168,7 +168,7 @@ export function snakeCase(name: string): string {
  */
 export const POLICY_CHECKED_FIELDS: Readonly<Record<string, string>> = {
   'GoogleIamV1Policy.etag': 'BwX=',
-  'GoogleIamV1Binding.role': 'roles/networksecurity.addressGroupUser',
+  'GoogleIamV1Binding.role': 'roles/compute.networkUser',
   'Expr.expression': 'request.time < timestamp("2030-01-01T00:00:00Z")',
   'GoogleIamV1AuditConfig.service': 'allServices',
 };

@@ -32,12 +32,12 @@ test('a resource without a policy reads as Google’s empty policy', async () =>
 });
 
 test('read-modify-write with the etag; a stale etag is ABORTED and changes nothing', async () => {
-  emulator.addResource(AP, { bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] });
+  emulator.addResource(AP, { bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'] }] });
   const read = await api(AP).getIamPolicy();
   const written = await api(AP).setIamPolicy({
     ...read,
     version: 3,
-    bindings: [...read.bindings!, { role: 'roles/a.c', members: ['user:b@example.com'], condition: CONDITION }],
+    bindings: [...read.bindings!, { role: 'roles/networksecurity.editor', members: ['user:b@example.com'], condition: CONDITION }],
   });
   expect(written.etag).not.toBe(read.etag);
   expect(written.bindings).toHaveLength(2);
@@ -47,10 +47,13 @@ test('read-modify-write with the etag; a stale etag is ABORTED and changes nothi
 });
 
 test('a version 1 read of a conditional policy mangles the role; version 3 keeps the condition', async () => {
-  emulator.addResource(AP, { version: 3, bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: CONDITION }] });
+  emulator.addResource(AP, {
+    version: 3,
+    bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'], condition: CONDITION }],
+  });
   const v1 = await api(AP).getIamPolicy(1);
   expect(v1.version).toBe(1);
-  expect(v1.bindings?.[0].role).toMatch(/^roles\/a\.b_withcond_[0-9a-f]+$/);
+  expect(v1.bindings?.[0].role).toMatch(/^roles\/networksecurity\.admin_withcond_[0-9a-f]+$/);
   expect(v1.bindings?.[0].condition).toBeUndefined();
   expect((await api(AP).getIamPolicy(3)).bindings?.[0].condition).toEqual(CONDITION);
   expect(await failure(api(AP).getIamPolicy(2))).toMatchObject({ status: 'INVALID_ARGUMENT' });
@@ -60,12 +63,12 @@ test('only the fields the API defines are sent', async () => {
   emulator.addResource(AP);
   const policy = {
     etag: 'ACAB',
-    bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], extra: 1, condition: { ...CONDITION, foo: 2 } }],
+    bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'], extra: 1, condition: { ...CONDITION, foo: 2 } }],
     somethingNew: true,
   };
   expect(wirePolicy(policy)).toEqual({
     etag: 'ACAB',
-    bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: CONDITION }],
+    bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'], condition: CONDITION }],
   });
   await expect(api(AP).setIamPolicy({ ...policy, version: 3 })).resolves.toMatchObject({ version: 3 });
 });
@@ -85,7 +88,9 @@ test('Google’s statuses: NOT_FOUND, PERMISSION_DENIED, UNAUTHENTICATED, INVALI
   expect(await failure(denied(AP).getIamPolicy())).toMatchObject({ status: 'PERMISSION_DENIED', httpStatus: 403 });
   emulator.addResource(AP);
   const tooMany = Array.from({ length: 1_501 }, (_, i) => `user:u${i}@example.com`);
-  const limit = await failure(api(AP).setIamPolicy({ etag: 'ACAB', bindings: [{ role: 'roles/a.b', members: tooMany }] }));
+  const limit = await failure(
+    api(AP).setIamPolicy({ etag: 'ACAB', bindings: [{ role: 'roles/networksecurity.admin', members: tooMany }] }),
+  );
   expect(limit).toMatchObject({ status: 'INVALID_ARGUMENT', apiMessage: expect.stringContaining('1,501') });
   const unauthenticated = await fetch(`${emulator.url}/v1/${AP}:getIamPolicy`);
   expect(unauthenticated.status).toBe(401);

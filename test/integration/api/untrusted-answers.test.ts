@@ -18,7 +18,7 @@ import { rejectionOf } from '../../support/rejection';
 const AP = 'projects/p/locations/global/authorizationPolicies/untrusted';
 const SEEDED: Policy = {
   version: 1,
-  bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com', 'user:b@example.com'] }],
+  bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:a@example.com', 'user:b@example.com'] }],
 };
 const NETWORKSECURITY: IamPolicyService = { service: 'networksecurity', apiVersion: 'v1' };
 
@@ -142,32 +142,32 @@ describe('finding 2: getIamPolicy checks the shape, setIamPolicy needs an etag',
     ['an empty etag', { etag: '' }, 'etag is an empty string'],
     ['a numeric etag', { etag: 7 }, 'etag is a number'],
     ['a string version', { etag: 'e', version: '3' }, 'version is a string, not an integer'],
-    ['bindings not an array', { etag: 'e', bindings: { role: 'roles/x' } }, 'bindings is a object, not an array'],
-    ['a binding that is a string', { etag: 'e', bindings: ['roles/x'] }, 'bindings[0] is a string, not an object'],
+    ['bindings not an array', { etag: 'e', bindings: { role: 'roles/networksecurity.viewer' } }, 'bindings is a object, not an array'],
+    ['a binding that is a string', { etag: 'e', bindings: ['roles/networksecurity.viewer'] }, 'bindings[0] is a string, not an object'],
     ['a binding without a role', { etag: 'e', bindings: [{ members: ['user:a@example.com'] }] }, 'bindings[0].role is missing'],
     [
       'members that is a string',
-      { etag: 'e', bindings: [{ role: 'roles/x', members: 'user:a@example.com' }] },
+      { etag: 'e', bindings: [{ role: 'roles/networksecurity.viewer', members: 'user:a@example.com' }] },
       'bindings[0].members is a string, not an array of strings',
     ],
     [
       'a member that is a number',
-      { etag: 'e', bindings: [{ role: 'roles/x', members: ['user:a@example.com', 1] }] },
+      { etag: 'e', bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:a@example.com', 1] }] },
       'bindings[0].members[1] is a number',
     ],
     [
       'a condition that is a string',
-      { etag: 'e', bindings: [{ role: 'roles/x', members: [], condition: 'true' }] },
+      { etag: 'e', bindings: [{ role: 'roles/networksecurity.viewer', members: [], condition: 'true' }] },
       'bindings[0].condition is a string, not an object',
     ],
     [
       'a condition without an expression',
-      { etag: 'e', bindings: [{ role: 'roles/x', condition: { title: 't' } }] },
+      { etag: 'e', bindings: [{ role: 'roles/networksecurity.viewer', condition: { title: 't' } }] },
       'bindings[0].condition.expression is missing',
     ],
     [
       'a numeric condition title',
-      { etag: 'e', bindings: [{ role: 'roles/x', condition: { expression: 'true', title: 1 } }] },
+      { etag: 'e', bindings: [{ role: 'roles/networksecurity.viewer', condition: { expression: 'true', title: 1 } }] },
       'bindings[0].condition.title is a number',
     ],
     ['auditConfigs not an array', { etag: 'e', auditConfigs: 'all' }, 'auditConfigs is a string, not an array'],
@@ -196,7 +196,7 @@ describe('finding 2: getIamPolicy checks the shape, setIamPolicy needs an etag',
     const policy = {
       etag: 'e',
       version: 3,
-      bindings: [{ role: 'roles/x', members: ['user:a@example.com'], condition: { expression: 'true', extra: 1 } }],
+      bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:a@example.com'], condition: { expression: 'true', extra: 1 } }],
       newField: { any: 'thing' },
     };
     const endpoint = await cannedEndpoint((_req, res) =>
@@ -344,7 +344,7 @@ describe('finding 5: any Google service', () => {
       version: 3,
       bindings: [
         { role: 'roles/viewer', members: ['user:a@example.com'] },
-        { role: 'roles/x.y', members: ['user:b@example.com'], condition: { title: 't', expression: 'true' } },
+        { role: 'roles/browser', members: ['user:b@example.com'], condition: { title: 't', expression: 'true' } },
       ],
     });
     const post = (name: string) =>

@@ -56,7 +56,7 @@ test('cdktf synth: both example stacks, with no Google configuration (the exampl
 test('cdktf deploy grants; cdktf diff shows drift as a change; cdktf deploy repairs it; cdktf destroy revokes', async () => {
   ok(await cdktf(['deploy', 'iam-grants', '--auto-approve']));
   const viewers = () => {
-    const members = emulator.policy(MIGRATION_JOB).bindings?.find((b) => b.role === 'roles/datamigration.viewer')?.members;
+    const members = emulator.policy(MIGRATION_JOB).bindings?.find((b) => b.role === 'roles/datamigration.editor')?.members;
     return members && [...members].sort();
   };
   expect(viewers()).toEqual(['serviceAccount:reporting@demo-project.iam.gserviceaccount.com', 'user:alice@example.com']);
@@ -66,11 +66,11 @@ test('cdktf deploy grants; cdktf diff shows drift as a change; cdktf deploy repa
 
   // Someone removes the binding in the console: the refresh sees it, and the diff is a change, named by construct.
   const policy = emulator.policy(MIGRATION_JOB);
-  emulator.addResource(MIGRATION_JOB, { ...policy, bindings: policy.bindings?.filter((b) => b.role !== 'roles/datamigration.viewer') });
+  emulator.addResource(MIGRATION_JOB, { ...policy, bindings: policy.bindings?.filter((b) => b.role !== 'roles/datamigration.editor') });
   const diff = await cdktf(['diff', 'iam-grants']);
   ok(diff);
   expect(diff.output).toMatch(
-    /googleiam_migration_job_iam_binding\.orders-db_datamigration_viewer_[0-9a-f]{8}[\s\S]*will be (created|updated in-place)/,
+    /googleiam_migration_job_iam_binding\.orders-db_datamigration_editor_[0-9a-f]{8}[\s\S]*will be (created|updated in-place)/,
   );
   expect(diff.output).not.toContain('Incomplete lock file information');
 
@@ -110,7 +110,7 @@ describe('a plain JavaScript app, under cdktf-cli', () => {
         "const { AuthorizationPolicyIamMember } = require('cdktf-google-iam');",
         'const app = new App();',
         "const stack = new TerraformStack(app, 'checked');",
-        `new AuthorizationPolicyIamMember(stack, 'Readers', { name: '${POLICY}', role: 'roles/networksecurity.authorizationPolicyViewer', member: 'group:readers@example.com' });`,
+        `new AuthorizationPolicyIamMember(stack, 'Readers', { name: '${POLICY}', role: 'roles/networksecurity.viewer', member: 'group:readers@example.com' });`,
         'app.synth();',
       ].join('\n'),
     );
@@ -136,9 +136,7 @@ describe('a plain JavaScript app, under cdktf-cli', () => {
     );
 
     ok(await run(['deploy', 'checked', '--auto-approve']));
-    expect(emulator.policy(POLICY).bindings).toEqual([
-      { role: 'roles/networksecurity.authorizationPolicyViewer', members: ['group:readers@example.com'] },
-    ]);
+    expect(emulator.policy(POLICY).bindings).toEqual([{ role: 'roles/networksecurity.viewer', members: ['group:readers@example.com'] }]);
     ok(await run(['destroy', 'checked', '--auto-approve']));
   });
 });

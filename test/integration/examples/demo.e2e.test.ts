@@ -31,9 +31,9 @@ test('the demo shows the grants, drift as a change of the plan, the repair by ap
   expect(output.split('\n').length).toBeLessThan(60);
   expect(output).toContain('GoogleLookups.getImportJob: Inventory import 2026 is IMPORT_JOB_STATE_COMPLETED');
   expect(output).toContain(
-    'roles/datamigration.viewer: serviceAccount:reporting@demo-project.iam.gserviceaccount.com, user:alice@example.com',
+    'roles/datamigration.editor: serviceAccount:reporting@demo-project.iam.gserviceaccount.com, user:alice@example.com',
   );
-  expect(output).toMatch(/# googleiam_migration_job_iam_binding\.orders-db_datamigration_viewer_[0-9a-f]{8} will be updated in-place/);
+  expect(output).toMatch(/# googleiam_migration_job_iam_binding\.orders-db_datamigration_editor_[0-9a-f]{8} will be updated in-place/);
   // The drift excerpt says what it shows: the binding, its members attribute, the member apply puts back.
   expect(output).toMatch(
     /What the plan would change, in its own words .*\n +# googleiam_migration_job_iam_binding\.\S+ will be updated in-place\n(?: +~ etag .*\n)? +~ members = \[\n +\+ +"user:alice@example\.com",/,

@@ -25,10 +25,10 @@ const INSTALL_COMMAND = path.join(ROOT, 'lib', 'install', 'cli.js');
 const AP = 'projects/my-project/locations/global/authorizationPolicies/internal-apis';
 const MJ = 'projects/my-project/locations/us-central1/migrationJobs/orders-db';
 const AG = 'projects/my-project/locations/global/addressGroups/office-ranges';
-const PLATFORM = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:platform-team@example.com'] };
+const PLATFORM = { role: 'roles/networksecurity.admin', members: ['user:platform-team@example.com'] };
 const DBA = { role: 'projects/my-project/roles/dbaOnCall', members: ['user:dba@example.com'] };
-const VIEWER = 'roles/networksecurity.authorizationPolicyViewer';
-const ADMIN = 'roles/networksecurity.authorizationPolicyAdmin';
+const VIEWER = 'roles/networksecurity.viewer';
+const ADMIN = 'roles/networksecurity.admin';
 const UNTIL_NEW_YEAR = {
   expression: 'request.time < timestamp("2027-01-01T00:00:00Z")',
   title: 'until-new-year',
@@ -102,14 +102,14 @@ test('init offline, plan, apply, a clean plan, destroy: each write keeps what th
   expect(emulator.policy(MJ).bindings).toEqual([
     DBA,
     {
-      role: 'roles/datamigration.viewer',
+      role: 'roles/datamigration.editor',
       members: ['serviceAccount:reporting@my-project.iam.gserviceaccount.com', 'user:alice@example.com'],
     },
   ]);
   expect(emulator.writes(AG).map((w) => w.policy.bindings)).toEqual([
-    [{ role: 'roles/networksecurity.addressGroupUser', members: ['group:network-admins@example.com'] }],
+    [{ role: 'roles/compute.networkUser', members: ['group:network-admins@example.com'] }],
   ]);
-  expect(apply.output).toMatch(/internal_apis_roles = \[\n\s+"roles\/networksecurity\.authorizationPolicyAdmin",/);
+  expect(apply.output).toMatch(/internal_apis_roles = \[\n\s+"roles\/networksecurity\.admin",/);
 
   const writesAfterApply = emulator.writes().length;
   const clean = await terraform(dir, 'plan', '-input=false', '-detailed-exitcode');

@@ -90,7 +90,7 @@ beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
   // What the examples name.
   emulator.addResource('projects/my-project/locations/global/addressGroups/office-ranges', {
-    bindings: [{ role: 'roles/networksecurity.addressGroupUser', members: ['group:network-admins@example.com'] }],
+    bindings: [{ role: 'roles/compute.networkUser', members: ['group:network-admins@example.com'] }],
   });
   emulator.addImportJob({
     name: 'projects/my-project/locations/us-central1/importJobs/inventory-2026',
@@ -258,13 +258,13 @@ describe("the README's statements", () => {
     expect(README.split('\n').length - 1).toBeLessThanOrEqual(400);
   });
 
-  test('the synth error it shows is what the Granting example throws with a malformed member', async () => {
+  test('the synth error it shows is what the Granting example throws with a misspelt role', async () => {
     const shown = /^ConstructValidationError: .*$/m.exec(README)![0];
     const granting = marked('program', 'ts')[0];
-    expect(granting.code).toContain("member: 'group:api-readers@example.com'");
+    expect(granting.code).toContain("role: 'roles/networksecurity.viewer'");
     const file = writeProgram(
       'synth-error',
-      granting.code.replace("member: 'group:api-readers@example.com'", "member: 'User:alice@example.com'"),
+      granting.code.replace("role: 'roles/networksecurity.viewer'", "role: 'roles/networksecurity.viwer'"),
     );
     const result = await runProgram(file);
     expect(result.code).not.toBe(0);

@@ -48,11 +48,11 @@ const SECRETS = { service: 'secretmanager', apiVersion: 'v1', name: SECRET };
 const RESOURCE_MANAGER = { service: 'cloudresourcemanager', apiVersion: 'v3', name: PROJECT };
 const SPANNER_INSTANCE = { service: 'spanner', apiVersion: 'v1', name: SPANNER };
 
-const AP_VIEWER = 'roles/networksecurity.authorizationPolicyViewer';
-const AP_ADMIN = 'roles/networksecurity.authorizationPolicyAdmin';
-const AG_USER = 'roles/networksecurity.addressGroupUser';
-const AG_VIEWER = 'roles/networksecurity.addressGroupViewer';
-const DMS_VIEWER = 'roles/datamigration.viewer';
+const AP_VIEWER = 'roles/networksecurity.viewer';
+const AP_ADMIN = 'roles/networksecurity.admin';
+const AG_USER = 'roles/compute.networkUser';
+const AG_VIEWER = 'roles/compute.networkViewer';
+const DMS_EDITOR = 'roles/datamigration.editor';
 const DMS_ADMIN = 'roles/datamigration.admin';
 const ACCESSOR = 'roles/secretmanager.secretAccessor';
 const SM_VIEWER = 'roles/secretmanager.viewer';
@@ -61,7 +61,8 @@ const REVIEWER = 'roles/iam.securityReviewer';
 const READER = 'roles/spanner.databaseReader';
 
 const FOREIGN: Binding = { role: 'roles/owner', members: ['user:owner@example.com'] };
-const CONSOLE: Binding = { role: 'roles/spanner.viewer', members: ['user:console@example.com'] };
+// A console edit Google takes on both policies it is made to (a migration job's and a Spanner instance's).
+const CONSOLE: Binding = { role: 'roles/viewer', members: ['user:console@example.com'] };
 const AUDIT_A = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }] }];
 const AUDIT_B: IamAuditConfigProps[] = [
   { service: 'spanner.googleapis.com', auditLogConfigs: [{ logType: 'ADMIN_READ' }, { logType: 'DATA_WRITE' }] },
@@ -112,7 +113,7 @@ const family = (step: Step) => (s: TerraformStack) => {
   if (step.agMember) new AddressGroupIamMember(s, 'AgUser', { name: AG1, role: AG_USER, member: u('a') });
   new AddressGroupIamBinding(s, 'AgViewers', { name: AG1, role: AG_VIEWER, members: step.agBinding });
   new AddressGroupIamPolicy(s, 'AgPolicy', { name: AG2, bindings: [{ role: AG_USER, members: [u('x')] }] });
-  step.mjMembers.forEach((m) => new MigrationJobIamMember(s, `Mj-${m}`, { name: MJ1, role: DMS_VIEWER, member: u(m) }));
+  step.mjMembers.forEach((m) => new MigrationJobIamMember(s, `Mj-${m}`, { name: MJ1, role: DMS_EDITOR, member: u(m) }));
   if (step.mjPolicy) new MigrationJobIamPolicy(s, 'MjPolicy', { name: MJ2, bindings: step.mjPolicy });
   if (step.secretMember) new GoogleIamMember(s, 'SecretAccessor', { resource: SECRETS, role: ACCESSOR, member: u('a') });
   new GoogleIamBinding(s, 'SecretViewers', { resource: SECRETS, role: SM_VIEWER, members: step.secretBinding });
@@ -137,7 +138,7 @@ test('every construct of the family: apply, change, delete from the code, destro
       agMember: true,
       agBinding: [u('a'), u('b')],
       mjMembers: ['a', 'b'],
-      mjPolicy: [{ role: DMS_VIEWER, members: [u('a')] }],
+      mjPolicy: [{ role: DMS_EDITOR, members: [u('a')] }],
       secretMember: true,
       secretBinding: [u('a'), u('b')],
       projectBinding: [u('a')],
@@ -160,8 +161,8 @@ test('every construct of the family: apply, change, delete from the code, destro
   expect(bindingsOf(AG1)).toHaveLength(3);
   // Audit configs not declared are left as they are.
   expect(emulator.policy(AG2)).toMatchObject({ bindings: [{ role: AG_USER, members: [u('x')] }], auditConfigs: AUDIT_A });
-  expect(bindingsOf(MJ1)).toEqual([FOREIGN, { role: DMS_VIEWER, members: expect.arrayContaining([u('a'), u('b')]) }]);
-  expect(bindingsOf(MJ2)).toEqual([{ role: DMS_VIEWER, members: [u('a')] }]);
+  expect(bindingsOf(MJ1)).toEqual([FOREIGN, { role: DMS_EDITOR, members: expect.arrayContaining([u('a'), u('b')]) }]);
+  expect(bindingsOf(MJ2)).toEqual([{ role: DMS_EDITOR, members: [u('a')] }]);
   expect(bindingsOf(SECRET)).toEqual(
     expect.arrayContaining([FOREIGN, { role: ACCESSOR, members: [u('a')] }, { role: SM_VIEWER, members: [u('a'), u('b')] }]),
   );
@@ -181,7 +182,7 @@ test('every construct of the family: apply, change, delete from the code, destro
       agBinding: [u('a'), u('b'), u('c')],
       mjMembers: ['a', 'b'],
       mjPolicy: [
-        { role: DMS_VIEWER, members: [u('a')] },
+        { role: DMS_EDITOR, members: [u('a')] },
         { role: DMS_ADMIN, members: [u('b')] },
       ],
       secretMember: true,
@@ -196,7 +197,7 @@ test('every construct of the family: apply, change, delete from the code, destro
   expect(historyOf(emulator, AG1, AG_VIEWER)).toEqual([[u('a'), u('b'), u('c')]]);
   expect(emulator.writes(MJ2).map((w) => w.policy.bindings)).toEqual([
     [
-      { role: DMS_VIEWER, members: [u('a')] },
+      { role: DMS_EDITOR, members: [u('a')] },
       { role: DMS_ADMIN, members: [u('b')] },
     ],
   ]);
@@ -224,7 +225,7 @@ test('every construct of the family: apply, change, delete from the code, destro
   await applied(ws, /Resources: 0 added, 0 changed, 6 destroyed/);
   expect(bindingsOf(AG1)).toEqual(expect.arrayContaining([FOREIGN, { role: AG_VIEWER, members: [u('a'), u('b'), u('c')] }]));
   expect(bindingsOf(AG1)).toHaveLength(2);
-  expect(bindingsOf(MJ1)).toEqual([FOREIGN, { role: DMS_VIEWER, members: [u('a')] }]);
+  expect(bindingsOf(MJ1)).toEqual([FOREIGN, { role: DMS_EDITOR, members: [u('a')] }]);
   // A deleted policy construct removes its declared bindings only: the console's binding stays.
   expect(bindingsOf(MJ2)).toEqual([CONSOLE]);
   expect(bindingsOf(SPANNER)).toEqual([CONSOLE]);

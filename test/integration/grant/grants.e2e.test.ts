@@ -17,9 +17,9 @@ jest.setTimeout(240_000);
 
 const AP = 'projects/demo-project/locations/global/authorizationPolicies/ap';
 const MJ = 'projects/demo-project/locations/us-central1/migrationJobs/mj';
-const VIEWER = 'roles/networksecurity.authorizationPolicyViewer';
-const ADMIN = 'roles/networksecurity.authorizationPolicyAdmin';
-const DMS_VIEWER = 'roles/datamigration.viewer';
+const VIEWER = 'roles/networksecurity.viewer';
+const ADMIN = 'roles/networksecurity.admin';
+const DMS_EDITOR = 'roles/datamigration.editor';
 
 const FOREIGN_CONDITION = { title: 'foreign', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")', description: 'kept' };
 const FOREIGN_POLICY = {
@@ -56,7 +56,7 @@ describe('apply, change, destroy', () => {
       member: 'serviceAccount:robot@demo-project.iam.gserviceaccount.com',
       condition,
     });
-    new MigrationJobIamBinding(s, 'Dms', { name: MJ, role: DMS_VIEWER, members: ['user:bob@example.com', 'group:dba@example.com'] });
+    new MigrationJobIamBinding(s, 'Dms', { name: MJ, role: DMS_EDITOR, members: ['user:bob@example.com', 'group:dba@example.com'] });
   };
 
   test('grants appear, foreign bindings survive, a condition change moves the grant, destroy removes only ours', async () => {
@@ -76,7 +76,7 @@ describe('apply, change, destroy', () => {
     expect(membersOf(emulator, AP, ADMIN)).toEqual(['user:owner@example.com']);
     expect(emulator.policy(AP).auditConfigs).toEqual(FOREIGN_POLICY.auditConfigs);
     expect(emulator.policy(AP).version).toBe(3);
-    expect(membersOf(emulator, MJ, DMS_VIEWER)).toEqual(['group:dba@example.com', 'user:bob@example.com']);
+    expect(membersOf(emulator, MJ, DMS_EDITOR)).toEqual(['group:dba@example.com', 'user:bob@example.com']);
     expect(membersOf(emulator, MJ, 'roles/datamigration.admin')).toEqual(['user:owner@example.com']);
 
     ws.resynth(stack(untilMay));
@@ -121,15 +121,15 @@ test('50 member grants on one policy in one apply with -parallelism=20 all land 
 });
 
 test('values known only to Terraform (a variable) reach the provider at apply and at destroy', async () => {
-  const resource = 'projects/demo-project/locations/global/authorizationPolicies/from-variable';
-  emulator.addResource(resource);
+  const FROM_VARIABLE = 'projects/demo-project/locations/global/authorizationPolicies/from-variable';
+  emulator.addResource(FROM_VARIABLE);
   const ws = await workspace((s) => {
     const member = new TerraformVariable(s, 'member', { type: 'string', default: 'user:from-variable@example.com' });
     const members = new TerraformVariable(s, 'members', { type: 'list(string)', default: ['user:a@example.com', 'group:g@example.com'] });
-    new AuthorizationPolicyIamMember(s, 'FromVariable', { name: resource, role: VIEWER, member: member.stringValue });
+    new AuthorizationPolicyIamMember(s, 'FromVariable', { name: FROM_VARIABLE, role: VIEWER, member: member.stringValue });
     new MigrationJobIamBinding(s, 'ListFromVariable', {
       name: MJ.replace('/mj', '/from-variable'),
-      role: DMS_VIEWER,
+      role: DMS_EDITOR,
       members: members.listValue,
     });
   });
@@ -138,11 +138,11 @@ test('values known only to Terraform (a variable) reach the provider at apply an
 
   const applied = await ws.apply(env);
   expect(applied.code).toBe(0);
-  expect(membersOf(emulator, resource, VIEWER)).toEqual(['user:from-variable@example.com']);
-  expect(membersOf(emulator, MJ.replace('/mj', '/from-variable'), DMS_VIEWER)).toEqual(['group:g@example.com', 'user:a@example.com']);
+  expect(membersOf(emulator, FROM_VARIABLE, VIEWER)).toEqual(['user:from-variable@example.com']);
+  expect(membersOf(emulator, MJ.replace('/mj', '/from-variable'), DMS_EDITOR)).toEqual(['group:g@example.com', 'user:a@example.com']);
 
   expect((await ws.destroy(env)).code).toBe(0);
-  expect(emulator.policy(resource).bindings ?? []).toEqual([]);
+  expect(emulator.policy(FROM_VARIABLE).bindings ?? []).toEqual([]);
   expect(emulator.policy(MJ.replace('/mj', '/from-variable')).bindings ?? []).toEqual([]);
 });
 

@@ -17,9 +17,9 @@ import { expectNoGap, historyOf } from '../../support/write-history';
 
 jest.setTimeout(240_000);
 
-const VIEWER = 'roles/networksecurity.authorizationPolicyViewer';
-const ADMIN = 'roles/networksecurity.authorizationPolicyAdmin';
-const DMS_VIEWER = 'roles/datamigration.viewer';
+const VIEWER = 'roles/networksecurity.viewer';
+const ADMIN = 'roles/networksecurity.admin';
+const DMS_EDITOR = 'roles/datamigration.editor';
 const DMS_ADMIN = 'roles/datamigration.admin';
 const FOREIGN = { role: ADMIN, members: ['user:owner@example.com'] };
 const X: IamCondition = { title: 'until-2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
@@ -80,19 +80,19 @@ test('renaming or moving a construct changes nothing in Terraform or Google (a g
   const { ap, mj } = resources();
   const ws = await deployed((s) => {
     new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: X });
-    new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] });
+    new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_EDITOR, members: ['user:a@example.com'] });
   });
   emulator.clearWrites();
 
   ws.resynth((s) => {
     const team = new Construct(s, 'Team');
     new AuthorizationPolicyIamMember(team, 'AliceRenamed', { name: ap, role: VIEWER, member: 'user:alice@example.com', condition: X });
-    new MigrationJobIamBinding(s, 'DmsViewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] });
+    new MigrationJobIamBinding(s, 'DmsEditors', { name: mj, role: DMS_EDITOR, members: ['user:a@example.com'] });
   });
   await expectApplied(ws, /0 added, 0 changed, 0 destroyed/);
   expect(emulator.writes()).toEqual([]);
   expect(membersOf(emulator, ap, VIEWER, X.title)).toEqual(['user:alice@example.com']);
-  expect(membersOf(emulator, mj, DMS_VIEWER)).toEqual(['user:a@example.com']);
+  expect(membersOf(emulator, mj, DMS_EDITOR)).toEqual(['user:a@example.com']);
 });
 
 test("a member grant's address is made from what it grants: another role or member plans a destroy and a create, applied in one write", async () => {
@@ -156,12 +156,10 @@ test("a construct's fqn is what -target and -replace take", async () => {
     new AuthorizationPolicyIamMember(s, 'Alice', { name: ap, role: VIEWER, member: 'user:alice@example.com' });
     const grant = new AuthorizationPolicyIamMember(s, 'Bob', { name: ap, role: VIEWER, member: 'user:bob@example.com' });
     bob = String(resolveIn(s, grant.fqn)).replace(/^\$\{|\}$/g, '');
-    new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_VIEWER, members: ['user:a@example.com'] });
+    new MigrationJobIamBinding(s, 'Viewers', { name: mj, role: DMS_EDITOR, members: ['user:a@example.com'] });
   };
   const ws = await deployed(three);
-  expect(bob).toMatch(
-    /^googleiam_authorization_policy_iam_member\.life-\d+_networksecurity_authorizationPolicyViewer_user_bob_example_com_[0-9a-f]{8}$/,
-  );
+  expect(bob).toMatch(/^googleiam_authorization_policy_iam_member\.life-\d+_networksecurity_viewer_user_bob_example_com_[0-9a-f]{8}$/);
   expect(await ws.stateList()).toContain(bob);
   emulator.clearWrites();
 

@@ -13,7 +13,7 @@ import { workspacesOfThisFile } from '../../support/terraform';
 jest.setTimeout(120_000);
 
 const AP = 'projects/demo-project/locations/global/authorizationPolicies/escaping';
-const VIEWER = 'roles/networksecurity.authorizationPolicyViewer';
+const VIEWER = 'roles/networksecurity.viewer';
 let emulator: GoogleApiEmulator;
 const workspace = workspacesOfThisFile();
 

@@ -19,7 +19,7 @@ import { GoogleIamWorkspace } from '../../support/googleiam-workspace';
 jest.setTimeout(120_000);
 
 const NAME = 'projects/p-123456/locations/global/authorizationPolicies/runtime';
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 const NEEDS = `The googleiam provider needs Node.js >= ${MIN_NODE_MAJOR} on the PATH of the machine that runs terraform; found:`;
 
 let emulator: GoogleApiEmulator;

@@ -41,8 +41,8 @@ beforeAll(async () => {
     ],
   });
   emulator.addResource(PROJECT_NAME, { bindings: [{ role: 'roles/owner', members: ['user:owner@example.com'] }], auditConfigs: AUDIT });
-  emulator.addResource(AP, { bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'] }] });
-  emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
+  emulator.addResource(AP, { bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:a@example.com'] }] });
+  emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.editor', members: ['group:dba@example.com'] }] });
 });
 afterAll(async () => {
   await emulator.close();
@@ -89,9 +89,9 @@ test("any resource's policy (GET and POST APIs), an authorization policy's and a
       { service: 'allServices', audit_log_configs: [{ log_type: 'ADMIN_READ', exempted_members: ['user:quiet@example.com'] }] },
     ],
     project_etag: emulator.policy(PROJECT_NAME).etag,
-    ap_bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'], condition: null }],
+    ap_bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:a@example.com'], condition: null }],
     ap_project: PROJECT, // the provider's default project (GOOGLE_CLOUD_PROJECT)
-    mj_bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'], condition: null }],
+    mj_bindings: [{ role: 'roles/datamigration.editor', members: ['group:dba@example.com'], condition: null }],
   });
 });
 

@@ -41,8 +41,8 @@ beforeAll(async () => {
   await emulator.addResource(AG, {
     version: 3,
     bindings: [
-      { role: 'roles/networksecurity.addressGroupUser', members: ['group:net@example.com'], condition: CONDITION },
-      { role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] },
+      { role: 'roles/compute.networkUser', members: ['group:net@example.com'], condition: CONDITION },
+      { role: 'roles/compute.networkViewer', members: ['user:a@example.com'] },
     ],
   });
   await emulator.addImportJob({
@@ -86,11 +86,11 @@ describe('getAddressGroupIamPolicy', () => {
     expect(policy.etag).toBe((await emulator.policy(AG)).etag);
     expect(policy.bindings).toEqual([
       {
-        role: 'roles/networksecurity.addressGroupUser',
+        role: 'roles/compute.networkUser',
         members: ['group:net@example.com'],
         condition: CONDITION,
       },
-      { role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] },
+      { role: 'roles/compute.networkViewer', members: ['user:a@example.com'] },
     ]);
     expect(policy.bindings![0].condition).toStrictEqual(CONDITION); // no description, no location: Google sent none
     expect(policy.auditConfigs).toBeUndefined();
@@ -205,10 +205,10 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
   beforeAll(async () => {
     await emulator.addResource(AP, {
       version: 3,
-      bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'], condition: CONDITION }],
+      bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:a@example.com'], condition: CONDITION }],
       auditConfigs: AUDIT,
     });
-    await emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }] });
+    await emulator.addResource(MJ, { bindings: [{ role: 'roles/datamigration.editor', members: ['group:dba@example.com'] }] });
     await emulator.addResource(AUTHZ, { bindings: [{ role: 'roles/networksecurity.admin', members: ['user:lb@example.com'] }] });
     await emulator.addResource(SECRET, {
       bindings: [{ role: 'roles/secretmanager.secretAccessor', members: ['serviceAccount:app@lookup-project.iam.gserviceaccount.com'] }],
@@ -224,7 +224,7 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
       auditConfigs: AUDIT,
       bindings: [
         {
-          role: 'roles/networksecurity.authorizationPolicyViewer',
+          role: 'roles/networksecurity.viewer',
           members: ['user:a@example.com'],
           condition: CONDITION,
         },
@@ -236,7 +236,7 @@ describe('getAuthorizationPolicyIamPolicy, getMigrationJobIamPolicy and getIamPo
       project: PROJECT,
       optionsRequestedPolicyVersion: 1,
     });
-    expect(mj.bindings).toEqual([{ role: 'roles/datamigration.viewer', members: ['group:dba@example.com'] }]);
+    expect(mj.bindings).toEqual([{ role: 'roles/datamigration.editor', members: ['group:dba@example.com'] }]);
     const authz = lookups().getNetworkSecurityAuthzPolicyIamPolicy({ authzPolicyId: 'lb-authz', location: 'us-central1' });
     expect(authz.bindings).toEqual([{ role: 'roles/networksecurity.admin', members: ['user:lb@example.com'] }]);
   });
@@ -343,10 +343,7 @@ describe("transient failures are retried within a read's budget", () => {
       lookups().getAddressGroupIamPolicy({ addressGroupId: 'office', location: 'global' }),
     );
     const after = await emulator.stats();
-    expect(policy.bindings!.map((b) => b.role)).toEqual([
-      'roles/networksecurity.addressGroupUser',
-      'roles/networksecurity.addressGroupViewer',
-    ]);
+    expect(policy.bindings!.map((b) => b.role)).toEqual(['roles/compute.networkUser', 'roles/compute.networkViewer']);
     expect({ faults: after.faultsInjected - before.faultsInjected, reads: after.getIamPolicy - before.getIamPolicy }).toEqual({
       faults: 2,
       reads: 3,
@@ -419,7 +416,7 @@ describe('the context file', () => {
     const first = readBoth(contextFile);
     await emulator.addResource(AG, {
       version: 3,
-      bindings: [{ role: 'roles/networksecurity.addressGroupViewer', members: ['user:b@example.com'] }],
+      bindings: [{ role: 'roles/compute.networkViewer', members: ['user:b@example.com'] }],
     });
     try {
       expect(readBoth(contextFile).policy).toEqual(first.policy);
@@ -428,7 +425,7 @@ describe('the context file', () => {
       const before = await requests();
       const refreshed = readBoth(contextFile);
       expect(await requests()).toBe(before + 1);
-      expect(refreshed.policy.bindings).toEqual([{ role: 'roles/networksecurity.addressGroupViewer', members: ['user:b@example.com'] }]);
+      expect(refreshed.policy.bindings).toEqual([{ role: 'roles/compute.networkViewer', members: ['user:b@example.com'] }]);
       expect(refreshed.job).toEqual(first.job);
 
       process.env.CDKTF_GOOGLE_IAM_REFRESH_LOOKUPS = '*';
@@ -441,8 +438,8 @@ describe('the context file', () => {
       await emulator.addResource(AG, {
         version: 3,
         bindings: [
-          { role: 'roles/networksecurity.addressGroupUser', members: ['group:net@example.com'], condition: CONDITION },
-          { role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] },
+          { role: 'roles/compute.networkUser', members: ['group:net@example.com'], condition: CONDITION },
+          { role: 'roles/compute.networkViewer', members: ['user:a@example.com'] },
         ],
       });
     }
@@ -476,7 +473,7 @@ describe('the context file', () => {
       new GoogleLookups({ project: PROJECT, contextFile }).getAddressGroupIamPolicy({ addressGroupId: 'later', location: 'global' });
     expect(thrown(read)).toMatchObject({ status: 'NOT_FOUND' });
     expect(fs.existsSync(contextFile)).toBe(false);
-    await emulator.addResource(name, { bindings: [{ role: 'roles/networksecurity.addressGroupViewer', members: ['user:c@example.com'] }] });
+    await emulator.addResource(name, { bindings: [{ role: 'roles/compute.networkViewer', members: ['user:c@example.com'] }] });
     expect(read().bindings).toHaveLength(1);
     expect(Object.keys(JSON.parse(fs.readFileSync(contextFile, 'utf8')))).toEqual([
       `getAddressGroupIamPolicy:addressGroupId=later:location=global:optionsRequestedPolicyVersion=3:project=${PROJECT}`,

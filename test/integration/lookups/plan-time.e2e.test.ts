@@ -29,8 +29,8 @@ beforeAll(async () => {
   emulator.addResource(AG, {
     version: 3,
     bindings: [
-      { role: 'roles/networksecurity.addressGroupUser', members: ['group:network@example.com'], condition: OFFICE_HOURS },
-      { role: 'roles/networksecurity.addressGroupViewer', members: ['user:viewer@example.com'] },
+      { role: 'roles/compute.networkUser', members: ['group:network@example.com'], condition: OFFICE_HOURS },
+      { role: 'roles/compute.networkViewer', members: ['user:viewer@example.com'] },
     ],
     auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: ['user:quiet@example.com'] }] }],
   });
@@ -85,11 +85,11 @@ test('the address group policy at versions 3 and 1, and the import job in both v
 
   expect(outputs.v3_bindings).toEqual([
     {
-      role: 'roles/networksecurity.addressGroupUser',
+      role: 'roles/compute.networkUser',
       members: ['group:network@example.com'],
       condition: { ...OFFICE_HOURS, location: null },
     },
-    { role: 'roles/networksecurity.addressGroupViewer', members: ['user:viewer@example.com'], condition: null },
+    { role: 'roles/compute.networkViewer', members: ['user:viewer@example.com'], condition: null },
   ]);
   expect(outputs.v3_version).toBe(3);
   expect(outputs.v3_etag).toBe(emulator.policy(AG).etag);
@@ -104,8 +104,8 @@ test('the address group policy at versions 3 and 1, and the import job in both v
       b.condition,
     ]),
   ).toEqual([
-    ['roles/networksecurity.addressGroupUser_withcond_…', null],
-    ['roles/networksecurity.addressGroupViewer', null],
+    ['roles/compute.networkUser_withcond_…', null],
+    ['roles/compute.networkViewer', null],
   ]);
   expect(outputs.v1_project).toBe(PROJECT); // the provider's default project (GOOGLE_CLOUD_PROJECT)
   expect(outputs.full_state).toBe('IMPORT_JOB_STATE_COMPLETED');
@@ -131,7 +131,7 @@ test('the address group policy at versions 3 and 1, and the import job in both v
   });
   expect(plan.code).toBe(0);
   const shown = await ws.run(['show', '-json', 'plan.bin'], {});
-  expect(shown.stdout).toContain('addressGroupUser');
+  expect(shown.stdout).toContain('compute.networkUser');
   expect(shown.stdout).not.toContain(TOKEN);
   expect(plan.output).not.toContain(TOKEN);
 });
@@ -141,7 +141,7 @@ test("a grant's etag is read after the grant is applied, and a lookup can use va
   const ws = await workspace((s) => {
     const grant = new AuthorizationPolicyIamMember(s, 'Alice', {
       name: AP,
-      role: 'roles/networksecurity.authorizationPolicyViewer',
+      role: 'roles/networksecurity.viewer',
       member: 'user:alice@example.com',
     });
     new TerraformOutput(s, 'etag', { value: grant.etag });
@@ -154,9 +154,7 @@ test("a grant's etag is read after the grant is applied, and a lookup can use va
     new TerraformOutput(s, 'group_etag', { value: policy.etag });
   });
   const outputs = await outputsOf(ws, grantEnv(emulator));
-  expect(emulator.policy(AP).bindings).toEqual([
-    { role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:alice@example.com'] },
-  ]);
+  expect(emulator.policy(AP).bindings).toEqual([{ role: 'roles/networksecurity.viewer', members: ['user:alice@example.com'] }]);
   expect(outputs.etag).toBe(emulator.policy(AP).etag);
   expect(outputs.group_etag).toBe(emulator.policy(AG).etag);
 });

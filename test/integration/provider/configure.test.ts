@@ -22,7 +22,7 @@ let emulator: GoogleApiEmulator;
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
-  emulator.addResource(NAME, { bindings: [{ role: 'roles/networksecurity.authorizationPolicyViewer', members: ['user:a@example.com'] }] });
+  emulator.addResource(NAME, { bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:a@example.com'] }] });
 });
 afterAll(() => emulator.close());
 

@@ -11,8 +11,8 @@ import { membersOf } from '../../support/grant-env';
 
 jest.setTimeout(120_000);
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
-const EDITOR = 'roles/networksecurity.authorizationPolicyEditor';
+const ROLE = 'roles/networksecurity.viewer';
+const EDITOR = 'roles/networksecurity.editor';
 const user = (i: number | string) => `user:u${i}@example.com`;
 const CONDITION = { expression: 'request.time < timestamp("2030-01-01T00:00:00Z")', title: 'until 2030' };
 

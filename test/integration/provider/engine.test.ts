@@ -8,7 +8,7 @@ import { TYPED_RESOURCE_TYPES } from '../../../lib/grant/resource-type';
 import { applyEditBatch, type EditRequest } from '../../../lib/provider/policies/engine';
 import { GoogleApiEmulator } from '../../../lib/testing';
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 let emulator: GoogleApiEmulator;
 let client: GoogleRestClient;
 let counter = 0;
@@ -33,7 +33,7 @@ const fast = { initialDelayMs: 5, maxDelayMs: 20, maxElapsedMs: 5_000 };
 
 test('a batch of requests costs one read and one write', async () => {
   const resource = newResource({
-    bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }],
+    bindings: [{ role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] }],
   });
   emulator.resetStats();
   const outcomes = await applyEditBatch(
@@ -47,7 +47,7 @@ test('a batch of requests costs one read and one write', async () => {
   const etag = emulator.policy(resource).etag;
   expect(outcomes.every((o) => o.ok && o.etag === etag && o.batchSize === 3 && o.attempts === 1)).toBe(true);
   expect(emulator.policy(resource).bindings).toEqual([
-    { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] },
+    { role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] },
     { role: ROLE, members: ['user:a@example.com', 'user:b@example.com'] },
   ]);
 });
@@ -63,7 +63,7 @@ test('nothing to change is still one write, with the etag read: Google taking it
 test('a request that would break the principal limit is rejected alone', async () => {
   const members = Array.from({ length: 1_500 }, (_, i) => `user:u${i}@example.com`);
   const resource = newResource({
-    bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: members.slice(0, 1_499) }],
+    bindings: [{ role: 'roles/networksecurity.admin', members: members.slice(0, 1_499) }],
   });
   const outcomes = await applyEditBatch(api(resource), [add('fits', 'user:last@example.com'), add('over', 'user:over@example.com')], fast);
   expect(outcomes[0]).toMatchObject({ ok: true, changed: true });
@@ -99,7 +99,7 @@ test('a real etag conflict from a concurrent writer is redone on the fresh polic
         const theirs = await api(resource).getIamPolicy();
         await api(resource).setIamPolicy({
           ...theirs,
-          bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] }],
+          bindings: [{ role: 'roles/networksecurity.admin', members: ['user:them@example.com'] }],
         });
       }
       return api(resource).setIamPolicy(policy);
@@ -109,7 +109,7 @@ test('a real etag conflict from a concurrent writer is redone on the fresh polic
   expect(outcome).toMatchObject({ ok: true, attempts: 2 });
   expect(emulator.stats().conflicts).toBeGreaterThanOrEqual(1);
   expect(emulator.policy(resource).bindings).toEqual([
-    { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:them@example.com'] },
+    { role: 'roles/networksecurity.admin', members: ['user:them@example.com'] },
     { role: ROLE, members: ['user:a@example.com'] },
   ]);
 });

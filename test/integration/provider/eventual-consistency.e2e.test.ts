@@ -13,8 +13,8 @@ import { exited, sleep, until } from '../../support/waiting';
 
 jest.setTimeout(240_000);
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
-const JOB_ROLE = 'roles/datamigration.viewer';
+const ROLE = 'roles/networksecurity.viewer';
+const JOB_ROLE = 'roles/datamigration.editor';
 const user = (i: number | string) => `user:u${i}@example.com`;
 
 let emulator: GoogleApiEmulator;
@@ -186,7 +186,7 @@ describe('reads that lag writes', () => {
           [1, 2, 3].map((i) => [`m${i}`, { name: a, role: ROLE, member: user(i) }]),
         ),
         googleiam_authorization_policy_iam_binding: {
-          owners: { name: a, role: 'roles/networksecurity.authorizationPolicyAdmin', members: [user('admin')] },
+          owners: { name: a, role: 'roles/networksecurity.admin', members: [user('admin')] },
         },
         googleiam_authorization_policy_iam_policy: { b: { name: b, bindings: [{ role: ROLE, members: [user('kept'), user('new')] }] } },
       },

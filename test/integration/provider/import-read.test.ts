@@ -13,7 +13,7 @@ import { GoogleApiEmulator } from '../../../lib/testing';
 import { FULL_JOB_NAME, FULL_JOB_WIRE } from '../../support/import-job-sample';
 import { fullValue, ProviderHarness, withDiagnostics } from '../../support/provider-harness';
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 const CONDITION = { expression: 'request.time < timestamp("2030-01-01T00:00:00Z")', title: 'until 2030 only' };
 const NAME = 'projects/p-123456/locations/global/authorizationPolicies/imported';
 const POLICY = {
@@ -61,7 +61,7 @@ describe('import', () => {
   });
 
   test('an ID that names nothing: the summary names the type and the ID, the detail what the policy holds that it may mean', async () => {
-    const typo = 'roles/networksecurity.authorizationPolicyViewr';
+    const typo = 'roles/networksecurity.viwer';
     const member = await importState('googleiam_authorization_policy_iam_member', `${NAME} ${typo} user:alice@example.com`);
     expect(member.diagnostics.all).toEqual([
       expect.objectContaining({

@@ -14,7 +14,7 @@ import { membersOf } from '../../support/grant-env';
 
 jest.setTimeout(180_000);
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 const user = (i: number | string) => `user:u${i}@example.com`;
 
 let emulator: GoogleApiEmulator;

@@ -11,9 +11,9 @@ import { expectNoGap, historyOf } from '../../support/write-history';
 
 jest.setTimeout(120_000);
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
-const EDITOR = 'roles/networksecurity.authorizationPolicyEditor';
-const OTHERS = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] };
+const ROLE = 'roles/networksecurity.viewer';
+const EDITOR = 'roles/networksecurity.editor';
+const OTHERS = { role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] };
 const user = (i: number | string) => `user:u${i}@example.com`;
 
 let emulator: GoogleApiEmulator;

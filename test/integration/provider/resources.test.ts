@@ -13,8 +13,8 @@ import { fullValue, ProviderHarness, withDiagnostics } from '../../support/provi
 import { historyOf } from '../../support/write-history';
 import { membersOf } from '../../support/grant-env';
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
-const ADMIN = 'roles/networksecurity.authorizationPolicyAdmin';
+const ROLE = 'roles/networksecurity.viewer';
+const ADMIN = 'roles/networksecurity.admin';
 const OWNER = { role: ADMIN, members: ['user:owner@example.com'] };
 const FAST_RETRIES = { CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS: '10', CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '2000' };
 
@@ -122,14 +122,12 @@ describe('update, delete, read', () => {
     const changed = (await withDiagnostics((d) => second.type.update(second.call, prior, binding(ROLE, [user(2), user(3)]), d))).value!;
     expect(historyOf(emulator, name, ROLE).slice(start)).toEqual([[user(2), user(3)]]);
     const third = await run();
-    await withDiagnostics((d) =>
-      third.type.update(third.call, changed, binding('roles/networksecurity.authorizationPolicyEditor', [user(2)]), d),
-    );
+    await withDiagnostics((d) => third.type.update(third.call, changed, binding('roles/networksecurity.editor', [user(2)]), d));
     const last = emulator
       .writes(name)
       .at(-1)!
       .policy.bindings!.map((b) => b.role);
-    expect(last).toEqual([ADMIN, 'roles/networksecurity.authorizationPolicyEditor']);
+    expect(last).toEqual([ADMIN, 'roles/networksecurity.editor']);
     expect(emulator.writes(name)).toHaveLength(start + 2);
   });
 
@@ -153,7 +151,7 @@ describe('update, delete, read', () => {
     };
     const refreshed = (await withDiagnostics((d) => bindingType.read(harness.call, binding, d))).value!;
     expect(refreshed.members).toEqual(['user:alice@example.com', user('other')]);
-    const noBinding = { ...binding, role: 'roles/networksecurity.authorizationPolicyEditor' };
+    const noBinding = { ...binding, role: 'roles/networksecurity.editor' };
     expect((await withDiagnostics((d) => bindingType.read(harness.call, noBinding, d))).value).toBeNull();
   });
 

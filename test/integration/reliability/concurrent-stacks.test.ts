@@ -13,11 +13,11 @@ import { TerraformWorkspace, workspacesOfThisFile } from '../../support/terrafor
 jest.setTimeout(300_000);
 
 const POLICY = 'projects/demo-project/locations/global/authorizationPolicies/shared';
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 const FOREIGN = {
   version: 3,
   bindings: [
-    { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] },
+    { role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] },
     {
       role: ROLE,
       members: ['group:auditors@example.com'],

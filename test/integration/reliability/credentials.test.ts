@@ -39,10 +39,10 @@ test('after apply and destroy, no file in cdktf.out or the state holds the token
   const ws = TerraformWorkspace.synth((s) => {
     new AuthorizationPolicyIamMember(s, 'Member', {
       name: AP,
-      role: 'roles/networksecurity.authorizationPolicyViewer',
+      role: 'roles/networksecurity.viewer',
       member: 'user:alice@example.com',
     });
-    new MigrationJobIamBinding(s, 'Binding', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:bob@example.com'] });
+    new MigrationJobIamBinding(s, 'Binding', { name: MJ, role: 'roles/datamigration.editor', members: ['user:bob@example.com'] });
   });
   try {
     emulator.addResource(AP);
@@ -52,7 +52,7 @@ test('after apply and destroy, no file in cdktf.out or the state holds the token
     const env = grantEnv(emulator, { GOOGLE_OAUTH_ACCESS_TOKEN: TOKEN });
 
     expect((await ws.apply(env)).code).toBe(0);
-    expect(membersOf(emulator, AP, 'roles/networksecurity.authorizationPolicyViewer')).toEqual(['user:alice@example.com']);
+    expect(membersOf(emulator, AP, 'roles/networksecurity.viewer')).toEqual(['user:alice@example.com']);
     expect(ws.state()).toContain('user:alice@example.com');
     expect(ws.state()).not.toContain(TOKEN);
     expect(filesContaining(ws.outdir, TOKEN)).toEqual([]);
@@ -71,7 +71,7 @@ test('GOOGLE_CREDENTIALS (federation JSON) with impersonation: the grant is made
   const ws = TerraformWorkspace.synth((s) => {
     new AuthorizationPolicyIamMember(s, 'Member', {
       name: AP,
-      role: 'roles/networksecurity.authorizationPolicyViewer',
+      role: 'roles/networksecurity.viewer',
       member: 'user:carol@example.com',
     });
   });
@@ -103,7 +103,7 @@ test('GOOGLE_CREDENTIALS (federation JSON) with impersonation: the grant is made
 
     const applied = await ws.apply(env);
     expect(applied.code).toBe(0);
-    expect(membersOf(emulator, AP, 'roles/networksecurity.authorizationPolicyViewer')).toEqual(['user:carol@example.com']);
+    expect(membersOf(emulator, AP, 'roles/networksecurity.viewer')).toEqual(['user:carol@example.com']);
     expect(new Set(emulator.auth.apiCallers().map((c) => c.identity))).toEqual(
       new Set(['serviceAccount:terraform@prod.iam.gserviceaccount.com']),
     );
@@ -124,7 +124,7 @@ test('GOOGLE_CREDENTIALS (federation JSON) with impersonation: the grant is made
     expect(said).toContain('GOOGLE_OAUTH_ACCESS_TOKEN: not set; GOOGLE_CREDENTIALS (JSON content) (used)');
     expect(broken.output).not.toContain('wif-secret-');
     expect(broken.output).not.toContain(audience);
-    expect(membersOf(emulator, AP, 'roles/networksecurity.authorizationPolicyViewer')).toEqual(['user:carol@example.com']);
+    expect(membersOf(emulator, AP, 'roles/networksecurity.viewer')).toEqual(['user:carol@example.com']);
   } finally {
     ws.dispose();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -140,7 +140,7 @@ test('a synthesized stack that reads policies at plan time carries no credential
     new DataAddressGroupIamPolicy(stack, 'Policy', { addressGroupId: 'ag', location: 'global', project: 'demo-project' });
     const grant = new AuthorizationPolicyIamMember(stack, 'Member', {
       name: AP,
-      role: 'roles/networksecurity.authorizationPolicyViewer',
+      role: 'roles/networksecurity.viewer',
       member: 'user:alice@example.com',
     });
     expect(grant.etag).toMatch(/\${TfToken/);

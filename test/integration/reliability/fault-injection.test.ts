@@ -12,8 +12,8 @@ import { TerraformWorkspace } from '../../support/terraform';
 jest.setTimeout(300_000);
 
 const POLICY = 'projects/demo-project/locations/global/authorizationPolicies/flaky';
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
-const FOREIGN = { bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }] };
+const ROLE = 'roles/networksecurity.viewer';
+const FOREIGN = { bindings: [{ role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] }] };
 const MEMBERS = Array.from({ length: 50 }, (_, i) => `user:flaky-${i}@example.com`);
 
 let emulator: GoogleApiEmulator;

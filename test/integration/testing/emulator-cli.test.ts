@@ -94,8 +94,9 @@ describe('the command line', () => {
     const { status, stdout, stderr } = run(flag);
     expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
     expect(stdout).toMatch(
-      /^usage: cli \[--port N\] \[--services NAME,\.\.\.\] \[--read-lag-ms N\] \[--latency-ms N\] \[--json\] \[--log\]\n/,
+      /^usage: cli \[--port N\] \[--services NAME,\.\.\.\] \[--read-lag-ms N\] \[--latency-ms N\] \[--accept-any-role\] \[--json\] \[--log\]\n/,
     );
+    expect(stdout).toContain('  --accept-any-role    accept any role in setIamPolicy (default: as Google, a role it does not\n');
     expect(stdout).toContain("  --read-lag-ms N      reads lag writes by N ms, as Google's IAM reads may (default: 0)\n");
     expect(stdout).toContain(
       '  --latency-ms N       wait N ms before each API answer, as a network round trip to Google does (default: 0)\n',
@@ -141,10 +142,10 @@ try:
             return json.loads(response.read() or b"{}")
 
     name = "projects/demo-project/locations/global/authorizationPolicies/from-python"
-    call("POST", "/__emulator/resources", {"name": name, "policy": {"bindings": [{"role": "roles/networksecurity.authorizationPolicyAdmin", "members": ["user:owner@example.com"]}]}})
+    call("POST", "/__emulator/resources", {"name": name, "policy": {"bindings": [{"role": "roles/networksecurity.admin", "members": ["user:owner@example.com"]}]}})
     token = env["GOOGLE_OAUTH_ACCESS_TOKEN"]
     policy = call("GET", "/networksecurity/v1/" + name + ":getIamPolicy?options.requestedPolicyVersion=3", token=token)
-    policy["bindings"].append({"role": "roles/networksecurity.authorizationPolicyViewer", "members": ["user:python@example.com"]})
+    policy["bindings"].append({"role": "roles/networksecurity.viewer", "members": ["user:python@example.com"]})
     call("POST", "/networksecurity/v1/" + name + ":setIamPolicy", {"policy": policy, "updateMask": "bindings,etag,version"}, token=token)
     after = call("GET", "/__emulator/policies/" + name)
     writes = call("GET", "/__emulator/writes")
@@ -155,7 +156,7 @@ finally:
   const result = spawnSync('python3', ['-c', script], { encoding: 'utf8', timeout: 30_000, cwd: os.tmpdir() });
   expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
   expect(JSON.parse(result.stdout.trim())).toEqual({
-    roles: ['roles/networksecurity.authorizationPolicyAdmin', 'roles/networksecurity.authorizationPolicyViewer'],
+    roles: ['roles/networksecurity.admin', 'roles/networksecurity.viewer'],
     writes: 1,
   });
 });

@@ -9,9 +9,11 @@
  */
 import { GoogleApiEmulator } from '../../../lib/testing';
 
+/** A role Google takes on every collection this file writes (it holds each one's getIamPolicy). */
+const REVIEWER = 'roles/iam.securityReviewer';
 const CONDITIONAL = {
   version: 3,
-  bindings: [{ role: 'roles/x.y', members: ['user:a@example.com'], condition: { title: 't', expression: 'true' } }],
+  bindings: [{ role: REVIEWER, members: ['user:a@example.com'], condition: { title: 't', expression: 'true' } }],
 };
 const SECRET = 'projects/p/secrets/s';
 const TOPIC = 'projects/p/topics/t';
@@ -88,7 +90,7 @@ test('where the schema has updateMask it is accepted (Secret Manager), and an un
   });
   expect(ok.status).toBe(200);
   const nested = await call('POST', `/secretmanager/v1/${SECRET}:setIamPolicy`, {
-    policy: { bindings: [{ role: 'roles/x.y', colour: 1 }] },
+    policy: { bindings: [{ role: REVIEWER, colour: 1 }] },
   });
   expect(JSON.parse(nested.text).error.message).toBe(
     'Invalid JSON payload received. Unknown name "colour" at \'policy.bindings[0]\': Cannot find field.',
@@ -112,19 +114,19 @@ const roleOf = (text: string) => (JSON.parse(text) as { bindings: Array<{ role: 
 
 test('a policy version in the other place is ignored, as Google ignores it: the read is then version 0 (conditions mangled)', async () => {
   // GET + query (Secret Manager): the version in the query counts.
-  expect(roleOf((await call('GET', `/secretmanager/v1/${SECRET}:getIamPolicy?options.requestedPolicyVersion=3`)).text)).toBe('roles/x.y');
+  expect(roleOf((await call('GET', `/secretmanager/v1/${SECRET}:getIamPolicy?options.requestedPolicyVersion=3`)).text)).toBe(REVIEWER);
   // POST + body (Spanner): a version in the query is ignored.
   expect(roleOf((await call('POST', `/spanner/v1/${SPANNER}:getIamPolicy?options.requestedPolicyVersion=3`, {})).text)).toMatch(
     /_withcond_/,
   );
   expect(roleOf((await call('POST', `/spanner/v1/${SPANNER}:getIamPolicy`, { options: { requestedPolicyVersion: 3 } })).text)).toBe(
-    'roles/x.y',
+    REVIEWER,
   );
   // POST + query (Vertex AI): a version in the body is ignored.
   expect(roleOf((await call('POST', `/aiplatform/v1/${MODEL}:getIamPolicy`, { options: { requestedPolicyVersion: 3 } })).text)).toMatch(
     /_withcond_/,
   );
-  expect(roleOf((await call('POST', `/aiplatform/v1/${MODEL}:getIamPolicy?options.requestedPolicyVersion=3`)).text)).toBe('roles/x.y');
+  expect(roleOf((await call('POST', `/aiplatform/v1/${MODEL}:getIamPolicy?options.requestedPolicyVersion=3`)).text)).toBe(REVIEWER);
 });
 
 test('a collection a test registers is served like a published one; until then it is not', async () => {
@@ -138,8 +140,26 @@ test('a collection a test registers is served like a published one; until then i
 
 describe("a condition is compiled and linted as Google's setIamPolicy does (ERROR-level linter checks are a 400)", () => {
   const LINTED = 'projects/p/secrets/linted';
+  const ACCESSOR = 'roles/secretmanager.secretAccessor';
   const MODIFIED_GRANTS = "api.getAttribute('iam.googleapis.com/modifiedGrantsByRole', [])";
-  const roles = (count: number) => Array.from({ length: count }, (_, i) => `'roles/r${i}.user'`).join(', ');
+  /** The first `count` of these roles, quoted as CEL strings. */
+  const roles = (count: number) =>
+    [
+      'roles/secretmanager.admin',
+      'roles/secretmanager.editor',
+      'roles/secretmanager.secretAccessor',
+      'roles/secretmanager.secretVersionAdder',
+      'roles/secretmanager.secretVersionManager',
+      'roles/secretmanager.viewer',
+      'roles/iam.securityAdmin',
+      'roles/iam.securityReviewer',
+      'roles/owner',
+      'roles/editor',
+      'roles/viewer',
+    ]
+      .slice(0, count)
+      .map((role) => `'${role}'`)
+      .join(', ');
   /** `count` comparisons joined by `&&`: count - 1 logical operators. */
   const hours = (count: number) => Array.from({ length: count }, (_, i) => `request.time.getHours('UTC') != ${i}`).join(' && ');
 
@@ -147,11 +167,15 @@ describe("a condition is compiled and linted as Google's setIamPolicy does (ERRO
 
   const setCondition = (expression: string) =>
     call('POST', `/secretmanager/v1/${LINTED}:setIamPolicy`, {
-      policy: { version: 3, bindings: [{ role: 'roles/x.y', members: ['user:a@example.com'], condition: { title: 't', expression } }] },
+      policy: { version: 3, bindings: [{ role: ACCESSOR, members: ['user:a@example.com'], condition: { title: 't', expression } }] },
     });
 
   test.each([
-    ['that does not parse', 'request.time <', /^Condition "t" of role roles\/x\.y does not compile: ERROR: <input>:1:15: Syntax error: /],
+    [
+      'that does not parse',
+      'request.time <',
+      /^Condition "t" of role roles\/secretmanager\.secretAccessor does not compile: ERROR: <input>:1:15: Syntax error: /,
+    ],
     ['with 13 logical operators', hours(14), /ConditionComplexityCheck: the expression has 13 logical operators/],
     [
       'with hasOnly() of 11 values',
@@ -160,7 +184,7 @@ describe("a condition is compiled and linted as Google's setIamPolicy does (ERRO
     ],
     [
       'whose modifiedGrantsByRole default is not []',
-      "api.getAttribute('iam.googleapis.com/modifiedGrantsByRole', ['roles/x.y']).hasOnly(['roles/x.y'])",
+      "api.getAttribute('iam.googleapis.com/modifiedGrantsByRole', ['roles/secretmanager.viewer']).hasOnly(['roles/secretmanager.viewer'])",
       /DrgGetAttributeDefaultValueCheck at <input>:1:61: /,
     ],
   ])('a condition %s is a 400 INVALID_ARGUMENT and changes nothing', async (_label, expression, message) => {

@@ -28,20 +28,28 @@ beforeEach(() => emulator.addResource(AP));
 test.each([
   ['an unknown request field', { policy: {}, extra: 1 }],
   ['an unknown policy field', { policy: { color: 'red' } }],
-  ['an unknown binding field', { policy: { bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], extra: 1 }] } }],
+  [
+    'an unknown binding field',
+    { policy: { bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'], extra: 1 }] } },
+  ],
   [
     'a conditional binding in version 1',
     {
       policy: {
         version: 1,
-        bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: { title: 't', expression: 'true' } }],
+        bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'], condition: { title: 't', expression: 'true' } }],
       },
     },
   ],
   ['version 2', { policy: { version: 2 } }],
   [
     'a condition without a title',
-    { policy: { version: 3, bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'], condition: { expression: 'true' } }] } },
+    {
+      policy: {
+        version: 3,
+        bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'], condition: { expression: 'true' } }],
+      },
+    },
   ],
   [
     'a condition on a basic role',
@@ -54,14 +62,26 @@ test.each([
   ],
   [
     'a condition for allUsers',
-    { policy: { version: 3, bindings: [{ role: 'roles/a.b', members: ['allUsers'], condition: { title: 't', expression: 'true' } }] } },
+    {
+      policy: {
+        version: 3,
+        bindings: [{ role: 'roles/networksecurity.admin', members: ['allUsers'], condition: { title: 't', expression: 'true' } }],
+      },
+    },
   ],
-  ['a malformed principal', { policy: { bindings: [{ role: 'roles/a.b', members: ['alice@example.com'] }] } }],
+  ['a malformed principal', { policy: { bindings: [{ role: 'roles/networksecurity.admin', members: ['alice@example.com'] }] } }],
   ['a malformed role', { policy: { bindings: [{ role: 'viewer', members: ['user:a@example.com'] }] } }],
-  ['a mangled version 1 role', { policy: { bindings: [{ role: 'roles/a.b_withcond_0123', members: ['user:a@example.com'] }] } }],
+  [
+    'a mangled version 1 role',
+    { policy: { bindings: [{ role: 'roles/networksecurity.admin_withcond_0123', members: ['user:a@example.com'] }] } },
+  ],
   [
     '251 groups',
-    { policy: { bindings: [{ role: 'roles/a.b', members: Array.from({ length: 251 }, (_, i) => `group:g${i}@example.com`) }] } },
+    {
+      policy: {
+        bindings: [{ role: 'roles/networksecurity.admin', members: Array.from({ length: 251 }, (_, i) => `group:g${i}@example.com`) }],
+      },
+    },
   ],
 ])('setIamPolicy refuses %s with 400 INVALID_ARGUMENT and keeps the policy', async (_label, request) => {
   const { status, body } = await call('POST', `/v1/${AP}:setIamPolicy`, request);
@@ -74,7 +94,7 @@ test('audit-config exemptions count towards the 1,500 principals', async () => {
   const exempted = Array.from({ length: 1_500 }, (_, i) => `user:x${i}@example.com`);
   const { status, body } = await setPolicy(
     {
-      bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }],
+      bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'] }],
       auditConfigs: [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ', exemptedMembers: exempted }] }],
     },
     { updateMask: 'bindings,etag,version,auditConfigs' },
@@ -89,15 +109,15 @@ test('duplicate members collapse, empty bindings vanish, audit configs outside t
   const { status } = await setPolicy({
     version: 1,
     bindings: [
-      { role: 'roles/a.b', members: ['user:a@example.com', 'user:a@example.com'] },
-      { role: 'roles/a.c', members: [] },
+      { role: 'roles/networksecurity.admin', members: ['user:a@example.com', 'user:a@example.com'] },
+      { role: 'roles/networksecurity.editor', members: [] },
     ],
     auditConfigs: [],
   });
   expect(status).toBe(200);
   expect(emulator.policy(AP)).toMatchObject({
     version: 1,
-    bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }],
+    bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'] }],
     auditConfigs: audit,
   });
 });
@@ -107,7 +127,7 @@ test('unknown routes are 404 and a write without an etag overwrites blindly, as 
   expect((await call('GET', '/v1/projects/p/locations/global/authorizationPolicies/missing:getIamPolicy')).body.error?.status).toBe(
     'NOT_FOUND',
   );
-  expect((await setPolicy({ bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] })).status).toBe(200);
+  expect((await setPolicy({ bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'] }] })).status).toBe(200);
 });
 
 test('injected faults follow the seed, only hit the chosen methods, and are counted', async () => {
@@ -133,10 +153,10 @@ test('the admin endpoints seed and inspect from another process', async () => {
   const other = 'projects/p/locations/us-central1/migrationJobs/admin';
   await fetch(`${emulator.url}/__emulator/resources`, {
     method: 'POST',
-    body: JSON.stringify({ name: other, policy: { bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] } }),
+    body: JSON.stringify({ name: other, policy: { bindings: [{ role: 'roles/datamigration.admin', members: ['user:a@example.com'] }] } }),
   });
   const policy = await (await fetch(`${emulator.url}/__emulator/policies/${other}`)).json();
-  expect(policy).toMatchObject({ version: 1, bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] });
+  expect(policy).toMatchObject({ version: 1, bindings: [{ role: 'roles/datamigration.admin', members: ['user:a@example.com'] }] });
   expect(policy).toEqual(emulator.policy(other));
 });
 
@@ -159,7 +179,7 @@ describe("Google's eventual consistency, opt-in", () => {
 
   test('a service account created moments ago is refused as a member with 400 "Service account … does not exist", then accepted', async () => {
     emulator.addServiceAccount('Build@p.iam.gserviceaccount.com', 300);
-    const binding = { role: 'roles/a.b', members: ['serviceAccount:build@p.iam.gserviceaccount.com'] };
+    const binding = { role: 'roles/networksecurity.admin', members: ['serviceAccount:build@p.iam.gserviceaccount.com'] };
     const writes = emulator.writes(AP).length;
     const refused = await write(AP, { bindings: [binding] });
     expect(refused).toMatchObject({
@@ -176,7 +196,7 @@ describe("Google's eventual consistency, opt-in", () => {
     try {
       const before = (await read(AP)).body.etag;
       await sleep(320);
-      const first = await write(AP, { etag: before, bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] });
+      const first = await write(AP, { etag: before, bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'] }] });
       expect(first.status).toBe(200);
       // Too soon: the version before the write, with its etag; writing with that etag is a conflict.
       expect((await read(AP)).body).toEqual({ etag: before });
@@ -197,7 +217,8 @@ describe("Google's eventual consistency, opt-in", () => {
     expect((await read(name)).status).toBe(403);
     expect((await admin('service-accounts', { email: 'late@p.iam.gserviceaccount.com', refusedForMs: 60_000 })).status).toBe(200);
     expect(
-      (await write(AP, { bindings: [{ role: 'roles/a.b', members: ['serviceAccount:late@p.iam.gserviceaccount.com'] }] })).status,
+      (await write(AP, { bindings: [{ role: 'roles/networksecurity.admin', members: ['serviceAccount:late@p.iam.gserviceaccount.com'] }] }))
+        .status,
     ).toBe(400);
     expect((await admin('read-lag', { ms: 0 })).status).toBe(200);
   });

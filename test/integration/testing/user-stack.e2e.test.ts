@@ -21,7 +21,7 @@ test('the readers get the viewer role, and nobody else is touched', async () => 
   try {
     const policy = 'projects/my-project/locations/global/authorizationPolicies/internal-apis';
     emulator.addResource(policy, {
-      bindings: [{ role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] }],
+      bindings: [{ role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] }],
     });
 
     const app = new App({ outdir });
@@ -29,7 +29,7 @@ test('the readers get the viewer role, and nobody else is touched', async () => 
     new LocalBackend(stack, { path: 'terraform.tfstate' });
     new AuthorizationPolicyIamMember(stack, 'Readers', {
       name: policy,
-      role: 'roles/networksecurity.authorizationPolicyViewer',
+      role: 'roles/networksecurity.viewer',
       member: 'group:readers@example.com',
     });
     app.synth();
@@ -39,8 +39,8 @@ test('the readers get the viewer role, and nobody else is touched', async () => 
     await TerraformCli.run(['apply', '-auto-approve', '-input=false'], { cwd, env: emulator.env() });
 
     expect(emulator.policy(policy).bindings).toEqual([
-      { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] },
-      { role: 'roles/networksecurity.authorizationPolicyViewer', members: ['group:readers@example.com'] },
+      { role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] },
+      { role: 'roles/networksecurity.viewer', members: ['group:readers@example.com'] },
     ]);
     expect(emulator.writes(policy)).toHaveLength(1);
   } finally {

@@ -4,7 +4,7 @@ import { GoogleApiError } from '../../../lib/api/errors';
 import { IamPolicyApi, type IamPolicyService } from '../../../lib/api/iam-policy';
 import type { Policy } from '../../../lib/iam/types';
 
-const POLICY: Policy = { version: 3, etag: 'BwX', bindings: [{ role: 'roles/x.y', members: ['user:a@example.com'] }] };
+const POLICY: Policy = { version: 3, etag: 'BwX', bindings: [{ role: 'roles/secretmanager.viewer', members: ['user:a@example.com'] }] };
 const AUDIT = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
 
 /** A client that records each request and answers with a policy. */

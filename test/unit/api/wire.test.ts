@@ -17,15 +17,15 @@ test('a policy keeps every binding and condition field it was sent, and ignores 
     etag: 'BwX=',
     kind: 'new-field',
     bindings: [
-      { role: 'roles/a.b', members: ['user:a@example.com'], futureField: true },
-      { role: 'roles/a.c', members: ['group:g@example.com'], condition: { expression: 'true', title: 't' } },
-      { role: 'roles/a.d' },
+      { role: 'roles/networksecurity.admin', members: ['user:a@example.com'], futureField: true },
+      { role: 'roles/networksecurity.editor', members: ['group:g@example.com'], condition: { expression: 'true', title: 't' } },
+      { role: 'roles/networksecurity.viewer' },
     ],
   });
   expect(policy.bindings).toEqual([
-    { role: 'roles/a.b', members: ['user:a@example.com'] },
-    { role: 'roles/a.c', members: ['group:g@example.com'], condition: { expression: 'true', title: 't' } },
-    { role: 'roles/a.d' },
+    { role: 'roles/networksecurity.admin', members: ['user:a@example.com'] },
+    { role: 'roles/networksecurity.editor', members: ['group:g@example.com'], condition: { expression: 'true', title: 't' } },
+    { role: 'roles/networksecurity.viewer' },
   ]);
   expect(policy.bindings![1].condition).toStrictEqual({ expression: 'true', title: 't', description: undefined, location: undefined });
 });

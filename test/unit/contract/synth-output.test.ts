@@ -24,7 +24,7 @@ import {
 const FIXTURE = path.join(__dirname, 'fixtures', 'representative-app.json');
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const MJ = 'projects/p-123456/locations/us-central1/migrationJobs/mj';
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 
 /** Member, binding and policy grants; conditions whose text Terraform would read as templates; tokens; lookups; an aliased provider. */
 function representativeApp(): App {
@@ -47,15 +47,15 @@ function representativeApp(): App {
   new AuthorizationPolicyIamMember(stack, 'FromVariable', { name: AP, role: ROLE, member: member.stringValue });
   new MigrationJobIamBinding(stack, 'Viewers', {
     name: MJ,
-    role: 'roles/datamigration.viewer',
+    role: 'roles/datamigration.editor',
     members: ['user:a@example.com', 'group:g@example.com'],
   });
   new AddressGroupIamPolicy(stack, 'Owned', {
     name: 'projects/p-123456/locations/global/addressGroups/owned',
     bindings: [
-      { role: 'roles/networksecurity.addressGroupUser', members: ['user:a@example.com'] },
+      { role: 'roles/compute.networkUser', members: ['user:a@example.com'] },
       {
-        role: 'roles/networksecurity.addressGroupUser',
+        role: 'roles/compute.networkUser',
         members: ['serviceAccount:sa@p-123456.iam.gserviceaccount.com'],
         condition: { title: 't', expression: 'true' },
       },

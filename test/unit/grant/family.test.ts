@@ -31,7 +31,9 @@ const AG = 'projects/p-123456/locations/global/addressGroups/ag';
 const MJ = 'projects/p-123456/locations/us-central1/migrationJobs/mj';
 const SECRET: GoogleIamResource = { service: 'secretmanager', apiVersion: 'v1', name: 'projects/p-123456/secrets/db-password' };
 const PROJECT: GoogleIamResource = { service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/p-123456' };
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
+/** A role Google takes on every resource type these tests grant on (it holds each one's getIamPolicy). */
+const REVIEWER = 'roles/iam.securityReviewer';
 const X = { title: 'until-2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
 
 const newStack = () => new TerraformStack(Testing.app(), 'stack');
@@ -50,14 +52,14 @@ describe('what each construct declares', () => {
         },
       ],
     });
-    new AddressGroupIamMember(stack, 'AgM', { name: AG, role: 'roles/networksecurity.addressGroupUser', member: 'user:a@example.com' });
+    new AddressGroupIamMember(stack, 'AgM', { name: AG, role: 'roles/compute.networkUser', member: 'user:a@example.com' });
     new AddressGroupIamBinding(stack, 'AgB', {
       name: AG,
-      role: 'roles/networksecurity.addressGroupViewer',
+      role: 'roles/compute.networkViewer',
       members: ['group:g@example.com'],
     });
     new AddressGroupIamPolicy(stack, 'AgP', { name: 'projects/p-123456/locations/global/addressGroups/owned', bindings: [] });
-    new MigrationJobIamMember(stack, 'MjM', { name: MJ, role: 'roles/datamigration.viewer', member: 'user:a@example.com', condition: X });
+    new MigrationJobIamMember(stack, 'MjM', { name: MJ, role: 'roles/datamigration.editor', member: 'user:a@example.com', condition: X });
     new MigrationJobIamPolicy(stack, 'MjP', {
       name: 'projects/p-123456/locations/us-central1/migrationJobs/owned',
       bindings: [{ role: 'roles/datamigration.admin', members: ['user:b@example.com'] }],
@@ -66,12 +68,12 @@ describe('what each construct declares', () => {
     const resources = synthJson(stack).resource;
     // Each resource is named by what it grants (persisted: a change would replace users' grants), not by its construct.
     expect(Object.fromEntries(Object.entries(resources).map(([type, byName]) => [type, Object.keys(byName as object)]))).toEqual({
-      googleiam_authorization_policy_iam_binding: ['ap_networksecurity_authorizationPolicyViewer_172b018f'],
+      googleiam_authorization_policy_iam_binding: ['ap_networksecurity_viewer_26765173'],
       googleiam_authorization_policy_iam_policy: ['other_policy_ae7b0582'],
-      googleiam_address_group_iam_member: ['ag_networksecurity_addressGroupUser_user_a_example_com_6c8444b3'],
-      googleiam_address_group_iam_binding: ['ag_networksecurity_addressGroupViewer_58ccc4b2'],
+      googleiam_address_group_iam_member: ['ag_compute_networkUser_user_a_example_com_2569df97'],
+      googleiam_address_group_iam_binding: ['ag_compute_networkViewer_15a4f9a3'],
       googleiam_address_group_iam_policy: ['owned_policy_f03dedb7'],
-      googleiam_migration_job_iam_member: ['mj_datamigration_viewer_user_a_example_com_until-2030_a8e5cfbd'],
+      googleiam_migration_job_iam_member: ['mj_datamigration_editor_user_a_example_com_until-2030_5017b196'],
       googleiam_migration_job_iam_policy: ['owned_policy_90f5c8b5'],
     });
     expect(resources.googleiam_authorization_policy_iam_policy.other_policy_ae7b0582).toEqual({
@@ -90,13 +92,13 @@ describe('what each construct declares', () => {
       name: 'projects/p-123456/locations/global/addressGroups/owned',
       bindings: [],
     });
-    expect(resources.googleiam_migration_job_iam_member['mj_datamigration_viewer_user_a_example_com_until-2030_a8e5cfbd']).toEqual({
+    expect(resources.googleiam_migration_job_iam_member['mj_datamigration_editor_user_a_example_com_until-2030_5017b196']).toEqual({
       name: MJ,
-      role: 'roles/datamigration.viewer',
+      role: 'roles/datamigration.editor',
       member: 'user:a@example.com',
       condition: X,
     });
-    expect(resources.googleiam_authorization_policy_iam_binding.ap_networksecurity_authorizationPolicyViewer_172b018f).toEqual({
+    expect(resources.googleiam_authorization_policy_iam_binding.ap_networksecurity_viewer_26765173).toEqual({
       name: AP,
       role: ROLE,
       members: ['user:a@example.com'],
@@ -106,9 +108,7 @@ describe('what each construct declares', () => {
     expect(policy.bindings[0].role).toBe(ROLE);
     expect(resolveIn(stack, policy.fqn)).toBe('${googleiam_authorization_policy_iam_policy.other_policy_ae7b0582}');
     expect(resolveIn(stack, policy.id)).toBe('${googleiam_authorization_policy_iam_policy.other_policy_ae7b0582.id}');
-    expect(resolveIn(stack, binding.etag)).toBe(
-      '${googleiam_authorization_policy_iam_binding.ap_networksecurity_authorizationPolicyViewer_172b018f.etag}',
-    );
+    expect(resolveIn(stack, binding.etag)).toBe('${googleiam_authorization_policy_iam_binding.ap_networksecurity_viewer_26765173.etag}');
   });
 
   test("generic grants: Google's published shape for the collection unless the construct says; a GET Google publishes is left out", () => {
@@ -249,7 +249,7 @@ describe('synth-time validation names the construct path, the field and the valu
     ],
     [
       'MigrationJobIamMember name',
-      () => new MigrationJobIamMember(s(), 'C', { name: AP, role: ROLE, member: 'user:a@example.com' }),
+      () => new MigrationJobIamMember(s(), 'C', { name: AP, role: REVIEWER, member: 'user:a@example.com' }),
       /^stack\/C: name: wrong shape; expected the migration job name as projects\/\{project\}\/locations\/\{location\}\/migrationJobs\/\{id\}/,
     ],
     [
@@ -288,7 +288,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new MigrationJobIamMember(s(), 'C', {
           name: MJ,
-          role: ROLE,
+          role: REVIEWER,
           member: 'user:a@example.com',
           condition: { title: 't', expression: 'request.time <' },
         }),
@@ -330,7 +330,7 @@ describe('synth-time validation names the construct path, the field and the valu
     ],
     [
       'policy: empty members',
-      () => new MigrationJobIamPolicy(s(), 'C', { name: MJ, bindings: [{ role: ROLE, members: [] }] }),
+      () => new MigrationJobIamPolicy(s(), 'C', { name: MJ, bindings: [{ role: REVIEWER, members: [] }] }),
       /^stack\/C: bindings\[0\]\.members: must list at least one principal/,
     ],
     [
@@ -338,7 +338,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamPolicy(s(), 'C', {
           resource: SECRET,
-          bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: { title: 't', expression: '(' } }],
+          bindings: [{ role: REVIEWER, members: ['user:a@example.com'], condition: { title: 't', expression: '(' } }],
         }),
       /^stack\/C: bindings\[0\]\.condition\.expression: not valid CEL/,
     ],
@@ -354,11 +354,11 @@ describe('synth-time validation names the construct path, the field and the valu
           name: AP,
           bindings: [
             { role: ROLE, members: ['user:a@example.com'] },
-            { role: 'roles/x.y', members: ['user:a@example.com'] },
+            { role: 'roles/networksecurity.editor', members: ['user:a@example.com'] },
             { role: ROLE, members: ['user:b@example.com'] },
           ],
         }),
-      /^stack\/C: bindings\[2\]\.role: bindings\[0\] already declares this binding \(same role, unconditional\); list all its members in one binding \(got "roles\/networksecurity\.authorizationPolicyViewer"\)$/,
+      /^stack\/C: bindings\[2\]\.role: bindings\[0\] already declares this binding \(same role, unconditional\); list all its members in one binding \(got "roles\/networksecurity\.viewer"\)$/,
     ],
     [
       'policy: duplicate conditional binding',
@@ -366,8 +366,8 @@ describe('synth-time validation names the construct path, the field and the valu
         new GoogleIamPolicy(s(), 'C', {
           resource: SECRET,
           bindings: [
-            { role: ROLE, members: ['user:a@example.com'], condition: X },
-            { role: ROLE, members: ['user:b@example.com'], condition: { ...X } },
+            { role: REVIEWER, members: ['user:a@example.com'], condition: X },
+            { role: REVIEWER, members: ['user:b@example.com'], condition: { ...X } },
           ],
         }),
       /^stack\/C: bindings\[1\]\.role: bindings\[0\] already declares this binding \(same role and condition \("until-2030"\)\)/,
@@ -434,7 +434,8 @@ describe('synth-time validation names the construct path, the field and the valu
     // The generic resource.
     [
       'resource.service with capitals',
-      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, service: 'SecretManager' }, role: ROLE, member: 'user:a@example.com' }),
+      () =>
+        new GoogleIamMember(s(), 'C', { resource: { ...SECRET, service: 'SecretManager' }, role: REVIEWER, member: 'user:a@example.com' }),
       /^stack\/C: resource\.service: expected a Google API name of lowercase letters and digits .*\(got "SecretManager"\)$/,
     ],
     [
@@ -442,7 +443,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamBinding(s(), 'C', {
           resource: { ...SECRET, service: 'secretmanager.googleapis.com' },
-          role: ROLE,
+          role: REVIEWER,
           members: ['user:a@example.com'],
         }),
       /^stack\/C: resource\.service: expected the API's name without \.googleapis\.com, e.g\. "secretmanager"/,
@@ -457,7 +458,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamMember(s(), 'C', {
           resource: { service: 'bigquery', apiVersion: 'v2', name: 'projects/p/datasets/d/tables/t' },
-          role: ROLE,
+          role: REVIEWER,
           member: 'user:a@example.com',
         }),
       /^stack\/C: resource\.service: not reachable by a generic grant: bigquery serves IAM at other paths .*google_bigquery_table_iam_member, google_bigquery_table_iam_binding or google_bigquery_table_iam_policy \(got "bigquery"\)$/,
@@ -467,19 +468,19 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamMember(s(), 'C', {
           resource: { service: 'deploymentmanager', apiVersion: 'v2', name: 'projects/p/global/deployments/d' },
-          role: ROLE,
+          role: REVIEWER,
           member: 'user:a@example.com',
         }),
       /^stack\/C: resource\.service: not reachable .*the google provider has no IAM resource for projects\/\*\/global\/deployments\/\*/,
     ],
     [
       "resource.service without IAM in Google's published API",
-      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, service: 'nosuchapi' }, role: ROLE, member: 'user:a@example.com' }),
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, service: 'nosuchapi' }, role: REVIEWER, member: 'user:a@example.com' }),
       /^stack\/C: resource\.service: not an API with IAM-enabled collections in Google's published API \(googleapis 188\.0\.0\)/,
     ],
     [
       'resource.apiVersion without IAM collections',
-      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, apiVersion: 'v9' }, role: ROLE, member: 'user:a@example.com' }),
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, apiVersion: 'v9' }, role: REVIEWER, member: 'user:a@example.com' }),
       /^stack\/C: resource\.apiVersion: secretmanager has no IAM-enabled collection in version v9 .*its versions with IAM: v1, v1beta1, v1beta2/,
     ],
     [
@@ -487,7 +488,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamMember(s(), 'C', {
           resource: { ...SECRET, name: 'projects/p/topics/t' },
-          role: ROLE,
+          role: REVIEWER,
           member: 'user:a@example.com',
         }),
       /^stack\/C: resource\.name: not in any IAM-enabled collection of secretmanager v1 .*projects\/\*\/secrets\/\*.* \(got "projects\/p\/topics\/t"\)$/,
@@ -497,7 +498,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamMember(s(), 'C', {
           resource: { service: 'datacatalog', apiVersion: 'v1', name: 'projects/p/locations/l/entryGroups/g/entries/e' },
-          role: ROLE,
+          role: REVIEWER,
           member: 'user:a@example.com',
         }),
       /^stack\/C: resource\.name: Google publishes getIamPolicy but no setIamPolicy for datacatalog v1/,
@@ -524,7 +525,7 @@ describe('synth-time validation names the construct path, the field and the valu
     ],
     [
       'resource.apiVersion without v',
-      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, apiVersion: '1' }, role: ROLE, member: 'user:a@example.com' }),
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, apiVersion: '1' }, role: REVIEWER, member: 'user:a@example.com' }),
       /^stack\/C: resource\.apiVersion: expected a Google API version such as v1, v2, v3, v1beta1 or v2alpha \(got "1"\)$/,
     ],
     [
@@ -534,13 +535,17 @@ describe('synth-time validation names the construct path, the field and the valu
     ],
     [
       'resource.name empty',
-      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: '' }, role: ROLE, member: 'user:a@example.com' }),
+      () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: '' }, role: REVIEWER, member: 'user:a@example.com' }),
       /^stack\/C: resource\.name: a resource name is required; expected the resource's full name .*\(got ""\)$/,
     ],
     [
       'resource.name with ..',
       () =>
-        new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/../../v1/x' }, role: ROLE, member: 'user:a@example.com' }),
+        new GoogleIamMember(s(), 'C', {
+          resource: { ...SECRET, name: 'projects/p/../../v1/x' },
+          role: REVIEWER,
+          member: 'user:a@example.com',
+        }),
       /^stack\/C: resource\.name: contains a \. or \.\. segment/,
     ],
     [
@@ -548,7 +553,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamBinding(s(), 'C', {
           resource: { ...SECRET, name: 'projects/p/secrets/s?alt=media' },
-          role: ROLE,
+          role: REVIEWER,
           members: ['user:a@example.com'],
         }),
       /^stack\/C: resource\.name: contains "\?", which would change the request URL/,
@@ -558,7 +563,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamBinding(s(), 'C', {
           resource: { ...SECRET, name: 'projects/p/secrets/s#x' },
-          role: ROLE,
+          role: REVIEWER,
           members: ['user:a@example.com'],
         }),
       /^stack\/C: resource\.name: contains "#"/,
@@ -576,13 +581,21 @@ describe('synth-time validation names the construct path, the field and the valu
     [
       'resource.name with a trailing slash',
       () =>
-        new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects/p/secrets/s/' }, role: ROLE, member: 'user:a@example.com' }),
+        new GoogleIamMember(s(), 'C', {
+          resource: { ...SECRET, name: 'projects/p/secrets/s/' },
+          role: REVIEWER,
+          member: 'user:a@example.com',
+        }),
       /^stack\/C: resource\.name: starts or ends with a slash/,
     ],
     [
       'resource.name with //',
       () =>
-        new GoogleIamMember(s(), 'C', { resource: { ...SECRET, name: 'projects//secrets/s' }, role: ROLE, member: 'user:a@example.com' }),
+        new GoogleIamMember(s(), 'C', {
+          resource: { ...SECRET, name: 'projects//secrets/s' },
+          role: REVIEWER,
+          member: 'user:a@example.com',
+        }),
       /^stack\/C: resource\.name: contains an empty segment/,
     ],
     [
@@ -590,7 +603,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamMember(s(), 'C', {
           resource: { ...SECRET, name: 'projects/p/secrets/s:setIamPolicy' },
-          role: ROLE,
+          role: REVIEWER,
           member: 'user:a@example.com',
         }),
       /^stack\/C: resource\.name: has ":" in its last segment/,
@@ -600,7 +613,7 @@ describe('synth-time validation names the construct path, the field and the valu
       () =>
         new GoogleIamMember(s(), 'C', {
           resource: { ...SECRET, policyReadMethod: 'PUT' as GetIamPolicyMethod },
-          role: ROLE,
+          role: REVIEWER,
           member: 'user:a@example.com',
         }),
       /^stack\/C: resource\.policyReadMethod: expected GET, POST, POST_QUERY \(got "PUT"\)$/,
@@ -616,9 +629,9 @@ describe('synth-time validation names the construct path, the field and the valu
         new GoogleIamPolicy(newStack(), 'C', {
           resource: SECRET,
           bindings: [
-            { role: ROLE, members: ['user:a@example.com'] },
-            { role: ROLE, members: ['user:a@example.com'], condition: X },
-            { role: ROLE, members: ['user:b@example.com'], condition: { ...X, title: 'other' } },
+            { role: REVIEWER, members: ['user:a@example.com'] },
+            { role: REVIEWER, members: ['user:a@example.com'], condition: X },
+            { role: REVIEWER, members: ['user:b@example.com'], condition: { ...X, title: 'other' } },
           ],
         }),
     ).not.toThrow();
@@ -645,16 +658,16 @@ describe('app-wide checks', () => {
       (st: TerraformStack) => {
         new AddressGroupIamPolicy(st, 'Policy', {
           name: AG,
-          bindings: [{ role: 'roles/networksecurity.addressGroupViewer', members: ['user:a@example.com'] }],
+          bindings: [{ role: 'roles/compute.networkViewer', members: ['user:a@example.com'] }],
         });
-        new AddressGroupIamMember(st, 'Grant', { name: AG, role: 'roles/networksecurity.addressGroupUser', member: 'user:b@example.com' });
+        new AddressGroupIamMember(st, 'Grant', { name: AG, role: 'roles/compute.networkUser', member: 'user:b@example.com' });
       },
     ],
     [
       'MigrationJobIamPolicy',
       'MigrationJobIamBinding',
       (st: TerraformStack) => {
-        new MigrationJobIamBinding(st, 'Grant', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:b@example.com'] });
+        new MigrationJobIamBinding(st, 'Grant', { name: MJ, role: 'roles/datamigration.editor', members: ['user:b@example.com'] });
         new MigrationJobIamPolicy(st, 'Policy', { name: MJ, bindings: [] });
       },
     ],

@@ -7,7 +7,7 @@ import { AuthorizationPolicyIamMember, MigrationJobIamBinding, type IamCondition
 
 const AP = 'projects/demo-project/locations/global/authorizationPolicies/ap';
 const MJ = 'projects/demo-project/locations/us-central1/migrationJobs/mj';
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 const OK_CONDITION: IamCondition = { title: 'weekdays', expression: 'request.time.getDayOfWeek("UTC") < 5' };
 
 interface MemberInput {
@@ -33,7 +33,7 @@ const binding =
   (stack) =>
     new MigrationJobIamBinding(stack, 'Grant', {
       name: MJ,
-      role: 'roles/datamigration.viewer',
+      role: 'roles/datamigration.editor',
       members: ['user:alice@example.com'],
       ...input,
     });
@@ -136,8 +136,8 @@ const MALFORMED: [string, Build, string][] = [
   [
     'two bindings of one role on one job',
     (stack) => {
-      new MigrationJobIamBinding(stack, 'Grant', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:a@example.com'] });
-      new MigrationJobIamBinding(stack, 'Grant2', { name: MJ, role: 'roles/datamigration.viewer', members: ['user:b@example.com'] });
+      new MigrationJobIamBinding(stack, 'Grant', { name: MJ, role: 'roles/datamigration.editor', members: ['user:a@example.com'] });
+      new MigrationJobIamBinding(stack, 'Grant2', { name: MJ, role: 'roles/datamigration.editor', members: ['user:b@example.com'] });
     },
     'role',
   ],

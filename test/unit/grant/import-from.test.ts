@@ -17,11 +17,11 @@ function synthesized(build: (stack: TerraformStack) => void): {
 }
 
 test('a typed member grant: the import block targets its resource with the ID given', () => {
-  const id = `${AP} roles/networksecurity.authorizationPolicyViewer user:bob@example.com`;
+  const id = `${AP} roles/networksecurity.viewer user:bob@example.com`;
   const config = synthesized((stack) => {
     new AuthorizationPolicyIamMember(stack, 'Bob', {
       name: AP,
-      role: 'roles/networksecurity.authorizationPolicyViewer',
+      role: 'roles/networksecurity.viewer',
       member: 'user:bob@example.com',
     }).importFrom(id);
   });

@@ -9,7 +9,7 @@ import { AuthorizationPolicyIamMember, DataImportJob, GoogleIamProvider } from '
 import { resourceOf, synthJson } from '../../support/synth-json';
 
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 const newStack = () => new TerraformStack(Testing.app(), 'stack');
 const grant = (stack: TerraformStack, id: string, provider?: GoogleIamProvider) =>
   new AuthorizationPolicyIamMember(stack, id, { name: AP, role: ROLE, member: `user:${id.toLowerCase()}@example.com`, provider });

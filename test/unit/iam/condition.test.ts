@@ -192,8 +192,8 @@ describe('checkConditionAllowed', () => {
     ['roles/owner', ['user:a@example.com'], 'roles/owner', /cannot be used with the basic role roles\/owner/],
     ['roles/editor', [], 'roles/editor', /basic role roles\/editor/],
     ['roles/viewer', ['user:a@example.com'], 'roles/viewer', /basic role roles\/viewer/],
-    ['roles/datamigration.viewer', ['user:a@example.com', 'allUsers'], 'allUsers', /cannot be used with allUsers/],
-    ['roles/datamigration.viewer', ['allAuthenticatedUsers'], 'allAuthenticatedUsers', /cannot be used with allAuthenticatedUsers/],
+    ['roles/datamigration.editor', ['user:a@example.com', 'allUsers'], 'allUsers', /cannot be used with allUsers/],
+    ['roles/datamigration.editor', ['allAuthenticatedUsers'], 'allAuthenticatedUsers', /cannot be used with allAuthenticatedUsers/],
   ])('refuses %s with %j', (role, members, value, reason) => {
     const error = validationError(() => checkConditionAllowed(role, members, 'condition'));
     expect(error.field).toBe('condition');

@@ -8,8 +8,8 @@ const policy: Grant = {
   mode: 'policy',
   resource,
   bindings: [
-    { role: 'roles/a.b', members: ['user:a@example.com'] },
-    { role: 'roles/a.c', members: ['user:b@example.com'], condition },
+    { role: 'roles/networksecurity.admin', members: ['user:a@example.com'] },
+    { role: 'roles/networksecurity.editor', members: ['user:b@example.com'], condition },
   ],
 };
 
@@ -36,8 +36,8 @@ test.each([
     policy,
     'remove',
     [
-      { kind: 'removeBinding', role: 'roles/a.b', condition: undefined },
-      { kind: 'removeBinding', role: 'roles/a.c', condition },
+      { kind: 'removeBinding', role: 'roles/networksecurity.admin', condition: undefined },
+      { kind: 'removeBinding', role: 'roles/networksecurity.editor', condition },
     ],
   ],
 ] as const)('grantEdits(%j, %s)', (grant, action, edits) => {

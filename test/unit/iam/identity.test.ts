@@ -7,7 +7,7 @@ const TIME = 'request.time < timestamp("2030-01-01T00:00:00Z")';
 const until2030 = { title: 'until 2030', expression: TIME };
 const member: Grant = { mode: 'member', resource, role: 'roles/viewer', member: 'user:Alice@Example.com' };
 const binding: Grant = { mode: 'binding', resource, role: 'roles/viewer', members: ['user:a@example.com', 'group:g@example.com'] };
-const policy: Grant = { mode: 'policy', resource, bindings: [{ role: 'roles/a.b', members: ['user:a@example.com'] }] };
+const policy: Grant = { mode: 'policy', resource, bindings: [{ role: 'roles/networksecurity.admin', members: ['user:a@example.com'] }] };
 
 describe('BindingIdentity: how Google keys a binding (role + condition title, description, expression)', () => {
   const base = { expression: TIME, title: 't', description: 'd' };

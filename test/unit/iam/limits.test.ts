@@ -22,8 +22,8 @@ describe('countPrincipals counts every occurrence', () => {
       'same member in two bindings counts twice',
       {
         bindings: [
-          { role: 'roles/a.b', members: ['user:a@example.com'] },
-          { role: 'roles/c.d', members: ['user:a@example.com'] },
+          { role: 'roles/networksecurity.admin', members: ['user:a@example.com'] },
+          { role: 'roles/networksecurity.viewer', members: ['user:a@example.com'] },
         ],
       },
       2,
@@ -31,7 +31,7 @@ describe('countPrincipals counts every occurrence', () => {
     ],
     ['audit exemptions count', policy(['domain:example.com'], ['user:a@example.com', 'group:g@example.com']), 3, 2],
     ['deleted groups still count as groups', policy(['deleted:group:g@example.com?uid=1']), 1, 1],
-    ['bindings without members', { bindings: [{ role: 'roles/a.b' }], auditConfigs: [{ service: 's' }] }, 0, 0],
+    ['bindings without members', { bindings: [{ role: 'roles/networksecurity.admin' }], auditConfigs: [{ service: 's' }] }, 0, 0],
   ])('%s', (_name, input, principals, groupCount) => {
     expect(countPrincipals(input)).toEqual({ principals, groups: groupCount });
   });

@@ -3,7 +3,7 @@ import type { Expr, Policy } from '../../../lib/iam/types';
 import { validationError } from './expect-error';
 
 const ROLE = 'roles/networksecurity.admin';
-const OTHER_ROLE = 'roles/datamigration.viewer';
+const OTHER_ROLE = 'roles/datamigration.editor';
 const CONDITION = { expression: 'request.time < timestamp("2030-01-01T00:00:00Z")', title: 'expires', description: 'until 2030' };
 /** The same condition as Google returns it: all four fields present. */
 const CONDITION_FROM_GOOGLE: Expr = { ...CONDITION, location: '' };

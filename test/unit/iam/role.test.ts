@@ -6,7 +6,7 @@ describe('validateRole', () => {
     'roles/owner',
     'roles/viewer',
     'roles/networksecurity.admin',
-    'roles/datamigration.viewer',
+    'roles/datamigration.editor',
     'roles/iam.serviceAccountUser',
     'roles/resourcemanager.projects.get_v2',
     'projects/my-project/roles/customAuditor',

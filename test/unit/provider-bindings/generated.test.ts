@@ -70,7 +70,7 @@ test("a member's condition, a block of the schema: the same JSON as before for c
   const stack = new TerraformStack(Testing.app(), 'stack');
   new GoogleiamAuthorizationPolicyIamMember(stack, 'M', {
     name: 'projects/p-123456/locations/global/authorizationPolicies/ap',
-    role: 'roles/networksecurity.authorizationPolicyViewer',
+    role: 'roles/networksecurity.viewer',
     member: 'user:a@example.com',
     condition: { title: 'until-2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' },
   });

@@ -14,7 +14,7 @@ const type = (name: string) => provider.resources.find((r) => r.typeName === nam
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
 const AG = 'projects/p-123456/locations/global/addressGroups/ag';
 const AUTHZ = 'projects/p-123456/locations/us-central1/authzPolicies/lb-authz';
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 
 /** ValidateResourceConfig as the static validation sends it (`providerConfigured`: inside a plan or apply walk). */
 function validate(typeName: string, values: CtyObject, providerConfigured = false): Diagnostics {

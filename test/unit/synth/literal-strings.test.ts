@@ -18,7 +18,7 @@ test('JSON: template sequences in literal text are escaped; a $ or % right befor
 });
 
 test('HCL: plain text is written as it is; other literal text travels base64-encoded around the tokens', () => {
-  expect(hclLiteral('roles/networksecurity.authorizationPolicyViewer')).toBe('roles/networksecurity.authorizationPolicyViewer');
+  expect(hclLiteral('roles/networksecurity.viewer')).toBe('roles/networksecurity.viewer');
   expect(resolveIn(stack, hclLiteral('quote " and ${x}'))).toBe(
     `\${base64decode("${Buffer.from('quote " and ${x}').toString('base64')}")}`,
   );

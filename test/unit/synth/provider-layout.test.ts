@@ -31,7 +31,7 @@ function synthApp(hclOutput = false): string {
   new LocalBackend(grants, { path: 'terraform.tfstate' });
   new AuthorizationPolicyIamMember(grants, 'Alice', {
     name: AP,
-    role: 'roles/networksecurity.authorizationPolicyViewer',
+    role: 'roles/networksecurity.viewer',
     member: 'user:alice@example.com',
   });
   new GoogleIamProvider(new TerraformStack(app, 'own'), 'Mine', { project: 'p-123456' });

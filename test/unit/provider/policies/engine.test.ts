@@ -10,8 +10,8 @@ import { applyEditBatch, samePolicy, type EditRequest } from '../../../../lib/pr
 import type { Policy } from '../../../../lib/iam/types';
 import { MemoryPolicy } from '../../../support/memory-policy';
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
-const OWNER = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] };
+const ROLE = 'roles/networksecurity.viewer';
+const OWNER = { role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] };
 const add = (id: string, member: string): EditRequest => ({ id, edits: [{ kind: 'addMember', role: ROLE, member }] });
 const fast = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 1_000 };
 
@@ -56,7 +56,7 @@ test('a lagging read that already shows the change: the write with its etag is r
 
 test('a request that would break a policy rule is rejected alone; the others are written', async () => {
   const policy = new MemoryPolicy({
-    bindings: [{ role: 'roles/a.b', members: Array.from({ length: 1_499 }, (_, i) => `user:u${i}@example.com`) }],
+    bindings: [{ role: 'roles/networksecurity.admin', members: Array.from({ length: 1_499 }, (_, i) => `user:u${i}@example.com`) }],
   });
   const outcomes = await applyEditBatch(
     policy,
@@ -126,7 +126,7 @@ test('a policy read without an etag is never written: a write without one would 
 });
 
 test('the write carries the etag that was read, drops member-less bindings, and replaces audit configs only when a policy grant declares them', async () => {
-  const policy = new MemoryPolicy({ version: 1, bindings: [{ role: 'roles/a.b', members: [] }] });
+  const policy = new MemoryPolicy({ version: 1, bindings: [{ role: 'roles/networksecurity.admin', members: [] }] });
   await applyEditBatch(policy, [add('a', 'user:a@example.com')], fast);
   const audit = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
   await applyEditBatch(
@@ -176,13 +176,13 @@ describe('the policy as the last batch wrote it (assumedPolicy: the next batch o
     const policy = new MemoryPolicy();
     const assumedPolicy = await lastWritten(policy);
     policy.concurrentWrite({
-      bindings: [...(policy.policy.bindings ?? []), { role: 'roles/other', members: ['user:console@example.com'] }],
+      bindings: [...(policy.policy.bindings ?? []), { role: 'roles/compute.networkViewer', members: ['user:console@example.com'] }],
     });
     const [outcome] = await applyEditBatch(policy, [add('a', 'user:a@example.com')], { ...fast, initialDelayMs: 60_000, assumedPolicy });
     expect(outcome).toMatchObject({ ok: true, changed: true, attempts: 1 }); // no backoff wait: it would take a minute here
     expect(policy.policy.bindings).toEqual([
       { role: ROLE, members: ['user:first@example.com', 'user:a@example.com'] },
-      { role: 'roles/other', members: ['user:console@example.com'] },
+      { role: 'roles/compute.networkViewer', members: ['user:console@example.com'] },
     ]);
   });
 
@@ -197,9 +197,9 @@ describe('the policy as the last batch wrote it (assumedPolicy: the next batch o
 
   test('nor is a rule broken: the policy is read before a request is rejected', async () => {
     const full = Array.from({ length: 1_500 }, (_, i) => `user:u${i}@example.com`);
-    const policy = new MemoryPolicy({ bindings: [{ role: 'roles/a.b', members: full }] });
+    const policy = new MemoryPolicy({ bindings: [{ role: 'roles/networksecurity.admin', members: full }] });
     const assumedPolicy = { ...policy.policy };
-    policy.concurrentWrite({ bindings: [{ role: 'roles/a.b', members: full.slice(1) }] });
+    policy.concurrentWrite({ bindings: [{ role: 'roles/networksecurity.admin', members: full.slice(1) }] });
     const [outcome] = await applyEditBatch(policy, [add('fits', 'user:new@example.com')], { ...fast, assumedPolicy });
     expect(outcome).toMatchObject({ ok: true, changed: true });
   });

@@ -9,8 +9,8 @@ import { isOutcomeUnknown } from '../../../../lib/provider/errors';
 import { failureError } from '../../../../lib/provider/policies/policy-batcher';
 import { MemoryPolicy } from '../../../support/memory-policy';
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
-const OTHER = { role: 'roles/networksecurity.authorizationPolicyAdmin', members: ['user:owner@example.com'] };
+const ROLE = 'roles/networksecurity.viewer';
+const OTHER = { role: 'roles/networksecurity.admin', members: ['user:owner@example.com'] };
 const fast = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 1_000 };
 
 describe('a write whose answer was lost', () => {

@@ -9,7 +9,7 @@ import type { PolicyEdit } from '../../../../lib/iam/policy-edit';
 import { etagDigest, PolicyBatcher, StaleRead } from '../../../../lib/provider/policies/policy-batcher';
 import { MemoryPolicy } from '../../../support/memory-policy';
 
-const ROLE = 'roles/networksecurity.authorizationPolicyViewer';
+const ROLE = 'roles/networksecurity.viewer';
 const FAST = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 1_000 };
 const add = (i: number | string): PolicyEdit[] => [{ kind: 'addMember', role: ROLE, member: `user:u${i}@example.com` }];
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
