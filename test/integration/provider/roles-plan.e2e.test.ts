@@ -1,0 +1,143 @@
+/**
+ * Roles under the real `terraform`, in HCL (the provider laid out by the
+ * package's install command, as docs/hcl.md says): a roles/… Google does not
+ * list fails `terraform plan` with the resource's address, the role and the
+ * nearest real roles, before anything is written; a role known only at plan (a
+ * variable) is a warning there and the apply refuses it before writing; a real
+ * role Google refuses on the resource type is a warning at plan, and Google's
+ * (the emulator's) 400 at apply.
+ */
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { GoogleApiEmulator } from '../../../lib/testing';
+import { runCommand } from '../../support/terraform';
+
+jest.setTimeout(300_000);
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+/** What `npx cdktf-google-iam-provider` runs (package.json's bin). */
+const INSTALL_COMMAND = path.join(ROOT, 'lib', 'install', 'cli.js');
+const AP = 'projects/my-project/locations/global/authorizationPolicies/internal-apis';
+const MJ = 'projects/my-project/locations/us-central1/migrationJobs/orders-db';
+
+let emulator: GoogleApiEmulator;
+let scratch: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  emulator = await GoogleApiEmulator.start();
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'roles-plan-'));
+  fs.writeFileSync(path.join(scratch, 'empty.tfrc'), '');
+  env = { ...emulator.env(), TF_CLI_CONFIG_FILE: path.join(scratch, 'empty.tfrc') };
+});
+afterAll(async () => {
+  await emulator.close();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});
+beforeEach(() => {
+  emulator.addResource(AP);
+  emulator.addResource(MJ);
+  emulator.clearWrites();
+});
+
+/** A configuration of `resources` in a folder of its own, the provider laid out and initialized. */
+async function configuration(name: string, resources: string): Promise<string> {
+  const dir = path.join(scratch, name);
+  fs.mkdirSync(dir);
+  fs.writeFileSync(
+    path.join(dir, 'main.tf'),
+    `terraform {
+  required_providers {
+    googleiam = { source = "cdktf-google-iam/googleiam" }
+  }
+}
+${resources}`,
+  );
+  const installed = await runCommand(process.execPath, [INSTALL_COMMAND, 'install', '.'], dir, {});
+  expect({ code: installed.code, stderr: installed.stderr }).toEqual({ code: 0, stderr: '' });
+  expect((await terraform(dir, 'init', '-input=false')).code).toBe(0);
+  return dir;
+}
+
+const terraform = (dir: string, ...args: string[]) => runCommand('terraform', [args[0], '-no-color', ...args.slice(1)], dir, env);
+/** Terraform's output with its wrapping undone (it wraps a diagnostic's detail at spaces). */
+const unwrapped = (output: string) => output.replace(/\s+/g, ' ');
+
+const member = (type: string, name: string, role: string) => `
+resource "googleiam_${type}_iam_member" "readers" {
+  name   = "${name}"
+  role   = ${role}
+  member = "group:api-readers@example.com"
+}
+`;
+
+test('a role Google does not list: terraform plan fails at the resource, naming the role and the real ones nearest', async () => {
+  const dir = await configuration('unknown', member('authorization_policy', AP, '"roles/networksecurity.authorizationPolicyViewer"'));
+  const plan = await terraform(dir, 'plan', '-input=false');
+  expect(plan.code).toBe(1);
+  expect(unwrapped(plan.stderr)).toContain(
+    'Error: Unknown IAM role with googleiam_authorization_policy_iam_member.readers, on main.tf line 9, in resource "googleiam_authorization_policy_iam_member" "readers": ' +
+      '9: role = "roles/networksecurity.authorizationPolicyViewer" ' +
+      "role: not one of Google's basic and predefined roles (2,387, as IAM listed them on 2026-08-22); " +
+      'the nearest that can be granted on an authorization policy: roles/networksecurity.viewer, roles/networksecurity.editor and roles/networksecurity.admin. ' +
+      'A custom role is named projects/{project}/roles/{id} or organizations/{organization}/roles/{id}; ' +
+      'a role Google added after 2026-08-22 is accepted once listed in the environment variable CDKTF_GOOGLE_IAM_EXTRA_ROLES ' +
+      '(got "roles/networksecurity.authorizationPolicyViewer")',
+  );
+  expect(emulator.writes()).toEqual([]);
+  // The plan's output, for the record of what a user sees.
+  fs.writeFileSync(path.join(scratch, 'unknown.txt'), plan.stderr);
+});
+
+test('a misspelt role: did you mean; CDKTF_GOOGLE_IAM_EXTRA_ROLES lets a role Google added since through', async () => {
+  const dir = await configuration('misspelt', member('authorization_policy', AP, '"roles/networksecurity.viwer"'));
+  const plan = await terraform(dir, 'plan', '-input=false');
+  expect(plan.code).toBe(1);
+  expect(unwrapped(plan.stderr)).toContain('Error: Unknown IAM role with googleiam_authorization_policy_iam_member.readers');
+  expect(unwrapped(plan.stderr)).toContain('did you mean roles/networksecurity.viewer?');
+  const allowed = await runCommand('terraform', ['plan', '-no-color', '-input=false'], dir, {
+    ...env,
+    CDKTF_GOOGLE_IAM_EXTRA_ROLES: 'roles/networksecurity.viwer',
+  });
+  expect({ code: allowed.code, stderr: allowed.stderr }).toEqual({ code: 0, stderr: '' });
+});
+
+test('a role known only at plan (a variable): a warning at plan, refused by the apply before anything is written', async () => {
+  const dir = await configuration(
+    'from-variable',
+    `variable "role" {
+  type = string
+}
+${member('migration_job', MJ, 'var.role')}`,
+  );
+  const plan = await terraform(dir, 'plan', '-input=false', '-var', 'role=roles/datamigration.viewer');
+  expect(plan.code).toBe(0);
+  expect(unwrapped(plan.output)).toContain('Warning: Unknown IAM role with googleiam_migration_job_iam_member.readers');
+  expect(unwrapped(plan.output)).toContain(
+    'the nearest that can be granted on a migration job: roles/datamigration.editor, roles/datamigration.admin and roles/iam.securityReviewer.',
+  );
+  expect(unwrapped(plan.output)).toContain('terraform apply refuses it before sending anything to Google');
+  const apply = await terraform(dir, 'apply', '-auto-approve', '-input=false', '-var', 'role=roles/datamigration.viewer');
+  expect(apply.code).toBe(1);
+  expect(unwrapped(apply.stderr)).toContain('Error: Unknown IAM role with googleiam_migration_job_iam_member.readers');
+  expect(emulator.writes()).toEqual([]);
+});
+
+test("a real role Google refuses on the type: a warning at plan, Google's 400 at apply", async () => {
+  const dir = await configuration('not-grantable', member('migration_job', MJ, '"roles/networksecurity.viewer"'));
+  const plan = await terraform(dir, 'plan', '-input=false');
+  expect(plan.code).toBe(0);
+  expect(unwrapped(plan.output)).toContain(
+    'Warning: IAM role not grantable on this resource type with googleiam_migration_job_iam_member.readers, on main.tf line 9, in resource "googleiam_migration_job_iam_member" "readers": ' +
+      '9: role = "roles/networksecurity.viewer" ' +
+      'role: roles/networksecurity.viewer cannot be granted on a migration job: it holds no permission on datamigration.migrationJobs or on what lies under them, ' +
+      'and Google answers setIamPolicy with 400 INVALID_ARGUMENT "Role roles/networksecurity.viewer is not supported for this resource." ' +
+      'Roles that can be granted there include roles/datamigration.editor, roles/datamigration.admin and roles/iam.securityReviewer (got "roles/networksecurity.viewer")',
+  );
+  fs.writeFileSync(path.join(scratch, 'not-grantable.txt'), plan.output);
+  const apply = await terraform(dir, 'apply', '-auto-approve', '-input=false');
+  expect(apply.code).toBe(1);
+  expect(unwrapped(apply.stderr)).toContain('Role roles/networksecurity.viewer is not supported for this resource.');
+  expect(emulator.writes()).toEqual([]);
+});
