@@ -1,15 +1,21 @@
 import { IamValidationError } from '../iam/errors';
 
 /** Which message a {@link ContractError} is about, as its text names it. */
-export type MessageName = 'read query' | 'lookup answer';
+export type MessageName = 'read query' | 'lookup answer' | 'run declaration';
 
 /** Where each message comes from, for the error's text. */
 const SOURCES: Readonly<Record<MessageName, string>> = {
   'read query': 'the query on stdin',
   'lookup answer': "the provider's lookup answer",
+  'run declaration': "a declaration of another googleiam provider process of this terraform run (in the run's folder)",
 };
 
-const RESYNTH = 'run the lookup from the same version of cdktf-google-iam as the provider bundle it starts';
+/** What to do about a message that is not what its sender writes. */
+const REMEDIES: Readonly<Record<MessageName, string>> = {
+  'read query': 'run the lookup from the same version of cdktf-google-iam as the provider bundle it starts',
+  'lookup answer': 'run the lookup from the same version of cdktf-google-iam as the provider bundle it starts',
+  'run declaration': 'use one version of the googleiam provider in one terraform run, and let nothing else write in that folder',
+};
 
 /**
  * A message between a Direct-form lookup and the provider's lookup mode that
@@ -53,6 +59,8 @@ export class ContractError extends Error {
   private static text(messageName: MessageName, kind: 'shape' | 'value', field: string, value: unknown, reason: string): string {
     const source = SOURCES[messageName];
     const what = `${field ? `${field}: ` : ''}${reason} (got ${IamValidationError.show(value)})`;
-    return kind === 'shape' ? `${source} is malformed: ${what}; ${RESYNTH}` : `${source} holds a value the lookups would refuse: ${what}`;
+    return kind === 'shape'
+      ? `${source} is malformed: ${what}; ${REMEDIES[messageName]}`
+      : `${source} holds a value the lookups would refuse: ${what}`;
   }
 }

@@ -2,6 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { declaredEdits, parseRunDeclaration, serializeRunDeclaration } from '../../contract/run-declaration';
 import type { PolicyEdit } from '../../iam/policy-edit';
 
 /**
@@ -45,7 +46,7 @@ export class RunDeclarations {
 
   /** Records that this process is about to write `edits`' grants to `policy` (its identity key). */
   public record(policy: string, edits: readonly PolicyEdit[]): void {
-    const grants = edits.filter((e) => e.kind === 'addMember' || e.kind === 'setBinding' || e.kind === 'replaceBindings');
+    const grants = declaredEdits(edits);
     if (grants.length === 0) return;
     if (!this.created) {
       removeEndedRuns(path.dirname(this.folder));
@@ -57,7 +58,7 @@ export class RunDeclarations {
       }
       this.created = true;
     }
-    fs.appendFileSync(path.join(this.folder, this.self), `${JSON.stringify({ p: policy, e: grants })}\n`, { mode: 0o600 });
+    fs.appendFileSync(path.join(this.folder, this.self), `${serializeRunDeclaration({ policy, grants })}\n`, { mode: 0o600 });
   }
 
   /** The grants the run's other processes declared on `policy` so far. */
@@ -91,10 +92,10 @@ export class RunDeclarations {
       known.tail = lines.pop() ?? '';
       for (const line of lines) {
         if (!line) continue;
-        const { p, e } = JSON.parse(line) as { p: string; e: PolicyEdit[] };
-        const list = known.byPolicy.get(p) ?? [];
-        list.push(...e);
-        known.byPolicy.set(p, list);
+        const { policy, grants } = parseRunDeclaration(line);
+        const list = known.byPolicy.get(policy) ?? [];
+        list.push(...grants);
+        known.byPolicy.set(policy, list);
       }
       return known.byPolicy;
     } finally {

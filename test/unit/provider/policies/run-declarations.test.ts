@@ -42,7 +42,7 @@ test('a line still being appended is read once it is whole', () => {
   const folder = path.join(root, 'run');
   const a = new RunDeclarations(folder, 'a');
   fs.mkdirSync(folder, { mode: 0o700 });
-  const line = JSON.stringify({ p: POLICY, e: [add('user:m@example.com')] });
+  const line = JSON.stringify({ policy: POLICY, grants: [add('user:m@example.com')] });
   fs.writeFileSync(path.join(folder, 'b'), line.slice(0, 10));
   expect(a.others(POLICY)).toEqual([]);
   fs.appendFileSync(path.join(folder, 'b'), `${line.slice(10)}\n`);
@@ -63,6 +63,18 @@ test("the run's folder is named by terraform's pid and start time; ended runs' f
     fs.rmSync(ended, { recursive: true, force: true });
     fs.rmSync(run.folder, { recursive: true, force: true });
   }
+});
+
+test('a line that is not a declaration is refused, naming the field', () => {
+  const folder = path.join(root, 'run');
+  fs.mkdirSync(folder, { mode: 0o700 });
+  fs.writeFileSync(
+    path.join(folder, 'b'),
+    `${JSON.stringify({ policy: POLICY, grants: [{ kind: 'removeMember', role: ROLE, member: 'user:m@example.com' }] })}\n`,
+  );
+  expect(() => new RunDeclarations(folder, 'a').others(POLICY)).toThrow(
+    /another googleiam provider process of this terraform run .* is malformed: grants\[0\]\.kind: expected addMember, setBinding, replaceBindings/,
+  );
 });
 
 test("a folder that is not this user's own (someone could make it: its name can be guessed) is refused", () => {

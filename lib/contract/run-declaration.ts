@@ -1,0 +1,77 @@
+import type { PolicyEdit } from '../iam/policy-edit';
+import { MessageReader, type JsonObject } from './message-reader';
+
+/**
+ * The run declaration: what one provider process of a terraform run tells
+ * the others it is about to grant on one policy (lib/provider/policies
+ * run-declarations.ts keeps them, one line of JSON each, in a folder of the
+ * run). Written and read only by the provider, but read from a file: parsed
+ * here, field by field, never cast into shape.
+ */
+export interface RunDeclaration {
+  /** The policy's identity (PolicyIdentity key). */
+  readonly policy: string;
+  /** The grants: added members, a binding's members, a policy's bindings, a principal's roles. */
+  readonly grants: readonly DeclaredEdit[];
+}
+
+/** The edits that declare a grant. */
+export type DeclaredEdit = Extract<PolicyEdit, { readonly kind: 'addMember' | 'setBinding' | 'replaceBindings' }>;
+
+const DECLARING: readonly DeclaredEdit['kind'][] = ['addMember', 'setBinding', 'replaceBindings'];
+
+/** The grants among `edits`: what a run declaration carries. */
+export function declaredEdits(edits: readonly PolicyEdit[]): DeclaredEdit[] {
+  return edits.filter((edit): edit is DeclaredEdit => (DECLARING as readonly string[]).includes(edit.kind));
+}
+
+/** One declaration as its line of JSON (without the newline). */
+export function serializeRunDeclaration(declaration: RunDeclaration): string {
+  return JSON.stringify({ policy: declaration.policy, grants: declaration.grants });
+}
+
+const reader = new MessageReader('run declaration');
+
+/** Parses one line a provider process of the run wrote. */
+export function parseRunDeclaration(line: string): RunDeclaration {
+  const message = reader.object(reader.json(line), 'the declaration');
+  return {
+    policy: reader.text(message.policy, 'policy'),
+    grants: reader.list(message.grants, 'grants').map((value, i) => declaredEdit(reader.object(value, `grants[${i}]`), `grants[${i}]`)),
+  };
+}
+
+function declaredEdit(edit: JsonObject, field: string): DeclaredEdit {
+  const kind = reader.oneOf(edit.kind, `${field}.kind`, DECLARING);
+  const condition = optionalCondition(edit.condition, `${field}.condition`);
+  switch (kind) {
+    case 'addMember':
+      return { kind, role: reader.text(edit.role, `${field}.role`), member: reader.text(edit.member, `${field}.member`), condition };
+    case 'setBinding':
+      return { kind, role: reader.text(edit.role, `${field}.role`), members: reader.texts(edit.members, `${field}.members`), condition };
+    case 'replaceBindings':
+      return {
+        kind,
+        bindings: reader.list(edit.bindings, `${field}.bindings`).map((value, i) => {
+          const binding = reader.object(value, `${field}.bindings[${i}]`);
+          return {
+            role: reader.text(binding.role, `${field}.bindings[${i}].role`),
+            members: reader.texts(binding.members, `${field}.bindings[${i}].members`),
+            condition: optionalCondition(binding.condition, `${field}.bindings[${i}].condition`),
+          };
+        }),
+      };
+  }
+}
+
+function optionalCondition(value: unknown, field: string): { expression: string; title?: string; description?: string } | undefined {
+  if (value === undefined) return undefined;
+  const condition = reader.object(value, field);
+  const title = reader.optionalString(condition.title, `${field}.title`);
+  const description = reader.optionalString(condition.description, `${field}.description`);
+  return {
+    expression: reader.string(condition.expression, `${field}.expression`),
+    ...(title === undefined ? {} : { title }),
+    ...(description === undefined ? {} : { description }),
+  };
+}
