@@ -1,4 +1,4 @@
-import type { PolicyEdit } from '../iam/policy-edit';
+import type { EditRole, PolicyEdit } from '../iam/policy-edit';
 import { MessageReader, type JsonObject } from './message-reader';
 
 /**
@@ -16,9 +16,9 @@ export interface RunDeclaration {
 }
 
 /** The edits that declare a grant. */
-export type DeclaredEdit = Extract<PolicyEdit, { readonly kind: 'addMember' | 'setBinding' | 'replaceBindings' }>;
+export type DeclaredEdit = Extract<PolicyEdit, { readonly kind: 'addMember' | 'setBinding' | 'replaceBindings' | 'setMemberRoles' }>;
 
-const DECLARING: readonly DeclaredEdit['kind'][] = ['addMember', 'setBinding', 'replaceBindings'];
+const DECLARING: readonly DeclaredEdit['kind'][] = ['addMember', 'setBinding', 'replaceBindings', 'setMemberRoles'];
 
 /** The grants among `edits`: what a run declaration carries. */
 export function declaredEdits(edits: readonly PolicyEdit[]): DeclaredEdit[] {
@@ -58,6 +58,18 @@ function declaredEdit(edit: JsonObject, field: string): DeclaredEdit {
             role: reader.text(binding.role, `${field}.bindings[${i}].role`),
             members: reader.texts(binding.members, `${field}.bindings[${i}].members`),
             condition: optionalCondition(binding.condition, `${field}.bindings[${i}].condition`),
+          };
+        }),
+      };
+    case 'setMemberRoles':
+      return {
+        kind,
+        member: reader.text(edit.member, `${field}.member`),
+        roles: reader.list(edit.roles, `${field}.roles`).map((value, i): EditRole => {
+          const role = reader.object(value, `${field}.roles[${i}]`);
+          return {
+            role: reader.text(role.role, `${field}.roles[${i}].role`),
+            condition: optionalCondition(role.condition, `${field}.roles[${i}].condition`),
           };
         }),
       };

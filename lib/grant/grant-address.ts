@@ -1,5 +1,6 @@
 import { shortDigest } from '../iam/digest';
 import { grantKey, type Grant } from '../iam/grant';
+import { PolicyIdentity } from '../iam/identity';
 
 /**
  * The Terraform name of a grant's resource (persisted: its address in the
@@ -15,9 +16,15 @@ import { grantKey, type Grant } from '../iam/grant';
  * the whole identity keeps it unique, e.g.
  * `ap_networksecurity_viewer_user_alice_example_com_1a2b3c4d`.
  */
-export function grantResourceName(grant: Grant): string {
+export function grantResourceName(grant: Grant, label = ''): string {
   const parts = [lastSegment(grant.resource.name)];
+  // A bulk grant is named by its label (the construct's id): its entries change in place.
+  let identity = grantKey(grant);
   if (grant.mode === 'policy') parts.push('policy');
+  else if (grant.mode === 'members') {
+    parts.push('members', label);
+    identity = `${PolicyIdentity.of(grant.resource).key}|members|${label}`;
+  } else if (grant.mode === 'memberRoles') parts.push('roles', grant.member.toLowerCase());
   else {
     parts.push(lastSegment(grant.role));
     if (grant.mode === 'member') parts.push(grant.member.toLowerCase());
@@ -28,7 +35,7 @@ export function grantResourceName(grant: Grant): string {
     .replace(/[^A-Za-z0-9_-]+/g, '_')
     .slice(0, 120)
     .replace(/_+$/, '');
-  return `${/^[A-Za-z_]/.test(readable) ? '' : '_'}${readable}_${shortDigest(grantKey(grant), 8)}`;
+  return `${/^[A-Za-z_]/.test(readable) ? '' : '_'}${readable}_${shortDigest(identity, 8)}`;
 }
 
 /** `projects/p/secrets/db` → `db`; `roles/x.viewer` → `x.viewer`. */

@@ -106,6 +106,7 @@ export class GrantRegistry {
         ),
       ];
     }
+    if (grant.mode === 'members' || grant.mode === 'memberRoles') return [];
     const owner = this.owners.get(ownedBinding(grant, grant));
     if (!owner || owner === entry) return [];
     if (grant.mode === 'binding') {

@@ -30,7 +30,7 @@ export class DeclaredGrants {
     return copy;
   }
 
-  /** Records what `edits` grant: added members, a binding's members, a whole policy's bindings. */
+  /** Records what `edits` grant: added members, a binding's members, a whole policy's bindings, a principal's roles. */
   public declare(edits: readonly PolicyEdit[]): void {
     for (const edit of edits) {
       switch (edit.kind) {
@@ -42,6 +42,9 @@ export class DeclaredGrants {
           break;
         case 'replaceBindings':
           for (const binding of edit.bindings) this.add(BindingIdentity.ofBinding(binding).key, binding.members);
+          break;
+        case 'setMemberRoles':
+          for (const role of edit.roles) this.add(BindingIdentity.of(role.role, role.condition).key, [edit.member]);
           break;
         default:
       }

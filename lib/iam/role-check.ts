@@ -57,11 +57,13 @@ export function checkGrantRoles(
   isKnown: IsKnown = () => true,
   options: RoleCheckOptions = {},
 ): RoleWarning[] {
-  if (grant.mode !== 'policy') return isKnown(grant.role) ? checkRole(grant.role, target, 'role', options) : [];
-  if (!isKnown(grant.bindings) || !Array.isArray(grant.bindings)) return [];
-  return grant.bindings.flatMap((binding, i) =>
-    binding !== null && typeof binding === 'object' && isKnown(binding) && isKnown(binding.role)
-      ? checkRole(binding.role, target, `bindings[${i}].role`, options)
+  if (grant.mode === 'member' || grant.mode === 'binding') return isKnown(grant.role) ? checkRole(grant.role, target, 'role', options) : [];
+  const [list, field] =
+    grant.mode === 'policy' ? [grant.bindings, 'bindings'] : grant.mode === 'members' ? [grant.grants, 'grants'] : [grant.roles, 'roles'];
+  if (!isKnown(list) || !Array.isArray(list)) return [];
+  return (list as readonly { readonly role: string }[]).flatMap((entry, i) =>
+    entry !== null && typeof entry === 'object' && isKnown(entry) && isKnown(entry.role)
+      ? checkRole(entry.role, target, `${field}[${i}].role`, options)
       : [],
   );
 }

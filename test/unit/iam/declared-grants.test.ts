@@ -78,3 +78,10 @@ test('audit configs are never declared nor spared', () => {
   const edit: PolicyEdit = { kind: 'replaceAuditConfigs', auditConfigs: [] };
   expect(new DeclaredGrants().with([edit]).spare([edit, removeBinding()])).toEqual([edit, removeBinding()]);
 });
+
+test("a principal's roles are declared: the removal of one of them is spared, not of another principal", () => {
+  const declared = new DeclaredGrants().with([{ kind: 'setMemberRoles', member: 'user:a@example.com', roles: [{ role: ROLE }] }]);
+  expect(declared.spare([removeMember('user:a@example.com'), removeMember('user:b@example.com')])).toEqual([
+    removeMember('user:b@example.com'),
+  ]);
+});

@@ -1,4 +1,14 @@
-import { describeGrant, grantEdits, grantId, grantMembers, type Grant } from '../../../lib/iam/grant';
+import {
+  changeEdits,
+  describeGrant,
+  grantEdits,
+  grantedBindings,
+  grantId,
+  grantKey,
+  grantMembers,
+  isAuthoritative,
+  type Grant,
+} from '../../../lib/iam/grant';
 
 const resource = { service: 'networksecurity', apiVersion: 'v1', name: 'projects/p/locations/global/authorizationPolicies/ap' };
 const member: Grant = { mode: 'member', resource, role: 'roles/viewer', member: 'user:a@example.com' };
@@ -60,4 +70,64 @@ test('describeGrant and grantMembers, for progress lines', () => {
   );
   expect(describeGrant(policy)).toBe('the IAM policy of projects/p/locations/global/authorizationPolicies/ap');
   expect(grantMembers(policy)).toEqual(['user:a@example.com', 'user:b@example.com']);
+});
+
+describe('bulk grants (members) and one principal’s roles (memberRoles)', () => {
+  const entry = (m: string, role = 'roles/networksecurity.viewer') => ({ role, member: `user:${m}@example.com` });
+  const members = (...entries: { role: string; member: string }[]): Grant => ({ mode: 'members', resource, grants: entries });
+  const roles: Grant = {
+    mode: 'memberRoles',
+    resource,
+    member: 'user:a@example.com',
+    roles: [{ role: 'roles/networksecurity.viewer' }, { role: 'roles/networksecurity.editor', condition }],
+  };
+
+  test('a bulk grant adds each entry and revokes each on delete; an update revokes only the entries that left and grants the rest', () => {
+    expect(grantEdits(members(entry('a'), entry('b')), 'apply')).toEqual([
+      { kind: 'addMember', ...entry('a') },
+      { kind: 'addMember', ...entry('b') },
+    ]);
+    expect(changeEdits(members(entry('a')), undefined)).toEqual([{ kind: 'removeMember', ...entry('a') }]);
+    expect(changeEdits(members(entry('a'), entry('b')), members(entry('B'), entry('c')))).toEqual([
+      { kind: 'removeMember', ...entry('a') },
+      { kind: 'addMember', ...entry('B') },
+      { kind: 'addMember', ...entry('c') },
+    ]);
+  });
+
+  test("one principal's roles are one authoritative edit; its delete revokes the roles it lists", () => {
+    expect(grantEdits(roles, 'apply')).toEqual([
+      { kind: 'setMemberRoles', member: 'user:a@example.com', roles: (roles as { roles: unknown }).roles },
+    ]);
+    expect(grantEdits(roles, 'remove')).toEqual([
+      { kind: 'removeMember', member: 'user:a@example.com', role: 'roles/networksecurity.viewer' },
+      { kind: 'removeMember', member: 'user:a@example.com', role: 'roles/networksecurity.editor', condition },
+    ]);
+    // Another principal: what the first held is revoked in the same edits.
+    const other = { ...roles, member: 'user:b@example.com' } as Grant;
+    expect(changeEdits(roles, other).map((e) => e.kind)).toEqual(['removeMember', 'removeMember', 'setMemberRoles']);
+  });
+
+  test('ids, keys, descriptions, bindings and authority', () => {
+    expect(grantId(members(entry('a')))).toBe(resource.name);
+    expect(grantId(roles)).toBe(`${resource.name}/user:a@example.com`);
+    expect(grantKey(members(entry('a'), entry('b')))).toBe(grantKey(members(entry('B'), entry('A'))));
+    expect(grantKey(roles)).toBe(grantKey({ ...roles, member: 'user:A@example.com', roles: [] } as Grant));
+    expect(describeGrant(members(entry('a'), entry('b')))).toBe(`2 grants on ${resource.name}`);
+    expect(describeGrant(roles)).toBe(`the roles of user:a@example.com on ${resource.name}`);
+    expect(grantMembers(roles)).toEqual(['user:a@example.com', 'user:a@example.com']);
+    expect(grantedBindings(roles)).toEqual([
+      { role: 'roles/networksecurity.viewer', members: ['user:a@example.com'] },
+      { role: 'roles/networksecurity.editor', members: ['user:a@example.com'], condition },
+    ]);
+    expect(grantedBindings(members(entry('a')))).toEqual([{ role: 'roles/networksecurity.viewer', members: ['user:a@example.com'] }]);
+    expect(grantedBindings(policy)).toEqual((policy as { bindings: unknown }).bindings);
+    expect(['member', 'binding', 'policy', 'members', 'memberRoles'].map((m) => isAuthoritative(m as Grant['mode']))).toEqual([
+      false,
+      true,
+      true,
+      false,
+      true,
+    ]);
+  });
 });

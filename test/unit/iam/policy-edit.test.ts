@@ -305,3 +305,67 @@ describe('applyEdits', () => {
     expect(error.reason).toBe(reason);
   });
 });
+
+describe('setMemberRoles: one principal holds exactly these roles', () => {
+  const POLICY: Policy = {
+    version: 3,
+    bindings: [
+      { role: ROLE, members: ['user:alice@example.com', 'user:bob@example.com'] },
+      { role: OTHER_ROLE, members: ['user:Alice@Example.com'] },
+      { role: ROLE, members: ['user:alice@example.com'], condition: CONDITION_FROM_GOOGLE },
+      { role: 'roles/owner', members: ['user:alice@example.com'] },
+    ],
+  };
+
+  test("takes the principal out of every binding not listed, adds it to the listed ones, and leaves others' members alone", () => {
+    const result = applyEdits(frozen(POLICY), [
+      { kind: 'setMemberRoles', member: 'user:ALICE@example.com', roles: [{ role: OTHER_ROLE }, { role: 'roles/browser' }] },
+    ]);
+    expect(result.bindings).toEqual([
+      { role: ROLE, members: ['user:bob@example.com'] },
+      { role: OTHER_ROLE, members: ['user:Alice@Example.com'] },
+      { role: 'roles/browser', members: ['user:ALICE@example.com'] },
+    ]);
+  });
+
+  test('a role under a condition is its own binding: listed with its condition it stays, without it it goes', () => {
+    const result = applyEdits(POLICY, [
+      { kind: 'setMemberRoles', member: 'user:alice@example.com', roles: [{ role: ROLE, condition: CONDITION }] },
+    ]);
+    expect(result.bindings).toEqual([
+      { role: ROLE, members: ['user:bob@example.com'] },
+      { role: ROLE, members: ['user:alice@example.com'], condition: CONDITION_FROM_GOOGLE },
+    ]);
+  });
+
+  test('no roles: the principal is taken out of the policy', () => {
+    const result = applyEdits(POLICY, [{ kind: 'setMemberRoles', member: 'user:alice@example.com', roles: [] }]);
+    expect(result.bindings).toEqual([{ role: ROLE, members: ['user:bob@example.com'] }]);
+  });
+
+  test('validates the principal and each role, naming the field', () => {
+    expect(validationError(() => applyEdit(POLICY, { kind: 'setMemberRoles', member: 'alice', roles: [] })).field).toBe('member');
+    expect(
+      validationError(() =>
+        applyEdit(POLICY, { kind: 'setMemberRoles', member: 'user:a@example.com', roles: [{ role: ROLE }, { role: 'owner' }] }),
+      ).field,
+    ).toBe('roles[1].role');
+  });
+});
+
+describe('many edits of one large binding', () => {
+  test('a thousand members added and some removed in one applyEdits give what applying them one by one gives', () => {
+    const users = Array.from({ length: 1_000 }, (_, i) => `user:u${i}@example.com`);
+    const edits: PolicyEdit[] = [
+      ...users.map((member): PolicyEdit => ({ kind: 'addMember', role: ROLE, member })),
+      ...users
+        .filter((_, i) => i % 3 === 0)
+        .map((member): PolicyEdit => ({ kind: 'removeMember', role: ROLE, member: member.toUpperCase().replace('USER:', 'user:') })),
+      { kind: 'addMember', role: ROLE, member: 'user:U0@example.com' },
+    ];
+    const together = applyEdits(BASE, edits);
+    const oneByOne = edits.reduce((policy, edit) => applyEdit(policy, edit), BASE);
+    expect(together).toEqual(oneByOne);
+    expect(together.bindings![1].members).toHaveLength(1 + 666 + 1);
+  });
+});

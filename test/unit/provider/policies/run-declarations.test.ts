@@ -73,7 +73,7 @@ test('a line that is not a declaration is refused, naming the field', () => {
     `${JSON.stringify({ policy: POLICY, grants: [{ kind: 'removeMember', role: ROLE, member: 'user:m@example.com' }] })}\n`,
   );
   expect(() => new RunDeclarations(folder, 'a').others(POLICY)).toThrow(
-    /another googleiam provider process of this terraform run .* is malformed: grants\[0\]\.kind: expected addMember, setBinding, replaceBindings/,
+    /another googleiam provider process of this terraform run .* is malformed: grants\[0\]\.kind: expected addMember, setBinding, replaceBindings, setMemberRoles/,
   );
 });
 
