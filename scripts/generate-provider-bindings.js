@@ -280,10 +280,14 @@ function sharedShapes(entries) {
   }
   const names = new Map();
   const taken = new Set(entries.flatMap((entry) => [namesOf(entry).className, `${namesOf(entry).className}Config`]));
-  for (const [key, { types, paths }] of uses) {
-    if (types.size < 2) continue;
-    const [shortest] = paths.sort((a, b) => a.length - b.length || a.join('.').localeCompare(b.join('.')));
-    const name = `Googleiam${shortest.map(pascal).join('')}`;
+  const shared = [...uses].filter(([, { types }]) => types.size >= 2);
+  const shortestOf = ({ paths }) => paths.sort((a, b) => a.length - b.length || a.join('.').localeCompare(b.join('.')))[0];
+  const baseName = (use) => `Googleiam${shortestOf(use).map(pascal).join('')}`;
+  const timesUsed = new Map();
+  for (const [, use] of shared) timesUsed.set(baseName(use), (timesUsed.get(baseName(use)) ?? 0) + 1);
+  for (const [key, use] of shared) {
+    // Two shapes found at the same path (a bulk grant's `grant` and a principal's roles' `grant`): each named for its kind too.
+    const name = timesUsed.get(baseName(use)) > 1 ? `Googleiam${kindOf(use.types)}${shortestOf(use).map(pascal).join('')}` : baseName(use);
     if (taken.has(name)) throw new Error(`two shared nested shapes (or a shape and a class) would both be named ${name}`);
     taken.add(name);
     names.set(key, name);
@@ -291,6 +295,13 @@ function sharedShapes(entries) {
   const shapes = { sharedName: (attribute) => names.get(shapeOf(attribute)) };
   shapes.sharedFile = fileInProgress(shapes);
   return shapes;
+}
+
+/** The kind the types share, from their names' last words: `googleiam_*_iam_member_roles` → `MemberRoles`. */
+function kindOf(types) {
+  const kinds = new Set([...types].map((type) => type.replace(/^.*_iam_/, '')));
+  if (kinds.size !== 1) throw new Error(`the types ${[...types].join(', ')} share a nested shape but not a kind`);
+  return pascal([...kinds][0]);
 }
 
 /** The import of the shared structs `file` uses: each struct with its two mappers. */

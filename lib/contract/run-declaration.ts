@@ -3,16 +3,34 @@ import { MessageReader, type JsonObject } from './message-reader';
 
 /**
  * The run declaration: what one provider process of a terraform run tells
- * the others it is about to grant on one policy (lib/provider/policies
- * run-declarations.ts keeps them, one line of JSON each, in a folder of the
- * run). Written and read only by the provider, but read from a file: parsed
- * here, field by field, never cast into shape.
+ * the others (lib/provider/policies run-declarations.ts keeps them, one line
+ * of JSON each, in a folder of the run): the grants the configuration
+ * declares on one policy (planned, or about to be written); that the process
+ * plans destructions (`terraform destroy`'s destroy walk); that it ended.
+ * Written and read only by the provider, but read from a file: parsed here,
+ * field by field, never cast into shape.
  */
-export interface RunDeclaration {
+export type RunDeclaration = RunGrants | RunDestroying | RunEnded;
+
+/** Grants the configuration declares on one policy. */
+export interface RunGrants {
+  readonly kind: 'grants';
   /** The policy's identity (PolicyIdentity key). */
   readonly policy: string;
   /** The grants: added members, a binding's members, a policy's bindings, a principal's roles. */
   readonly grants: readonly DeclaredEdit[];
+}
+
+/** The process, started at `since` (ms since the epoch), plans the destruction of a resource. */
+export interface RunDestroying {
+  readonly kind: 'destroying';
+  readonly since: number;
+}
+
+/** The process ended at `at` (ms since the epoch). */
+export interface RunEnded {
+  readonly kind: 'ended';
+  readonly at: number;
 }
 
 /** The edits that declare a grant. */
@@ -27,7 +45,14 @@ export function declaredEdits(edits: readonly PolicyEdit[]): DeclaredEdit[] {
 
 /** One declaration as its line of JSON (without the newline). */
 export function serializeRunDeclaration(declaration: RunDeclaration): string {
-  return JSON.stringify({ policy: declaration.policy, grants: declaration.grants });
+  switch (declaration.kind) {
+    case 'grants':
+      return JSON.stringify({ policy: declaration.policy, grants: declaration.grants });
+    case 'destroying':
+      return JSON.stringify({ destroying: declaration.since });
+    case 'ended':
+      return JSON.stringify({ ended: declaration.at });
+  }
 }
 
 const reader = new MessageReader('run declaration');
@@ -35,7 +60,10 @@ const reader = new MessageReader('run declaration');
 /** Parses one line a provider process of the run wrote. */
 export function parseRunDeclaration(line: string): RunDeclaration {
   const message = reader.object(reader.json(line), 'the declaration');
+  if (message.destroying !== undefined) return { kind: 'destroying', since: reader.number(message.destroying, 'destroying') };
+  if (message.ended !== undefined) return { kind: 'ended', at: reader.number(message.ended, 'ended') };
   return {
+    kind: 'grants',
     policy: reader.text(message.policy, 'policy'),
     grants: reader.list(message.grants, 'grants').map((value, i) => declaredEdit(reader.object(value, `grants[${i}]`), `grants[${i}]`)),
   };

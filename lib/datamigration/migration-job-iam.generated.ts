@@ -5,11 +5,15 @@ import { IamBindingGrant } from '../grant/iam-binding-grant';
 import type { IamCondition } from '../grant/iam-condition';
 import type { IamGrantOptions } from '../grant/iam-grant-options';
 import { IamMemberGrant } from '../grant/iam-member-grant';
+import { IamMemberRolesGrant, type IamRoleEntryProps } from '../grant/iam-member-roles-grant';
+import { IamMembersGrant, type IamGrantEntryProps } from '../grant/iam-members-grant';
 import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } from '../grant/iam-policy-grant';
 import { TYPED_RESOURCE_TYPES, typedGrantTarget } from '../grant/resource-type';
 import { DataIamPolicyRead, locatedPolicyTarget } from '../lookups/data-iam-policy';
 import { GoogleiamMigrationJobIamBinding } from '../provider-bindings/migration-job-iam-binding.generated';
 import { GoogleiamMigrationJobIamMember } from '../provider-bindings/migration-job-iam-member.generated';
+import { GoogleiamMigrationJobIamMemberRoles } from '../provider-bindings/migration-job-iam-member-roles.generated';
+import { GoogleiamMigrationJobIamMembers } from '../provider-bindings/migration-job-iam-members.generated';
 import { GoogleiamMigrationJobIamPolicy } from '../provider-bindings/migration-job-iam-policy.generated';
 import { DataGoogleiamMigrationJobIamPolicy } from '../provider-bindings/data-migration-job-iam-policy.generated';
 
@@ -145,6 +149,90 @@ export class MigrationJobIamPolicy extends IamPolicyGrant {
       typedGrantTarget('MigrationJob', 'IamPolicy', props.name),
       props,
       (self, rid, config) => new GoogleiamMigrationJobIamPolicy(self, rid, config),
+    );
+  }
+}
+
+/** Properties of a {@link MigrationJobIamMembers}. */
+export interface MigrationJobIamMembersProps extends IamGrantOptions {
+  /**
+   * Name of the migration job:
+   * `projects/{project}/locations/{location}/migrationJobs/{id}`.
+   */
+  readonly name: string;
+  /**
+   * The grants: each a principal, a role (e.g. a predefined role) and optionally a condition, granted as
+   * one {@link MigrationJobIamMember} would grant it. Each may be listed once.
+   */
+  readonly grants: IamGrantEntryProps[];
+}
+
+/**
+ * Grants many principals roles on a Database Migration Service migration job, each entry as one
+ * {@link MigrationJobIamMember} would (non-authoritative: grants made elsewhere are left alone).
+ * Adding or removing entries changes only those entries, in one write; deleting the
+ * construct revokes its entries. One Terraform resource for any number of grants:
+ * for hundreds or thousands of grants on one resource, Terraform does one resource's work.
+ *
+ * Its Terraform address is made from the resource's id and this construct's id, so renaming
+ * the construct replaces the resource (its grants are kept: the delete spares what the create grants).
+ */
+export class MigrationJobIamMembers extends IamMembersGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
+  constructor(scope: Construct, id: string, props: MigrationJobIamMembersProps) {
+    super(
+      scope,
+      id,
+      typedGrantTarget('MigrationJob', 'IamMembers', props.name),
+      props,
+      (self, rid, config) => new GoogleiamMigrationJobIamMembers(self, rid, config),
+    );
+  }
+}
+
+/** Properties of a {@link MigrationJobIamMemberRoles}. */
+export interface MigrationJobIamMemberRolesProps extends IamGrantOptions {
+  /**
+   * Name of the migration job:
+   * `projects/{project}/locations/{location}/migrationJobs/{id}`.
+   */
+  readonly name: string;
+  /**
+   * The principal whose roles these are: `user:{email}`, `serviceAccount:{email}`,
+   * `group:{email}`, `domain:{domain}`, `principal://…` or `principalSet://…`.
+   */
+  readonly member: string;
+  /**
+   * Every role it holds on the migration job (each optionally under a condition), e.g. a predefined role.
+   * **A role it holds there that is not listed is removed**; `[]` removes them all.
+   */
+  readonly roles: IamRoleEntryProps[];
+}
+
+/**
+ * Owns every role of one principal on a Database Migration Service migration job: after each apply it
+ * holds exactly `roles` there, and any other role it holds on that policy (one granted in
+ * the console, say) is removed; `terraform plan` shows it first. Other principals are left
+ * alone. Deleting the construct revokes the listed roles. No other grant may name this
+ * principal on the same migration job (synth fails, naming both).
+ */
+export class MigrationJobIamMemberRoles extends IamMemberRolesGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
+  constructor(scope: Construct, id: string, props: MigrationJobIamMemberRolesProps) {
+    super(
+      scope,
+      id,
+      typedGrantTarget('MigrationJob', 'IamMemberRoles', props.name),
+      props,
+      (self, rid, config) => new GoogleiamMigrationJobIamMemberRoles(self, rid, config),
     );
   }
 }

@@ -1,9 +1,9 @@
 import { Annotations, TerraformStack } from 'cdktf';
 import type { IConstruct } from 'constructs';
-import { grantKey, grantMembers, type Grant } from '../iam/grant';
+import { entryGrant, entryKey, grantKey, grantMembers, type Grant } from '../iam/grant';
 import { BindingIdentity, PolicyIdentity, type BindingLike } from '../iam/identity';
 import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
-import { parsePrincipal } from '../iam/principal';
+import { comparisonKey, parsePrincipal } from '../iam/principal';
 import { validationMessage } from '../synth/errors';
 import { holdsTokens } from '../synth/known-values';
 
@@ -51,7 +51,10 @@ export class GrantRegistry {
   /** The first grant that owns each binding identity (policy + role + condition), or a whole policy. */
   private readonly owners = new Map<string, RegisteredGrant>();
   private readonly policyOwners = new Map<string, RegisteredGrant>();
-  private readonly firstByKey = new Map<string, RegisteredGrant>();
+  /** The first grant of each member entry (member grants and bulk entries): policy + binding + principal. */
+  private readonly firstByEntry = new Map<string, RegisteredGrant>();
+  /** The first grant that owns each principal's roles on a policy (memberRoles): policy + principal. */
+  private readonly principalOwners = new Map<string, RegisteredGrant>();
   private tallies?: Map<string, PolicyTally>;
 
   private constructor() {}
@@ -62,7 +65,11 @@ export class GrantRegistry {
     this.tallies = undefined;
     if (holdsTokens(entry.grant)) return;
     const { grant } = entry;
-    if (!this.firstByKey.has(grantKey(grant))) this.firstByKey.set(grantKey(grant), entry);
+    for (const key of memberEntryKeys(grant)) if (!this.firstByEntry.has(key)) this.firstByEntry.set(key, entry);
+    if (grant.mode === 'memberRoles') {
+      const key = principalKey(grant, grant.member);
+      if (!this.principalOwners.has(key)) this.principalOwners.set(key, entry);
+    }
     if (grant.mode === 'policy') {
       const policy = PolicyIdentity.of(grant.resource).key;
       if (!this.policyOwners.has(policy)) this.policyOwners.set(policy, entry);
@@ -78,7 +85,30 @@ export class GrantRegistry {
   }
 
   private validate(entry: RegisteredGrant): string[] {
-    return [...this.duplicates(entry), ...this.conflicts(entry), ...this.limits(entry)];
+    return [...this.duplicates(entry), ...this.conflicts(entry), ...this.principalConflicts(entry), ...this.limits(entry)];
+  }
+
+  /**
+   * A principal's roles (memberRoles) owns every binding of that principal on
+   * the policy: any other grant naming it there (a member grant, a bulk entry,
+   * a binding's or a policy's member, another memberRoles) would be undone by
+   * each apply of the other.
+   */
+  private principalConflicts(entry: RegisteredGrant): string[] {
+    const { grant, construct } = entry;
+    for (const member of new Set(grantMembers(grant))) {
+      const owner = this.principalOwners.get(principalKey(grant, member));
+      if (!owner || owner === entry) continue;
+      return [
+        validationMessage(
+          construct,
+          grant.mode === 'memberRoles' ? 'member' : memberField(grant),
+          member,
+          `${owner.construct.node.path} (${owner.typeName}) owns every role of this principal on ${grant.resource.name}, so each apply of one would undo the other; list the role there instead`,
+        ),
+      ];
+    }
+    return [];
   }
 
   private conflicts(entry: RegisteredGrant): string[] {
@@ -106,7 +136,22 @@ export class GrantRegistry {
         ),
       ];
     }
-    if (grant.mode === 'members' || grant.mode === 'memberRoles') return [];
+    if (grant.mode === 'memberRoles') return [];
+    if (grant.mode === 'members') {
+      for (const [i, granted] of grant.grants.entries()) {
+        const owner = this.owners.get(ownedBinding(grant, granted));
+        if (!owner) continue;
+        return [
+          validationMessage(
+            construct,
+            `grants[${i}].role`,
+            granted.role,
+            `${owner.construct.node.path} (${owner.typeName}) owns this role's whole member list on ${grant.resource.name}, so each apply of one would undo the other; add the member to the binding instead`,
+          ),
+        ];
+      }
+      return [];
+    }
     const owner = this.owners.get(ownedBinding(grant, grant));
     if (!owner || owner === entry) return [];
     if (grant.mode === 'binding') {
@@ -130,34 +175,39 @@ export class GrantRegistry {
   }
 
   /**
-   * The same member grant twice: in one stack an error (two resources of the provider would each revoke it on
-   * delete); in two stacks allowed (each stack holds it), with a warning that deleting it in either revokes it.
+   * The same member entry twice (a member grant, or an entry of a bulk grant): in one stack an error (two
+   * resources of the provider would each revoke it on delete); in two stacks allowed (each stack holds it),
+   * with a warning that deleting it in either revokes it.
    */
   private duplicates(entry: RegisteredGrant): string[] {
-    if (entry.grant.mode !== 'member') return [];
-    const first = this.firstByKey.get(grantKey(entry.grant));
-    if (!first || first === entry) return [];
-    if (TerraformStack.of(first.construct) === TerraformStack.of(entry.construct)) {
-      return [
-        validationMessage(
-          entry.construct,
-          'member',
-          entry.grant.member,
-          `${first.construct.node.path} grants the same member, role and condition on ${entry.grant.resource.name}; declare it once (deleting either would revoke it)`,
-        ),
-      ];
+    const { grant } = entry;
+    const entries = grant.mode === 'member' ? [grant] : grant.mode === 'members' ? grant.grants.map((e) => entryGrant(grant, e)) : [];
+    for (const [i, member] of entries.entries()) {
+      const first = this.firstByEntry.get(memberEntryKeys(member)[0]);
+      if (!first || first === entry) continue;
+      const field = grant.mode === 'members' ? `grants[${i}].member` : 'member';
+      if (TerraformStack.of(first.construct) === TerraformStack.of(entry.construct)) {
+        return [
+          validationMessage(
+            entry.construct,
+            field,
+            member.member,
+            `${first.construct.node.path} grants the same member, role and condition on ${grant.resource.name}; declare it once (deleting either would revoke it)`,
+          ),
+        ];
+      }
+      Annotations.of(entry.construct).addWarning(
+        `${first.construct.node.path} grants the same member, role and condition in another stack (${member.role} for ${member.member}); ` +
+          'deleting the grant from either stack revokes it for both. Declare it in one stack.',
+      );
     }
-    Annotations.of(entry.construct).addWarning(
-      `${first.construct.node.path} grants the same member, role and condition in another stack; ` +
-        'deleting the grant from either stack revokes it for both. Declare it in one stack.',
-    );
     return [];
   }
 
   /** Reported once per policy, on the grant that crosses the limit. */
   private limits(entry: RegisteredGrant): string[] {
     const tally = this.tallyOf(PolicyIdentity.of(entry.grant.resource).key);
-    const field = entry.grant.mode === 'member' ? 'member' : entry.grant.mode === 'binding' ? 'members' : 'bindings';
+    const field = memberField(entry.grant);
     const errors: string[] = [];
     if (tally.principalsCrossedBy === entry) {
       errors.push(
@@ -204,6 +254,24 @@ export class GrantRegistry {
     }
     return this.tallies.get(policy) ?? { principals: 0, groups: 0 };
   }
+}
+
+/** The field that lists a grant's principals, for messages. */
+function memberField(grant: Grant): string {
+  return { member: 'member', binding: 'members', policy: 'bindings', members: 'grants', memberRoles: 'member' }[grant.mode];
+}
+
+/** The member entries a grant declares (a member grant's one, a bulk grant's), each keyed by policy, binding and principal. */
+function memberEntryKeys(grant: Grant): string[] {
+  const policy = PolicyIdentity.of(grant.resource).key;
+  if (grant.mode === 'member') return [`${policy}|${entryKey(grant)}`];
+  if (grant.mode === 'members') return grant.grants.map((e) => `${policy}|${entryKey(e)}`);
+  return [];
+}
+
+/** A principal on a grant's policy: what a memberRoles grant owns. */
+function principalKey(grant: Grant, member: string): string {
+  return `${PolicyIdentity.of(grant.resource).key}|${comparisonKey(member)}`;
 }
 
 /** The key of `binding` (one of `grant`'s, or the grant itself) on the grant's policy: one owner each. */

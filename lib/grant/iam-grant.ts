@@ -90,7 +90,7 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     useGoogleIamProvider(this);
     const resource = declare(this, RESOURCE_ID, { name: this.name, ...(options.provider ? { provider: options.provider } : {}) });
     // Named by what it grants (a grant holding values only Terraform knows: by the construct's path).
-    if (!holdsTokens(grant)) resource.overrideLogicalId(grantResourceName(grant));
+    if (!holdsTokens(grant)) resource.overrideLogicalId(grantResourceName(grant, id));
     this.grantResource = resource;
   }
 

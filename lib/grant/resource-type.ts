@@ -41,8 +41,8 @@ export const TYPED_RESOURCE_TYPES: Readonly<Record<string, IamResourceType>> = O
   TYPED_RESOURCE_TYPE_ROWS.map((row) => [row.stem, typedType(row)]),
 );
 
-/** The three typed grant constructs of a row: `{stem}IamMember`, `{stem}IamBinding`, `{stem}IamPolicy`. */
-export type TypedGrantKind = 'IamMember' | 'IamBinding' | 'IamPolicy';
+/** The typed grant constructs of a row: `{stem}IamMember`, `{stem}IamBinding`, `{stem}IamPolicy`, `{stem}IamMembers`, `{stem}IamMemberRoles`. */
+export type TypedGrantKind = 'IamMember' | 'IamBinding' | 'IamPolicy' | 'IamMembers' | 'IamMemberRoles';
 
 /**
  * What the typed grant construct `{stem}{kind}` hands its base: the resource

@@ -3,7 +3,7 @@ import { checkConditionAllowed, validateCondition } from './condition';
 import { IamValidationError } from './errors';
 import type { Grant, GrantBinding } from './grant';
 import { BindingIdentity } from './identity';
-import { parseGrantPrincipal } from './principal';
+import { comparisonKey, parseGrantPrincipal } from './principal';
 import { validateRole } from './role';
 import type { AuditConfig, ConditionInput } from './types';
 
@@ -51,7 +51,68 @@ export function validateGrantValues(grant: Grant, isKnown: IsKnown = always): vo
       checkDistinctBindings(grant.bindings, isKnown);
       if (grant.auditConfigs !== undefined && isKnown(grant.auditConfigs)) validateAuditConfigs(grant.auditConfigs, isKnown);
       return;
+    case 'members':
+      validateEntries(grant.grants, 'grants', isKnown, (entry, prefix) =>
+        validateBinding(
+          entry.role,
+          [entry.member],
+          entry.condition,
+          { prefix, members: `${prefix}member`, member: () => `${prefix}member` },
+          isKnown,
+        ),
+      );
+      return;
+    case 'memberRoles':
+      if (isKnown(grant.member)) parseGrantPrincipal(grant.member, 'member');
+      validateEntries(grant.roles, 'roles', isKnown, (entry, prefix) =>
+        validateBinding(entry.role, [grant.member], entry.condition, { prefix, members: 'member', member: () => 'member' }, isKnown),
+      );
+      return;
   }
+}
+
+/**
+ * The entries of a bulk grant or of a principal's roles: each validated as
+ * its own grant, an error naming the entry by index and by what it grants;
+ * an entry listed twice is refused (Google holds it once).
+ */
+function validateEntries<Entry extends { readonly role: string; readonly member?: string; readonly condition?: ConditionInput }>(
+  entries: readonly Entry[],
+  field: string,
+  isKnown: IsKnown,
+  validate: (entry: Entry, prefix: string) => void,
+): void {
+  if (!isKnown(entries)) return;
+  if (!Array.isArray(entries)) throw new IamValidationError(field, entries, 'expected a list');
+  const first = new Map<string, number>();
+  entries.forEach((entry, i) => {
+    if (!isKnown(entry)) return;
+    const prefix = `${field}[${i}].`;
+    try {
+      validate(entry, prefix);
+    } catch (error) {
+      if (!(error instanceof IamValidationError)) throw error;
+      throw new IamValidationError(error.field, error.value, `${error.reason} (in ${describeEntry(entry)})`);
+    }
+    if (!knownThroughout(entry, isKnown)) return;
+    const binding = BindingIdentity.of(entry.role, entry.condition);
+    const key = `${binding.key}\n${entry.member === undefined ? '' : comparisonKey(entry.member)}`;
+    const earlier = first.get(key);
+    if (earlier !== undefined) {
+      throw new IamValidationError(
+        `${prefix}role`,
+        entry.role,
+        `${field}[${earlier}] already lists ${describeEntry(entry)}; list each once`,
+      );
+    }
+    first.set(key, i);
+  });
+}
+
+/** An entry as messages name it: `roles/x for user:a@example.com (condition "title")`. */
+function describeEntry(entry: { readonly role: string; readonly member?: string; readonly condition?: ConditionInput }): string {
+  const condition = entry.condition ? ` under the condition ${JSON.stringify(entry.condition.title)}` : '';
+  return `${entry.role}${entry.member === undefined ? '' : ` for ${entry.member}`}${condition}`;
 }
 
 /** A policy declares each binding (role + condition) once: two would be one binding on Google, with one member list. */

@@ -1,4 +1,4 @@
-import { BindingIdentity, PolicyIdentity, type PolicyAddress } from './identity';
+import { BindingIdentity, PolicyIdentity, type ConditionIdentity, type PolicyAddress } from './identity';
 import type { PolicyEdit } from './policy-edit';
 import { comparisonKey } from './principal';
 import type { AuditConfig, ConditionInput } from './types';
@@ -148,7 +148,7 @@ export function changeEdits(before: Grant | undefined, after: Grant | undefined)
 }
 
 /** What one entry of a bulk grant is: its binding (role and condition) and its principal, as Google compares them. */
-export function entryKey(entry: MemberEntry): string {
+export function entryKey(entry: { readonly role: string; readonly member: string; readonly condition?: ConditionIdentity }): string {
   const binding = BindingIdentity.of(entry.role, entry.condition);
   return `${binding.role}|${comparisonKey(entry.member)}${binding.conditionTag}`;
 }

@@ -5,11 +5,15 @@ import { IamBindingGrant } from '../grant/iam-binding-grant';
 import type { IamCondition } from '../grant/iam-condition';
 import type { IamGrantOptions } from '../grant/iam-grant-options';
 import { IamMemberGrant } from '../grant/iam-member-grant';
+import { IamMemberRolesGrant, type IamRoleEntryProps } from '../grant/iam-member-roles-grant';
+import { IamMembersGrant, type IamGrantEntryProps } from '../grant/iam-members-grant';
 import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } from '../grant/iam-policy-grant';
 import { TYPED_RESOURCE_TYPES, typedGrantTarget } from '../grant/resource-type';
 import { DataIamPolicyRead, locatedPolicyTarget } from '../lookups/data-iam-policy';
 import { GoogleiamAddressGroupIamBinding } from '../provider-bindings/address-group-iam-binding.generated';
 import { GoogleiamAddressGroupIamMember } from '../provider-bindings/address-group-iam-member.generated';
+import { GoogleiamAddressGroupIamMemberRoles } from '../provider-bindings/address-group-iam-member-roles.generated';
+import { GoogleiamAddressGroupIamMembers } from '../provider-bindings/address-group-iam-members.generated';
 import { GoogleiamAddressGroupIamPolicy } from '../provider-bindings/address-group-iam-policy.generated';
 import { DataGoogleiamAddressGroupIamPolicy } from '../provider-bindings/data-address-group-iam-policy.generated';
 
@@ -145,6 +149,90 @@ export class AddressGroupIamPolicy extends IamPolicyGrant {
       typedGrantTarget('AddressGroup', 'IamPolicy', props.name),
       props,
       (self, rid, config) => new GoogleiamAddressGroupIamPolicy(self, rid, config),
+    );
+  }
+}
+
+/** Properties of an {@link AddressGroupIamMembers}. */
+export interface AddressGroupIamMembersProps extends IamGrantOptions {
+  /**
+   * Name of the address group:
+   * `projects/{project}/locations/{location}/addressGroups/{id}`.
+   */
+  readonly name: string;
+  /**
+   * The grants: each a principal, a role (e.g. a predefined role) and optionally a condition, granted as
+   * one {@link AddressGroupIamMember} would grant it. Each may be listed once.
+   */
+  readonly grants: IamGrantEntryProps[];
+}
+
+/**
+ * Grants many principals roles on a network-security address group, each entry as one
+ * {@link AddressGroupIamMember} would (non-authoritative: grants made elsewhere are left alone).
+ * Adding or removing entries changes only those entries, in one write; deleting the
+ * construct revokes its entries. One Terraform resource for any number of grants:
+ * for hundreds or thousands of grants on one resource, Terraform does one resource's work.
+ *
+ * Its Terraform address is made from the resource's id and this construct's id, so renaming
+ * the construct replaces the resource (its grants are kept: the delete spares what the create grants).
+ */
+export class AddressGroupIamMembers extends IamMembersGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
+  constructor(scope: Construct, id: string, props: AddressGroupIamMembersProps) {
+    super(
+      scope,
+      id,
+      typedGrantTarget('AddressGroup', 'IamMembers', props.name),
+      props,
+      (self, rid, config) => new GoogleiamAddressGroupIamMembers(self, rid, config),
+    );
+  }
+}
+
+/** Properties of an {@link AddressGroupIamMemberRoles}. */
+export interface AddressGroupIamMemberRolesProps extends IamGrantOptions {
+  /**
+   * Name of the address group:
+   * `projects/{project}/locations/{location}/addressGroups/{id}`.
+   */
+  readonly name: string;
+  /**
+   * The principal whose roles these are: `user:{email}`, `serviceAccount:{email}`,
+   * `group:{email}`, `domain:{domain}`, `principal://…` or `principalSet://…`.
+   */
+  readonly member: string;
+  /**
+   * Every role it holds on the address group (each optionally under a condition), e.g. a predefined role.
+   * **A role it holds there that is not listed is removed**; `[]` removes them all.
+   */
+  readonly roles: IamRoleEntryProps[];
+}
+
+/**
+ * Owns every role of one principal on a network-security address group: after each apply it
+ * holds exactly `roles` there, and any other role it holds on that policy (one granted in
+ * the console, say) is removed; `terraform plan` shows it first. Other principals are left
+ * alone. Deleting the construct revokes the listed roles. No other grant may name this
+ * principal on the same address group (synth fails, naming both).
+ */
+export class AddressGroupIamMemberRoles extends IamMemberRolesGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
+  constructor(scope: Construct, id: string, props: AddressGroupIamMemberRolesProps) {
+    super(
+      scope,
+      id,
+      typedGrantTarget('AddressGroup', 'IamMemberRoles', props.name),
+      props,
+      (self, rid, config) => new GoogleiamAddressGroupIamMemberRoles(self, rid, config),
     );
   }
 }

@@ -5,11 +5,15 @@ import { IamBindingGrant } from '../grant/iam-binding-grant';
 import type { IamCondition } from '../grant/iam-condition';
 import type { IamGrantOptions } from '../grant/iam-grant-options';
 import { IamMemberGrant } from '../grant/iam-member-grant';
+import { IamMemberRolesGrant, type IamRoleEntryProps } from '../grant/iam-member-roles-grant';
+import { IamMembersGrant, type IamGrantEntryProps } from '../grant/iam-members-grant';
 import { IamPolicyGrant, type IamAuditConfigProps, type IamPolicyBindingProps } from '../grant/iam-policy-grant';
 import { TYPED_RESOURCE_TYPES, typedGrantTarget } from '../grant/resource-type';
 import { DataIamPolicyRead, locatedPolicyTarget } from '../lookups/data-iam-policy';
 import { GoogleiamAuthorizationPolicyIamBinding } from '../provider-bindings/authorization-policy-iam-binding.generated';
 import { GoogleiamAuthorizationPolicyIamMember } from '../provider-bindings/authorization-policy-iam-member.generated';
+import { GoogleiamAuthorizationPolicyIamMemberRoles } from '../provider-bindings/authorization-policy-iam-member-roles.generated';
+import { GoogleiamAuthorizationPolicyIamMembers } from '../provider-bindings/authorization-policy-iam-members.generated';
 import { GoogleiamAuthorizationPolicyIamPolicy } from '../provider-bindings/authorization-policy-iam-policy.generated';
 import { DataGoogleiamAuthorizationPolicyIamPolicy } from '../provider-bindings/data-authorization-policy-iam-policy.generated';
 
@@ -145,6 +149,90 @@ export class AuthorizationPolicyIamPolicy extends IamPolicyGrant {
       typedGrantTarget('AuthorizationPolicy', 'IamPolicy', props.name),
       props,
       (self, rid, config) => new GoogleiamAuthorizationPolicyIamPolicy(self, rid, config),
+    );
+  }
+}
+
+/** Properties of an {@link AuthorizationPolicyIamMembers}. */
+export interface AuthorizationPolicyIamMembersProps extends IamGrantOptions {
+  /**
+   * Name of the authorization policy:
+   * `projects/{project}/locations/{location}/authorizationPolicies/{id}`.
+   */
+  readonly name: string;
+  /**
+   * The grants: each a principal, a role (e.g. `roles/networksecurity.viewer`) and optionally a condition, granted as
+   * one {@link AuthorizationPolicyIamMember} would grant it. Each may be listed once.
+   */
+  readonly grants: IamGrantEntryProps[];
+}
+
+/**
+ * Grants many principals roles on a network-security authorization policy, each entry as one
+ * {@link AuthorizationPolicyIamMember} would (non-authoritative: grants made elsewhere are left alone).
+ * Adding or removing entries changes only those entries, in one write; deleting the
+ * construct revokes its entries. One Terraform resource for any number of grants:
+ * for hundreds or thousands of grants on one resource, Terraform does one resource's work.
+ *
+ * Its Terraform address is made from the resource's id and this construct's id, so renaming
+ * the construct replaces the resource (its grants are kept: the delete spares what the create grants).
+ */
+export class AuthorizationPolicyIamMembers extends IamMembersGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
+  constructor(scope: Construct, id: string, props: AuthorizationPolicyIamMembersProps) {
+    super(
+      scope,
+      id,
+      typedGrantTarget('AuthorizationPolicy', 'IamMembers', props.name),
+      props,
+      (self, rid, config) => new GoogleiamAuthorizationPolicyIamMembers(self, rid, config),
+    );
+  }
+}
+
+/** Properties of an {@link AuthorizationPolicyIamMemberRoles}. */
+export interface AuthorizationPolicyIamMemberRolesProps extends IamGrantOptions {
+  /**
+   * Name of the authorization policy:
+   * `projects/{project}/locations/{location}/authorizationPolicies/{id}`.
+   */
+  readonly name: string;
+  /**
+   * The principal whose roles these are: `user:{email}`, `serviceAccount:{email}`,
+   * `group:{email}`, `domain:{domain}`, `principal://…` or `principalSet://…`.
+   */
+  readonly member: string;
+  /**
+   * Every role it holds on the authorization policy (each optionally under a condition), e.g. `roles/networksecurity.viewer`.
+   * **A role it holds there that is not listed is removed**; `[]` removes them all.
+   */
+  readonly roles: IamRoleEntryProps[];
+}
+
+/**
+ * Owns every role of one principal on a network-security authorization policy: after each apply it
+ * holds exactly `roles` there, and any other role it holds on that policy (one granted in
+ * the console, say) is removed; `terraform plan` shows it first. Other principals are left
+ * alone. Deleting the construct revokes the listed roles. No other grant may name this
+ * principal on the same authorization policy (synth fails, naming both).
+ */
+export class AuthorizationPolicyIamMemberRoles extends IamMemberRolesGrant {
+  /**
+   * @param scope the construct it belongs to (a stack, or a construct in one)
+   * @param id the construct's id, unique among its siblings. The grant's Terraform address is made from what it grants, not from this id
+   * @param props what is granted, and on which resource
+   */
+  constructor(scope: Construct, id: string, props: AuthorizationPolicyIamMemberRolesProps) {
+    super(
+      scope,
+      id,
+      typedGrantTarget('AuthorizationPolicy', 'IamMemberRoles', props.name),
+      props,
+      (self, rid, config) => new GoogleiamAuthorizationPolicyIamMemberRoles(self, rid, config),
     );
   }
 }

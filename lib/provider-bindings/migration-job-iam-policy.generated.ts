@@ -91,7 +91,7 @@ export class GoogleiamMigrationJobIamPolicy extends cdktf.TerraformResource {
   }
 
   /**
-   * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.
+   * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional; `{name}` (members), `{name}/{member}` (member roles).
    */
   public get id(): string {
     return this.getStringAttribute('id');

@@ -173,3 +173,91 @@ export function googleiamAuditConfigsToHclTerraform(struct?: GoogleiamAuditConfi
   };
   return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
 }
+
+/**
+ * One object of `grant`: one principal granted one role, optionally under a condition, as one `_iam_member` resource grants it. Repeat the block for each grant.
+ */
+export interface GoogleiamMembersGrant {
+  /**
+   * The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.
+   */
+  readonly role: string;
+  /**
+   * The principal, e.g. `user:alice@example.com`, `serviceAccount:...`, `group:...`, `principal://...`.
+   */
+  readonly member: string;
+  /**
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
+   * @default - not set
+   */
+  readonly condition?: GoogleiamCondition;
+}
+
+/** {@link GoogleiamMembersGrant} as Terraform JSON. */
+export function googleiamMembersGrantToTerraform(struct?: GoogleiamMembersGrant | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
+  const value = struct as GoogleiamMembersGrant;
+  return {
+    role: jsonLiteral(value.role),
+    member: jsonLiteral(value.member),
+    condition: googleiamConditionToTerraform(value.condition),
+  };
+}
+
+/** {@link GoogleiamMembersGrant} for cdktf's HCL renderer. */
+export function googleiamMembersGrantToHclTerraform(struct?: GoogleiamMembersGrant | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
+  const value = struct as GoogleiamMembersGrant;
+  const attributes: { [name: string]: any } = {
+    role: { value: hclLiteral(value.role), isBlock: false, type: 'simple', storageClassType: 'string' },
+    member: { value: hclLiteral(value.member), isBlock: false, type: 'simple', storageClassType: 'string' },
+    condition: {
+      value: googleiamConditionToHclTerraform(value.condition),
+      isBlock: false,
+      type: 'list',
+      storageClassType: 'GoogleiamConditionList',
+    },
+  };
+  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
+}
+
+/**
+ * One object of `grant`: one role the principal holds, optionally under a condition. Repeat the block for each role; a role not listed is removed.
+ */
+export interface GoogleiamMemberRolesGrant {
+  /**
+   * The role, e.g. `roles/networksecurity.viewer` or `projects/{project}/roles/{id}`.
+   */
+  readonly role: string;
+  /**
+   * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
+   * @default - not set
+   */
+  readonly condition?: GoogleiamCondition;
+}
+
+/** {@link GoogleiamMemberRolesGrant} as Terraform JSON. */
+export function googleiamMemberRolesGrantToTerraform(struct?: GoogleiamMemberRolesGrant | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
+  const value = struct as GoogleiamMemberRolesGrant;
+  return {
+    role: jsonLiteral(value.role),
+    condition: googleiamConditionToTerraform(value.condition),
+  };
+}
+
+/** {@link GoogleiamMemberRolesGrant} for cdktf's HCL renderer. */
+export function googleiamMemberRolesGrantToHclTerraform(struct?: GoogleiamMemberRolesGrant | cdktf.IResolvable): any {
+  if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
+  const value = struct as GoogleiamMemberRolesGrant;
+  const attributes: { [name: string]: any } = {
+    role: { value: hclLiteral(value.role), isBlock: false, type: 'simple', storageClassType: 'string' },
+    condition: {
+      value: googleiamConditionToHclTerraform(value.condition),
+      isBlock: false,
+      type: 'list',
+      storageClassType: 'GoogleiamConditionList',
+    },
+  };
+  return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));
+}

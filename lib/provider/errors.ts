@@ -19,6 +19,9 @@ export class ProviderError extends Error {
   }
 }
 
+/** How many removed grants a plan's warning lists before it says how many more. */
+const REMOVED_SHOWN = 10;
+
 /** What Terraform prints when a call is cut short by Ctrl-C. */
 export const CANCELLED_MESSAGE = 'cancelled: Terraform asked the provider to stop (Ctrl-C)';
 
@@ -64,6 +67,18 @@ export const ProviderErrors = {
       `wrong import ID ${JSON.stringify(id)}: expected ${expected} (the Terraform google provider's IAM import format)`,
       'IMPORT_ID',
     ),
+  /** Another resource of the configuration grants the same member, role and condition (plan). */
+  grantedTwice: (entry: string, resource: string, declaredBy: string) =>
+    `${entry} on ${resource} is also granted by ${declaredBy} in this configuration: declare each grant once, since deleting either resource would revoke it for both`,
+  /** What an authoritative resource's apply removes that its configuration does not list (plan). */
+  removesUnlisted: (grant: string, removed: readonly string[]) => {
+    const shown = removed.slice(0, REMOVED_SHOWN);
+    const more = removed.length - shown.length;
+    return (
+      `this resource makes ${grant} exactly what it declares, so terraform apply removes what Google holds there now and the configuration does not list: ` +
+      `${shown.join('; ')}${more > 0 ? `; and ${more} more` : ''}. List them in the configuration to keep them`
+    );
+  },
   /** The detail under the summary that names the resource type and the import ID. */
   nothingToImport: (what: string) => new ProviderError(what, 'NOT_FOUND_ON_IMPORT'),
 } as const;

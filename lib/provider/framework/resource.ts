@@ -91,8 +91,17 @@ export interface ResourceType<Context = ProviderContext> {
    * protocol layer). Without it the protocol layer plans `proposed` with every
    * computed attribute unknown on create, and on an update every computed
    * attribute unknown when any configured attribute changes, else as before.
+   * `context` (the configured provider, as terraform-plugin-framework's
+   * ModifyPlan has it) is there whenever Terraform plans; a plan may read,
+   * never write. The private state it gets is the prior state's, passed on as it is.
    */
-  plan?(request: PlanRequest, diagnostics: Diagnostics): PlannedChange;
+  plan?(request: PlanRequest, diagnostics: Diagnostics, context?: CallContext<Context>): PlannedChange | Promise<PlannedChange>;
+  /**
+   * PlanResourceChange for a destroy (Terraform's `plan_destroy` capability):
+   * the plan is null whatever this does; it may read, and note what the
+   * destruction means (never write).
+   */
+  planDestroy?(prior: CtyObject, diagnostics: Diagnostics, context: CallContext<Context>): void | Promise<void>;
   /** Returns the new state; an error with no state leaves nothing in Terraform's state (the next apply creates again). */
   create(context: CallContext<Context>, planned: CtyObject, diagnostics: Diagnostics): Promise<CtyObject | null>;
   /** Refreshes `state` from the remote system; null: the object is gone, and Terraform drops it from state. */

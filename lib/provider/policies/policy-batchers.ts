@@ -1,5 +1,6 @@
 import type { IamPolicyEndpoint } from '../../api/iam-policy';
-import type { IamResource } from '../../iam/grant';
+import { entryKey, type IamResource, type MemberEntry } from '../../iam/grant';
+import type { PolicyEdit } from '../../iam/policy-edit';
 import { PolicyIdentity } from '../../iam/identity';
 import { BatchPace } from './batch-pace';
 import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
@@ -27,6 +28,8 @@ export interface PolicyCalls {
  */
 export class PolicyBatchers {
   private readonly batchers = new Map<string, PolicyBatcher>();
+  /** The member entries the plans of this process declared, by policy: entry key (grant.ts `entryKey`) → what declared it. */
+  private readonly plannedEntries = new Map<string, Map<string, { readonly label: string; readonly key: string }>>();
   private stopped = false;
   /** The pace of every batcher's requests and writes, counted together: Terraform's slots are shared. */
   private readonly pace = new BatchPace();
@@ -38,8 +41,7 @@ export class PolicyBatchers {
 
   /** The batcher of `resource`'s policy; throws an IamValidationError for a service or version that cannot be called. */
   public async of(resource: IamResource): Promise<PolicyBatcher> {
-    const name = (await this.calls.canonicalName?.(resource.name)) ?? resource.name;
-    const key = PolicyIdentity.of({ ...resource, name }).key;
+    const key = await this.keyOf(resource);
     let batcher = this.batchers.get(key);
     if (!batcher) {
       const { endpointOf, declarations } = this.calls;
@@ -50,9 +52,55 @@ export class PolicyBatchers {
     return batcher;
   }
 
+  /**
+   * A plan of a grant that is to be (or stays) in the configuration: what it
+   * grants is recorded in the run's folder (run-declarations.ts), so that in
+   * `terraform apply` the apply walk's processes, started after every plan,
+   * spare it from any removal whatever order they write in (no gap, not only
+   * nothing lost). Returns the member entries another plan of this process
+   * already declared, with what declared them: each is granted twice
+   * (deleting either resource would revoke it). `who` names the grant in
+   * such a message and tells grants apart: Terraform may plan one resource
+   * twice in a walk (a replacement is planned again as a create), but with
+   * the same values, so an entry declared again by a grant of other values is
+   * another resource's. (Two resources of the same values are told apart
+   * at synth, not here.)
+   */
+  public async planned(
+    resource: IamResource,
+    edits: readonly PolicyEdit[],
+    entries: readonly MemberEntry[],
+    /** The grant: how messages name it, and what it grants (its type and grant key). */
+    who: { readonly label: string; readonly key: string },
+  ): Promise<{ readonly entry: MemberEntry; readonly declaredBy: string }[]> {
+    const policy = await this.keyOf(resource);
+    this.calls.declarations?.record(policy, edits);
+    let planned = this.plannedEntries.get(policy);
+    if (!planned) this.plannedEntries.set(policy, (planned = new Map()));
+    const twice: { entry: MemberEntry; declaredBy: string }[] = [];
+    for (const entry of entries) {
+      const key = entryKey(entry);
+      const declaredBy = planned.get(key);
+      if (declaredBy !== undefined && declaredBy.key !== who.key) twice.push({ entry, declaredBy: declaredBy.label });
+      else planned.set(key, who);
+    }
+    return twice;
+  }
+
+  /** A resource planned for destruction (run-declarations.ts `destroying`). */
+  public plannedDestruction(): void {
+    this.calls.declarations?.destroying();
+  }
+
   /** How long a refresh re-reads a policy while Google answers a version older than this provider's own write. */
   public get staleReadBudgetMs(): number {
     return this.options.staleRead.maxElapsedMs ?? 0;
+  }
+
+  /** The identity of `resource`'s policy, its project named by id. */
+  private async keyOf(resource: IamResource): Promise<string> {
+    const name = (await this.calls.canonicalName?.(resource.name)) ?? resource.name;
+    return PolicyIdentity.of({ ...resource, name }).key;
   }
 
   /** Ctrl-C: every batcher cancels what it has not sent. */

@@ -2,7 +2,7 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { declaredEdits, parseRunDeclaration, serializeRunDeclaration } from '../../contract/run-declaration';
+import { declaredEdits, parseRunDeclaration, serializeRunDeclaration, type RunDeclaration } from '../../contract/run-declaration';
 import type { PolicyEdit } from '../../iam/policy-edit';
 
 /**
@@ -17,7 +17,14 @@ import type { PolicyEdit } from '../../iam/policy-edit';
  * folder of the run, before it writes them; a cycle reads the others' files
  * after it has read the policy. So a grant that was in the policy read had
  * been recorded before, and one written after that read makes the cycle's
- * write fail on its etag and read again. What a process recorded stays for
+ * write fail on its etag and read again. The plans record too: in `terraform
+ * apply`, the plan walk's processes plan every resource of the configuration
+ * before the apply walk's processes start, so what the configuration declares
+ * is known before anything is removed, whatever order the removals come in
+ * (no gap, not only nothing lost). `terraform destroy` plans the whole
+ * configuration in a first walk, then every resource for destruction in a
+ * walk of its own: what the first walk declared no longer stands once a
+ * destroy walk has started (`destroying`). What a process recorded stays for
  * the rest of the run (a provider process can end before another's removal);
  * the folder of a run whose terraform has ended is removed by the next run.
  */
@@ -33,21 +40,59 @@ export class RunDeclarations {
     return new RunDeclarations(path.join(os.tmpdir(), `${FOLDER_PREFIX}${ppid}-${started}`), String(process.pid));
   }
 
-  /** What was read of each other process's file: how far, and the grants by policy. */
-  private readonly read = new Map<string, { offset: number; tail: string; byPolicy: Map<string, PolicyEdit[]> }>();
+  /** What was read of each process's file. */
+  private readonly read = new Map<string, FileRead>();
   private created = false;
+  private destroyingNoted = false;
 
   constructor(
     /** The run's folder. */
     public readonly folder: string,
     /** This process's file name in it. */
     private readonly self: string,
+    /** When this process started (ms since the epoch). */
+    private readonly startedAt: number = Math.round(performance.timeOrigin),
   ) {}
 
-  /** Records that this process is about to write `edits`' grants to `policy` (its identity key). */
+  /** Records that the configuration declares `edits`' grants on `policy` (its identity key): planned, or about to be written. */
   public record(policy: string, edits: readonly PolicyEdit[]): void {
     const grants = declaredEdits(edits);
-    if (grants.length === 0) return;
+    if (grants.length > 0) this.append({ kind: 'grants', policy, grants });
+  }
+
+  /**
+   * Records that this process plans the destruction of a resource. In
+   * `terraform destroy`, the processes of the destroy walk start after
+   * those of the walk that first planned the whole configuration have ended:
+   * what those declared no longer stands. (In `terraform apply`, the resources
+   * deleted from the configuration are planned in the same walk as the rest,
+   * whose processes have not ended.)
+   */
+  public destroying(): void {
+    if (this.destroyingNoted) return;
+    this.destroyingNoted = true;
+    this.append({ kind: 'destroying', since: this.startedAt });
+  }
+
+  /**
+   * The grants the run's other processes declared on `policy` so far, but for
+   * those of processes that ended before a destroy walk started.
+   */
+  public others(policy: string): PolicyEdit[] {
+    let files: string[];
+    try {
+      files = fs.readdirSync(this.folder);
+    } catch {
+      return []; // no process of this run has written anything yet
+    }
+    const reads = files.map((file) => ({ file, read: this.catchUp(file) }));
+    const destroyWalkStarted = Math.max(-Infinity, ...reads.flatMap(({ read }) => read.destroyingSince));
+    return reads
+      .filter(({ file, read }) => file !== this.self && !(read.endedAt !== undefined && read.endedAt <= destroyWalkStarted))
+      .flatMap(({ read }) => read.byPolicy.get(policy) ?? []);
+  }
+
+  private append(declaration: RunDeclaration): void {
     if (!this.created) {
       removeEndedRuns(path.dirname(this.folder));
       fs.mkdirSync(this.folder, { recursive: true, mode: 0o700 });
@@ -57,34 +102,24 @@ export class RunDeclarations {
         throw new Error(`${this.folder} is not this user's own folder (owner ${uid}, mode ${(mode & 0o777).toString(8)})`);
       }
       this.created = true;
+      // Terraform ends each walk's processes (Shutdown) before it starts the next walk's.
+      process.once('exit', () => this.write({ kind: 'ended', at: Date.now() }));
     }
-    fs.appendFileSync(path.join(this.folder, this.self), `${serializeRunDeclaration({ policy, grants })}\n`, { mode: 0o600 });
+    this.write(declaration);
   }
 
-  /** The grants the run's other processes declared on `policy` so far. */
-  public others(policy: string): PolicyEdit[] {
-    let files: string[];
-    try {
-      files = fs.readdirSync(this.folder);
-    } catch {
-      return []; // no process of this run has written anything yet
-    }
-    const declared: PolicyEdit[] = [];
-    for (const file of files) {
-      if (file === this.self) continue;
-      declared.push(...(this.catchUp(file).get(policy) ?? []));
-    }
-    return declared;
+  private write(declaration: RunDeclaration): void {
+    fs.appendFileSync(path.join(this.folder, this.self), `${serializeRunDeclaration(declaration)}\n`, { mode: 0o600 });
   }
 
   /** Reads what `file` gained since the last time (whole lines only: another process may be appending). */
-  private catchUp(file: string): Map<string, PolicyEdit[]> {
+  private catchUp(file: string): FileRead {
     let known = this.read.get(file);
-    if (!known) this.read.set(file, (known = { offset: 0, tail: '', byPolicy: new Map() }));
+    if (!known) this.read.set(file, (known = { offset: 0, tail: '', byPolicy: new Map(), destroyingSince: [] }));
     const fd = fs.openSync(path.join(this.folder, file), 'r');
     try {
       const size = fs.fstatSync(fd).size;
-      if (size <= known.offset) return known.byPolicy;
+      if (size <= known.offset) return known;
       const chunk = Buffer.alloc(size - known.offset);
       fs.readSync(fd, chunk, 0, chunk.length, known.offset);
       known.offset = size;
@@ -92,16 +127,31 @@ export class RunDeclarations {
       known.tail = lines.pop() ?? '';
       for (const line of lines) {
         if (!line) continue;
-        const { policy, grants } = parseRunDeclaration(line);
-        const list = known.byPolicy.get(policy) ?? [];
-        list.push(...grants);
-        known.byPolicy.set(policy, list);
+        const declaration = parseRunDeclaration(line);
+        if (declaration.kind === 'destroying') known.destroyingSince.push(declaration.since);
+        else if (declaration.kind === 'ended') known.endedAt = declaration.at;
+        else {
+          const list = known.byPolicy.get(declaration.policy) ?? [];
+          list.push(...declaration.grants);
+          known.byPolicy.set(declaration.policy, list);
+        }
       }
-      return known.byPolicy;
+      return known;
     } finally {
       fs.closeSync(fd);
     }
   }
+}
+
+/** What has been read of one process's file. */
+interface FileRead {
+  offset: number;
+  /** A line not yet whole. */
+  tail: string;
+  readonly byPolicy: Map<string, PolicyEdit[]>;
+  /** When the process started, if it planned a destruction. */
+  readonly destroyingSince: number[];
+  endedAt?: number;
 }
 
 const FOLDER_PREFIX = 'terraform-provider-googleiam-run-';

@@ -1,7 +1,7 @@
 /**
  * PlanResourceChange's rules, as resource.ts documents them and Terraform
  * checks them ("Provider produced invalid plan"):
- * - a destroy (no proposed state) plans null;
+ * - a destroy (no proposed state) plans null (the resource hears of it: planDestroy);
  * - without a `plan` of its own, a resource plans Terraform's proposal with
  *   computed attributes the configuration leaves null unknown on create,
  *   and on an update only if a configured attribute changed;
@@ -10,7 +10,7 @@
  */
 import { UNKNOWN, Unknown, type CtyObject, type CtyValue } from '../framework/cty';
 import type { Diagnostics } from '../framework/diagnostics';
-import type { PlanRequest, PlannedChange, ResourceType } from '../framework/resource';
+import type { CallContext, PlanRequest, PlannedChange, ResourceType } from '../framework/resource';
 import { schemaType, valueAttributes, type Attribute } from '../framework/schema';
 import { sameValue } from '../framework/value-equality';
 
@@ -21,15 +21,21 @@ export interface Plan {
 }
 
 /** Plans one change of `resource` (PlanResourceChange), following the rules above. */
-export function planResourceChange(
-  resource: ResourceType,
+export async function planResourceChange<Context>(
+  resource: ResourceType<Context>,
   request: { readonly prior: CtyObject | null; readonly proposed: CtyObject | null; readonly config: CtyObject | null },
   diagnostics: Diagnostics,
-): Plan {
+  context?: CallContext<Context>,
+): Promise<Plan> {
   const { prior, proposed, config } = request;
-  if (proposed === null || config === null) return { planned: null, requiresReplace: [] };
+  if (proposed === null || config === null) {
+    if (prior !== null && context && resource.planDestroy) await resource.planDestroy(prior, diagnostics, context);
+    return { planned: null, requiresReplace: [] };
+  }
   const planRequest: PlanRequest = { prior, proposed, config };
-  const change: PlannedChange = resource.plan ? resource.plan(planRequest, diagnostics) : defaultPlan(resource, planRequest);
+  const change: PlannedChange = resource.plan
+    ? await resource.plan(planRequest, diagnostics, context)
+    : defaultPlan(resource as ResourceType, planRequest);
   return {
     planned: withConfiguredValues(change.planned, config, valueAttributes(resource.schema)),
     requiresReplace: change.requiresReplace ?? [],

@@ -1,5 +1,7 @@
 import type { IamResourceUse } from '../../api/resource-validation';
-import { changeEdits, describeGrant, grantId, type Grant, type IamResource } from '../../iam/grant';
+import { changeEdits, describeGrant, grantEdits, grantId, grantKey, isAuthoritative, type Grant, type IamResource } from '../../iam/grant';
+import { applyEdits } from '../../iam/policy-edit';
+import { removedMembers, type PolicyMember } from '../../iam/policy-diff';
 import { validateGrantValues } from '../../iam/grant-validation';
 import type { Policy } from '../../iam/types';
 import { isNotFound, isOutcomeUnknown, ProviderErrors, reportError, reportRefusalAhead } from '../errors';
@@ -138,6 +140,51 @@ export function grantResourceType<Model extends GrantModel>(
   }
 
   const typeName = grantTypeName(descriptor.typeInfix, kind.mode);
+
+  /**
+   * What a plan of a grant the configuration holds does besides planning:
+   * records what it grants for the run (no removal of the apply takes it
+   * away), refuses a member entry another resource of the configuration
+   * grants too, and, for an authoritative kind, says what the apply will
+   * remove that the configuration does not list (one read per policy).
+   */
+  async function planEffects(context: CallContext<GoogleIamContext>, grant: Grant, diagnostics: Diagnostics): Promise<void> {
+    const edits = grantEdits(grant, 'apply');
+    const entries = grant.mode === 'member' ? [grant] : grant.mode === 'members' ? grant.grants : [];
+    const twice = await context.provider.policies.planned(grant.resource, edits, entries, {
+      label: `${typeName} ${grantId(grant)}`,
+      key: `${typeName}|${grantKey(grant)}`,
+    });
+    for (const { entry, declaredBy } of twice) {
+      diagnostics.error(
+        'The same grant twice',
+        ProviderErrors.grantedTwice(
+          `${entry.role}${entry.condition ? ` (condition ${JSON.stringify(entry.condition.title)})` : ''} for ${entry.member}`,
+          grant.resource.name,
+          declaredBy,
+        ),
+      );
+    }
+    if (!isAuthoritative(grant.mode)) return;
+    let removed: PolicyMember[];
+    try {
+      const policy = await (await batcher(context, grant)).read();
+      removed = removedMembers(policy, applyEdits(policy, edits));
+    } catch {
+      return; // not readable yet (created in this apply), or refused: the apply reads and reports it
+    }
+    if (removed.length > 0) {
+      diagnostics.warning(
+        `${typeName} removes grants the configuration does not list`,
+        ProviderErrors.removesUnlisted(describeGrant(grant), removed.map(describeMember)),
+      );
+    }
+  }
+
+  /** `roles/x (condition "t"): user:a@example.com`, for the plan's warning. */
+  const describeMember = (m: PolicyMember) =>
+    `${m.role}${m.condition ? ` (condition ${JSON.stringify(m.condition.title ?? '')})` : ''}: ${m.member}`;
+
   return {
     typeName,
     schema,
@@ -151,7 +198,7 @@ export function grantResourceType<Model extends GrantModel>(
       reportRoleWarnings(diagnostics, descriptor, kind.partialGrant(config), config, request.providerConfigured);
     },
 
-    plan(request: PlanRequest): PlannedChange {
+    async plan(request: PlanRequest, diagnostics: Diagnostics, context?: CallContext<GoogleIamContext>): Promise<PlannedChange> {
       const { prior, proposed } = request;
       const changed = prior === null || configured.some((name) => differs(prior, proposed, name));
       const known = descriptor.resourceOf(proposed) !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
@@ -164,7 +211,14 @@ export function grantResourceType<Model extends GrantModel>(
         etag: changed ? UNKNOWN : (prior?.etag ?? UNKNOWN),
       };
       const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
+      if (context && known && refusals(proposed).length === 0)
+        await planEffects(context, kind.grantOf(decode(proposed, COMPUTED)), diagnostics);
       return { planned, requiresReplace };
+    },
+
+    // A destroy planned (terraform destroy's destroy walk, or the resource deleted from the configuration).
+    planDestroy(_prior, _diagnostics, context) {
+      context.provider.policies.plannedDestruction();
     },
 
     async create(context, planned, diagnostics) {

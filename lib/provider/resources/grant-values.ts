@@ -1,7 +1,7 @@
 import { samePrincipal } from '../../iam/principal';
 import type { AuditConfig, ConditionInput, Expr } from '../../iam/types';
-import type { CtyValue } from '../framework/cty';
-import { objectOf, partial } from '../framework/cty-values';
+import type { CtyObject, CtyValue } from '../framework/cty';
+import { isKnown, objectOf, partial } from '../framework/cty-values';
 import type { ModelObject, ModelReader } from '../framework/model';
 
 /**
@@ -104,4 +104,13 @@ export function partialCondition(value: CtyValue | undefined): ConditionInput | 
   const object = objectOf(value);
   if (!object) return undefined;
   return { expression: partial(object.expression), title: partial(object.title), description: partial(object.description) };
+}
+
+/** The known objects of a list, mapped; the list itself when unknown (the validators skip it). */
+export function knownElements<T>(value: CtyValue, map: (object: CtyObject) => T): T[] {
+  if (!isKnown(value)) return value as never;
+  return (Array.isArray(value) ? value : []).flatMap((v) => {
+    const object = objectOf(v);
+    return object ? [map(object)] : [];
+  });
 }

@@ -1,10 +1,9 @@
 import type { GrantBinding, PolicyGrant } from '../../iam/grant';
 import { BindingIdentity } from '../../iam/identity';
 import type { Binding } from '../../iam/types';
-import type { CtyObject, CtyValue } from '../framework/cty';
 import type { ResourceType } from '../framework/resource';
 import type { GoogleIamContext } from '../provider-context';
-import { isKnown, objectOf, partial } from '../framework/cty-values';
+import { partial } from '../framework/cty-values';
 import { grantResourceType, type GrantKind, type GrantModel } from './grant-resource';
 import {
   auditConfigsFrom,
@@ -13,6 +12,7 @@ import {
   decodeCondition,
   encodeAuditConfigs,
   encodeCondition,
+  knownElements,
   membersAsSpelled,
   partialCondition,
   type AuditConfigModel,
@@ -112,15 +112,6 @@ function bindingsFrom(bindings: readonly Binding[], prior: readonly GrantBinding
       const condition = mine ? mine.condition : conditionFrom(binding.condition);
       return { role: binding.role, members: membersAsSpelled(members, mine?.members ?? []), ...(condition ? { condition } : {}) };
     });
-}
-
-/** The known objects of a list, mapped; the list itself when unknown (the validators skip it). */
-function knownElements<T>(value: CtyValue, map: (object: CtyObject) => T): T[] {
-  if (!isKnown(value)) return value as never;
-  return (Array.isArray(value) ? value : []).flatMap((v) => {
-    const object = objectOf(v);
-    return object ? [map(object)] : [];
-  });
 }
 
 /** `googleiam_<type>_iam_policy` of `descriptor`. */

@@ -104,7 +104,7 @@ export const COMPUTED_ATTRIBUTES: readonly Attribute[] = [
   {
     name: 'id',
     description:
-      'As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional.',
+      'As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional; `{name}` (members), `{name}/{member}` (member roles).',
     type: 'string',
     computed: true,
   },

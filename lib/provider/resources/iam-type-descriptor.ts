@@ -47,9 +47,18 @@ export interface IamTypeDescriptor {
   importedResource(resourceId: string, mode: Grant['mode']): IamResource;
 }
 
-/** The type name of a family's member, binding or policy resource: `googleiam_{typeInfix}iam_{mode}`. */
+/** The last word of each kind's type names, as the google provider spells them (`_iam_member`), snake_case. */
+const TYPE_SUFFIX: Readonly<Record<Grant['mode'], string>> = {
+  member: 'member',
+  binding: 'binding',
+  policy: 'policy',
+  members: 'members',
+  memberRoles: 'member_roles',
+};
+
+/** The type name of a family's resource of one kind: `googleiam_{typeInfix}iam_{member|binding|policy|members|member_roles}`. */
 export function grantTypeName(typeInfix: string, mode: Grant['mode']): string {
-  return `googleiam_${typeInfix}iam_${mode}`;
+  return `googleiam_${typeInfix}iam_${TYPE_SUFFIX[mode]}`;
 }
 
 /** The type names' infix of a typed row: `authorization_policy_`. */

@@ -24,10 +24,10 @@ function validate(typeName: string, values: CtyObject, providerConfigured = fals
   return diagnostics;
 }
 
-test('every type name of the common brief, typed and generic', () => {
+test('every type name of the common brief, typed and generic', async () => {
   expect(provider.resources.map((r) => r.typeName)).toEqual(
     ['authorization_policy_', 'network_security_authz_policy_', 'address_group_', 'migration_job_', ''].flatMap((infix) =>
-      ['member', 'binding', 'policy'].map((mode) => `googleiam_${infix}iam_${mode}`),
+      ['member', 'binding', 'policy', 'members', 'member_roles'].map((mode) => `googleiam_${infix}iam_${mode}`),
     ),
   );
   expect(provider.dataSources.map((d) => d.typeName)).toEqual([
@@ -41,7 +41,7 @@ test('every type name of the common brief, typed and generic', () => {
 });
 
 describe('validate', () => {
-  test('inside a plan or apply walk the same refusal is a warning saying the apply refuses it (an error would stop terraform destroy)', () => {
+  test('inside a plan or apply walk the same refusal is a warning saying the apply refuses it (an error would stop terraform destroy)', async () => {
     const values = { name: AUTHZ, role: ROLE, member: 'user:a@example.com' };
     const diagnostics = validate('googleiam_authorization_policy_iam_member', values, true);
     expect(diagnostics.hasError).toBe(false);
@@ -52,7 +52,7 @@ describe('validate', () => {
     expect(validate('googleiam_authorization_policy_iam_member', values, false).all.map((d) => d.severity)).toEqual(['ERROR']);
   });
 
-  test('a typed grant whose name is of another collection is refused, on the name', () => {
+  test('a typed grant whose name is of another collection is refused, on the name', async () => {
     const diagnostics = validate('googleiam_authorization_policy_iam_member', { name: AG, role: ROLE, member: 'user:a@example.com' });
     expect(diagnostics.all).toEqual([
       expect.objectContaining({ severity: 'ERROR', attribute: ['name'], detail: expect.stringContaining('authorizationPolicies') }),
@@ -85,7 +85,7 @@ describe('validate', () => {
     },
   );
 
-  test('bad values are reported on their attribute; unknown values are skipped', () => {
+  test('bad values are reported on their attribute; unknown values are skipped', async () => {
     expect(validate('googleiam_authorization_policy_iam_member', { name: AP, role: ROLE, member: 'alice' }).all[0].attribute).toEqual([
       'member',
     ]);
@@ -110,7 +110,7 @@ describe('validate', () => {
     ).toEqual(['condition', 'expression']);
   });
 
-  test("a policy's audit configs are checked down to the log type", () => {
+  test("a policy's audit configs are checked down to the log type", async () => {
     const diagnostics = validate('googleiam_authorization_policy_iam_policy', {
       name: AP,
       bindings: [{ role: ROLE, members: ['user:a@example.com'], condition: null }],
@@ -119,7 +119,7 @@ describe('validate', () => {
     expect(diagnostics.all[0].attribute).toEqual(['audit_configs', 0, 'audit_log_configs', 0, 'log_type']);
   });
 
-  test('a generic grant is checked against the table: the service, the version, a writable collection', () => {
+  test('a generic grant is checked against the table: the service, the version, a writable collection', async () => {
     const generic = (values: CtyObject) => validate('googleiam_iam_member', { role: ROLE, member: 'user:a@example.com', ...values });
     expect(generic({ service: 'networksecurity', api_version: 'v1', name: AP }).all).toEqual([]);
     expect(generic({ service: 'networksecurity', api_version: 'v9', name: AP }).all[0].attribute).toEqual(['api_version']);
@@ -134,26 +134,29 @@ describe('plan', () => {
   const member = type('googleiam_authorization_policy_iam_member');
   const proposed = (values: CtyObject) => fullValue(member, { name: AP, role: ROLE, member: 'user:a@example.com', ...values });
 
-  test('on create, id and project are known from the configuration, the etag only after apply', () => {
-    const { planned, requiresReplace } = member.plan!({ prior: null, proposed: proposed({}), config: proposed({}) }, new Diagnostics());
+  test('on create, id and project are known from the configuration, the etag only after apply', async () => {
+    const { planned, requiresReplace } = await member.plan!(
+      { prior: null, proposed: proposed({}), config: proposed({}) },
+      new Diagnostics(),
+    );
     expect(planned).toMatchObject({ id: `${AP}/${ROLE}/user:a@example.com`, project: 'p-123456' });
     expect(planned.etag).toBeInstanceOf(Unknown);
     expect(requiresReplace).toEqual([]);
-    const unknownMember = member.plan!(
+    const unknownMember = await member.plan!(
       { prior: null, proposed: proposed({ member: UNKNOWN }), config: proposed({ member: UNKNOWN }) },
       new Diagnostics(),
     );
     expect(unknownMember.planned.id).toBeInstanceOf(Unknown);
   });
 
-  test('a changed member, role or condition is an update in place; another name replaces', () => {
+  test('a changed member, role or condition is an update in place; another name replaces', async () => {
     const prior = { ...proposed({}), id: 'old', project: 'p-123456', etag: 'e1' };
-    const plan = (values: CtyObject) =>
-      member.plan!({ prior, proposed: { ...prior, ...values }, config: proposed(values) }, new Diagnostics());
-    expect(plan({ member: 'user:b@example.com' }).requiresReplace).toEqual([]);
-    expect(plan({ condition: { expression: 'true', title: 't', description: null } }).requiresReplace).toEqual([]);
-    expect(plan({ name: AP.replace(/ap$/, 'other') }).requiresReplace).toEqual([['name']]);
-    const unchanged = plan({});
+    const plan = async (values: CtyObject) =>
+      await member.plan!({ prior, proposed: { ...prior, ...values }, config: proposed(values) }, new Diagnostics());
+    expect((await plan({ member: 'user:b@example.com' })).requiresReplace).toEqual([]);
+    expect((await plan({ condition: { expression: 'true', title: 't', description: null } })).requiresReplace).toEqual([]);
+    expect((await plan({ name: AP.replace(/ap$/, 'other') })).requiresReplace).toEqual([['name']]);
+    const unchanged = await plan({});
     expect(unchanged.planned.etag).toBe('e1');
   });
 });

@@ -48,7 +48,7 @@ const SCHEMA: Schema = {
   blocks: [CONDITION_BLOCK, RULE],
 };
 
-test('on the wire: attributes stay attributes, blocks become block_types with their nesting and bounds', () => {
+test('on the wire: attributes stay attributes, blocks become block_types with their nesting and bounds', async () => {
   const { block } = wireSchema(SCHEMA) as { block: { attributes: { name: string }[]; block_types: unknown[] } };
   expect(block.attributes.map((a) => a.name)).toEqual(['name', 'etag']);
   expect(block.block_types).toEqual([
@@ -81,7 +81,7 @@ test('on the wire: attributes stay attributes, blocks become block_types with th
   ]);
 });
 
-test("a block's value type is its nesting's: an object (SINGLE), a list or set of objects; nested blocks inside", () => {
+test("a block's value type is its nesting's: an object (SINGLE), a list or set of objects; nested blocks inside", async () => {
   expect(schemaType(SCHEMA)).toEqual([
     'object',
     {
@@ -95,7 +95,7 @@ test("a block's value type is its nesting's: an object (SINGLE), a list or set o
   expect(blockAttribute(CONDITION_BLOCK)).toMatchObject({ optional: true, nested: { nesting: 'SINGLE' } });
 });
 
-test('values round-trip through msgpack, an absent SINGLE block as null; state JSON of the former nested attribute reads as is', () => {
+test('values round-trip through msgpack, an absent SINGLE block as null; state JSON of the former nested attribute reads as is', async () => {
   const type = schemaType(SCHEMA);
   const value = {
     name: 'n',
@@ -110,7 +110,7 @@ test('values round-trip through msgpack, an absent SINGLE block as null; state J
   expect(ctyFromJson(state, type, { dropUnknownAttributes: true })).toEqual(state);
 });
 
-test('planning: a block is configured, never computed, and planned exactly as configured', () => {
+test('planning: a block is configured, never computed, and planned exactly as configured', async () => {
   const resource: ResourceType = {
     typeName: 'toy_thing',
     schema: SCHEMA,
@@ -126,11 +126,11 @@ test('planning: a block is configured, never computed, and planned exactly as co
     condition: { expression: 'true', title: 't', description: null },
     rule: [{ port: 1, note: null }],
   };
-  const plan = planResourceChange(resource, { prior: null, proposed: config, config }, new Diagnostics());
+  const plan = await planResourceChange(resource, { prior: null, proposed: config, config }, new Diagnostics());
   expect(plan.planned).toEqual({ ...config, etag: UNKNOWN });
 });
 
-test("the provider's member and binding types declare the condition as a block (as the google provider does), a policy's bindings keep theirs as an attribute", () => {
+test("the provider's member and binding types declare the condition as a block (as the google provider does), a policy's bindings keep theirs as an attribute", async () => {
   const schemas = providerSchemas().filter((e) => e.kind === 'resource');
   const grants = schemas.filter((e) => /_iam_(member|binding)$/.test(e.typeName));
   expect(grants.length).toBeGreaterThan(0);

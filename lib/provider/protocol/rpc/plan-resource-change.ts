@@ -6,15 +6,18 @@
  */
 import type { CtyObject } from '../../framework/cty';
 import { Diagnostics } from '../../framework/diagnostics';
+import { PrivateState } from '../../framework/private-state';
 import type { ResourceType } from '../../framework/resource';
 import { wireAttributePath } from '../attribute-path';
 import { decodeObject, encodeDynamicValue } from '../dynamic-value';
 import { planResourceChange as plan, type Plan } from '../planning';
 import type { ProviderServer, Typed } from '../provider-server';
+import type { CancellableCall } from '../provider-state';
 import type * as wire from '../wire';
 import { wireDiagnostics } from '../wire-diagnostics';
 
 interface PlanRequest<Context> {
+  readonly typeName: string;
   readonly resource: Typed<ResourceType<Context>>;
   readonly prior: CtyObject | null;
   /** Null for a destroy. */
@@ -24,20 +27,25 @@ interface PlanRequest<Context> {
   readonly priorPrivate: Uint8Array | undefined;
 }
 
-/** The PlanResourceChange RPC. */
-export function planResourceChange<Context>(
+/** The PlanResourceChange RPC: the type plans with the configured provider (it may read, never write). */
+export async function planResourceChange<Context>(
   server: ProviderServer<Context>,
   request: wire.PlanResourceChangeRequest,
-): wire.PlanResourceChangeResponse {
+  call: CancellableCall,
+): Promise<wire.PlanResourceChangeResponse> {
   const decoded = decode(server, request);
   const diagnostics = new Diagnostics();
-  const planned = plan(decoded.resource.definition, decoded, diagnostics);
+  const planned = await server.state.track(call, async (signal) => {
+    const context = await server.callContext(signal, decoded.typeName, PrivateState.decode(decoded.priorPrivate));
+    return plan(decoded.resource.definition, decoded, diagnostics, context);
+  });
   return encode(decoded, planned, diagnostics);
 }
 
 function decode<Context>(server: ProviderServer<Context>, request: wire.PlanResourceChangeRequest): PlanRequest<Context> {
   const resource = server.resource(request.type_name);
   return {
+    typeName: request.type_name,
     resource,
     prior: decodeObject(request.prior_state, resource.type, 'prior state'),
     proposed: decodeObject(request.proposed_new_state, resource.type, 'proposed new state'),

@@ -1,0 +1,31 @@
+import { BindingIdentity } from './identity';
+import { comparisonKey } from './principal';
+import type { Expr, Policy } from './types';
+
+/** One principal in one binding (role and condition) of a policy. */
+export interface PolicyMember {
+  readonly role: string;
+  readonly member: string;
+  readonly condition?: Expr;
+}
+
+/** The principals `before` has in a binding and `after` no longer has there, in `before`'s order. */
+export function removedMembers(before: Policy, after: Policy): PolicyMember[] {
+  const kept = new Set<string>();
+  for (const binding of after.bindings ?? []) {
+    const identity = BindingIdentity.ofBinding(binding).key;
+    for (const member of binding.members ?? []) kept.add(`${identity}\n${comparisonKey(member)}`);
+  }
+  const removed: PolicyMember[] = [];
+  const seen = new Set<string>();
+  for (const binding of before.bindings ?? []) {
+    const identity = BindingIdentity.ofBinding(binding).key;
+    for (const member of binding.members ?? []) {
+      const key = `${identity}\n${comparisonKey(member)}`;
+      if (kept.has(key) || seen.has(key)) continue;
+      seen.add(key);
+      removed.push({ role: binding.role, member, ...(binding.condition ? { condition: binding.condition } : {}) });
+    }
+  }
+  return removed;
+}
