@@ -43,6 +43,7 @@ export class RunDeclarations {
   /** What was read of each process's file. */
   private readonly read = new Map<string, FileRead>();
   private created = false;
+  private ended = false;
   private destroyingNoted = false;
 
   constructor(
@@ -103,9 +104,17 @@ export class RunDeclarations {
       }
       this.created = true;
       // Terraform ends each walk's processes (Shutdown) before it starts the next walk's.
-      process.once('exit', () => this.write({ kind: 'ended', at: Date.now() }));
+      if (unended.size === 0) process.once('exit', () => unended.forEach((run) => run.end()));
+      unended.add(this);
     }
     this.write(declaration);
+  }
+
+  /** Records that this process has ended (when it exits). */
+  public end(): void {
+    if (this.created && !this.ended) this.write({ kind: 'ended', at: Date.now() });
+    this.ended = true;
+    unended.delete(this);
   }
 
   private write(declaration: RunDeclaration): void {
@@ -153,6 +162,9 @@ interface FileRead {
   readonly destroyingSince: number[];
   endedAt?: number;
 }
+
+/** The instances that have written and not yet ended: each writes its end when the process exits. */
+const unended = new Set<RunDeclarations>();
 
 const FOLDER_PREFIX = 'terraform-provider-googleiam-run-';
 

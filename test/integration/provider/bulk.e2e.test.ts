@@ -154,7 +154,9 @@ describe('googleiam_*_iam_members: many grants, one resource', () => {
     const twice = await tf.apply();
     expect(twice.code).toBe(1);
     expect(twice.stderr).toContain('Invalid IAM grant');
-    expect(twice.stderr).toMatch(/grants\[1\]\.role: grants\[0\] already lists roles\/networksecurity\.viewer for\s+user:u1@example\.com; list each once/);
+    expect(twice.stderr).toMatch(
+      /grants\[1\]\.role: grants\[0\] already lists roles\/networksecurity\.viewer for\s+user:u1@example\.com; list each once/,
+    );
     tf.configure({
       resource: {
         [MEMBERS]: { team: { name, grant: entries(VIEWER, user(1), user(2)) } },

@@ -22,7 +22,7 @@ import fc from 'fast-check';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { changeEdits, type Grant, type IamResource } from '../../../../lib/iam/grant';
+import { changeEdits, grantEdits, type Grant, type IamResource } from '../../../../lib/iam/grant';
 import { comparisonKey } from '../../../../lib/iam/principal';
 import type { Policy } from '../../../../lib/iam/types';
 import { PolicyBatchers } from '../../../../lib/provider/policies/policy-batchers';
@@ -64,12 +64,30 @@ type ModelGrant = { readonly version: number; readonly alias?: number; readonly 
       readonly policy: number;
       readonly bindings: readonly { readonly role: number; readonly conditional: boolean; readonly members: readonly number[] }[];
     }
+  | { readonly kind: 'members'; readonly policy: number; readonly entries: readonly { readonly slot: Slot; readonly member: number }[] }
+  | { readonly kind: 'memberRoles'; readonly policy: number; readonly member: number; readonly roles: readonly Slot[] }
 );
 /** A configuration: grants by address (`member.0`, `binding.1`, `policy.0`, …). */
 type Configuration = ReadonlyMap<string, ModelGrant>;
 
-const policyOf = (g: ModelGrant) => (g.kind === 'policy' ? g.policy : g.slot.policy);
+const policyOf = (g: ModelGrant) => ('slot' in g ? g.slot.policy : g.policy);
 const slotKey = (s: Slot) => `${s.policy}/${s.role}/${s.conditional}`;
+
+/** Every (binding, principal) a grant declares: what it keeps in Google. */
+function claims(g: ModelGrant): { readonly slot: string; readonly member: number }[] {
+  switch (g.kind) {
+    case 'member':
+      return [{ slot: slotKey(g.slot), member: g.member }];
+    case 'binding':
+      return g.members.map((member) => ({ slot: slotKey(g.slot), member }));
+    case 'policy':
+      return g.bindings.flatMap((b) => b.members.map((member) => ({ slot: slotKey({ policy: g.policy, ...b }), member })));
+    case 'members':
+      return g.entries.map((e) => ({ slot: slotKey(e.slot), member: e.member }));
+    case 'memberRoles':
+      return g.roles.map((r) => ({ slot: slotKey(r), member: g.member }));
+  }
+}
 
 // ---- generators -------------------------------------------------------------------------------
 
@@ -91,6 +109,34 @@ const candidate = fc.oneof(
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('binding' as const), slot, members: memberSet, version: fc.nat(1), alias }) },
   {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('members' as const),
+      policy: fc.nat(1),
+      entries: fc.uniqueArray(fc.record({ slot, member: fc.nat(MEMBERS.length - 1) }), {
+        maxLength: 4,
+        selector: (e) => `${slotKey(e.slot)}/${e.member}`,
+      }),
+      version: fc.nat(1),
+      alias,
+      byNumber,
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('memberRoles' as const),
+      policy: fc.nat(1),
+      member: fc.nat(MEMBERS.length - 1),
+      roles: fc.uniqueArray(fc.record({ role: fc.nat(1), conditional: fc.boolean() }), {
+        maxLength: 3,
+        selector: (r) => `${r.role}/${r.conditional}`,
+      }),
+      version: fc.nat(1),
+      alias,
+    }),
+  },
+  {
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('policy' as const),
@@ -106,22 +152,42 @@ const candidate = fc.oneof(
   },
 );
 /** Candidates at addresses (a small pool, so that the two configurations share many); made valid by `valid`. */
-const configuration = fc
-  .array(fc.tuple(fc.nat(3), candidate), { maxLength: 7 })
-  .map((entries) => valid(entries.map(([n, g]) => [`${g.kind}.${n}`, g] as const)));
+const configuration = fc.array(fc.tuple(fc.nat(3), candidate), { maxLength: 7 }).map((entries) =>
+  valid(
+    entries.map(([n, g]) => {
+      // The bulk kinds' slots are on their own policy.
+      const grant: ModelGrant =
+        g.kind === 'members'
+          ? { ...g, entries: g.entries.map((e) => ({ ...e, slot: { ...e.slot, policy: g.policy } })) }
+          : g.kind === 'memberRoles'
+            ? { ...g, roles: g.roles.map((r) => ({ ...r, policy: g.policy })) }
+            : g;
+      return [`${g.kind}.${n}`, grant] as const;
+    }),
+  ),
+);
 
 /**
- * The grants that can stand together, as synth insists (one owner per policy, per binding, per member):
- * a policy grant owns its policy, a binding grant its binding; a later candidate that conflicts is dropped.
+ * The grants that can stand together, as synth insists (one owner per policy, per binding, per
+ * principal's roles, per member entry): a policy grant owns its policy, a binding grant its binding,
+ * a principal's roles that principal; a later candidate that conflicts is dropped.
  */
 function valid(entries: readonly (readonly [string, ModelGrant])[]): Configuration {
   const config = new Map<string, ModelGrant>();
+  const ownedSlot = (g: ModelGrant) => (g.kind === 'binding' ? slotKey(g.slot) : undefined);
   const fits = (g: ModelGrant, other: ModelGrant): boolean => {
     if (policyOf(g) !== policyOf(other)) return true;
     if (g.kind === 'policy' || other.kind === 'policy') return false;
-    if (slotKey(g.slot) !== slotKey(other.slot)) return true;
-    if (g.kind === 'binding' || other.kind === 'binding') return false;
-    return g.member !== other.member;
+    for (const [a, b] of [
+      [g, other],
+      [other, g],
+    ]) {
+      if (a.kind === 'memberRoles' && claims(b).some((c) => c.member === a.member)) return false;
+      const owned = ownedSlot(a);
+      if (owned !== undefined && (ownedSlot(b) === owned || claims(b).some((c) => c.slot === owned))) return false;
+    }
+    const mine = new Set(claims(g).map((c) => `${c.slot}|${c.member}`));
+    return !claims(other).some((c) => mine.has(`${c.slot}|${c.member}`));
   };
   for (const [address, grant] of entries) {
     if (config.has(address)) continue;
@@ -218,6 +284,19 @@ function grantOf(g: ModelGrant): Grant {
           condition: condition(b.conditional),
         })),
       };
+    case 'members':
+      return {
+        mode: 'members',
+        resource: resource(g),
+        grants: g.entries.map((e) => ({ role: ROLES[e.slot.role], member: MEMBERS[e.member], condition: condition(e.slot.conditional) })),
+      };
+    case 'memberRoles':
+      return {
+        mode: 'memberRoles',
+        resource: resource(g),
+        member: MEMBERS[g.member],
+        roles: g.roles.map((r) => ({ role: ROLES[r.role], condition: condition(r.conditional) })),
+      };
   }
 }
 
@@ -228,12 +307,56 @@ const FAST = { initialDelayMs: 1, maxDelayMs: 2, maxElapsedMs: 20_000 };
  * the run's folder; every request sent after its delay (a replacement's second half after its
  * first), at most 10 at once; a create or update to its grant's alias, a delete to the old one's.
  */
-async function apply(google: LaggingPolicies, from: Configuration, to: Configuration, schedule: Schedule): Promise<string[]> {
+async function apply(
+  google: LaggingPolicies,
+  from: Configuration,
+  to: Configuration,
+  schedule: Schedule,
+  how: 'apply' | 'destroy' = 'apply',
+): Promise<string[]> {
   const run = fs.mkdtempSync(path.join(os.tmpdir(), 'apply-order-'));
   try {
-    return await applyIn(run, google, from, to, schedule);
+    return await applyIn(run, google, from, to, schedule, how);
   } finally {
     fs.rmSync(run, { recursive: true, force: true });
+  }
+}
+
+const OPTIONS = { change: FAST, read: FAST, staleRead: FAST, maxGatherMs: 4, idleGatherMs: 1 };
+
+/** A provider process of the run: its batchers, and its file in the run's folder. */
+function providerProcess(run: string, google: LaggingPolicies, name: string): { batchers: PolicyBatchers; declarations: RunDeclarations } {
+  const declarations = new RunDeclarations(run, name, Date.now());
+  const batchers = new PolicyBatchers(
+    {
+      endpointOf: (r) => google.endpoint(r.name.replace('projects/123456789012/', 'projects/p-123456/')),
+      canonicalName,
+      declarations,
+    },
+    OPTIONS,
+  );
+  return { batchers, declarations };
+}
+
+/**
+ * The walks before the apply walk, as `terraform apply` and `terraform destroy` run them: a plan of
+ * the whole configuration `planned` (each grant's plan records what it declares), and for a destroy
+ * a destroy walk that plans each resource's destruction. Each walk's process ends before the next starts.
+ */
+async function planWalks(run: string, google: LaggingPolicies, planned: Configuration, how: 'apply' | 'destroy'): Promise<void> {
+  const plan = providerProcess(run, google, 'plan');
+  for (const [address, g] of planned) {
+    const grant = grantOf(g);
+    const entries = grant.mode === 'member' ? [grant] : grant.mode === 'members' ? grant.grants : [];
+    const twice = await plan.batchers.planned(grant.resource, grantEdits(grant, 'apply'), entries, { label: address, key: address });
+    expect(twice).toEqual([]);
+  }
+  plan.declarations.end();
+  if (how === 'destroy') {
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const destroyWalk = providerProcess(run, google, 'plan-destroy');
+    destroyWalk.batchers.plannedDestruction();
+    destroyWalk.declarations.end();
   }
 }
 
@@ -243,19 +366,11 @@ async function applyIn(
   from: Configuration,
   to: Configuration,
   schedule: Schedule,
+  how: 'apply' | 'destroy',
 ): Promise<string[]> {
-  const options = { change: FAST, read: FAST, staleRead: FAST, maxGatherMs: 4, idleGatherMs: 1 };
-  const processes = [0, 1].map(
-    (alias) =>
-      new PolicyBatchers(
-        {
-          endpointOf: (r) => google.endpoint(r.name.replace('projects/123456789012/', 'projects/p-123456/')),
-          canonicalName,
-          declarations: new RunDeclarations(run, `alias-${alias}`),
-        },
-        options,
-      ),
-  );
+  // `terraform apply plan.tfplan` (a saved plan) has no plan walk in its run.
+  if (schedule.planWalk) await planWalks(run, google, how === 'destroy' ? from : to, how);
+  const processes = [0, 1].map((alias) => providerProcess(run, google, `alias-${alias}`).batchers);
   const steps = operations(from, to, (address) => schedule.createFirst.includes(address));
   const order = [...steps.keys()].sort((a, b) => (schedule.rank[a] ?? a) - (schedule.rank[b] ?? b));
   const failures: string[] = [];
@@ -293,6 +408,8 @@ async function applyIn(
 }
 
 interface Schedule {
+  /** Whether the run plans first (`terraform apply`); not for a saved plan (`terraform apply plan.tfplan`). */
+  readonly planWalk: boolean;
   /** Sort keys of the steps: the order Terraform sends them in. */
   readonly rank: readonly number[];
   /** Milliseconds before each step is sent: which requests share a batch, and which wait for a write in flight. */
@@ -301,6 +418,7 @@ interface Schedule {
   readonly createFirst: readonly string[];
 }
 const schedule = fc.record({
+  planWalk: fc.boolean(),
   rank: fc.array(fc.nat(20), { maxLength: 14 }),
   delays: fc.array(fc.nat(4), { maxLength: 14 }),
   createFirst: fc.subarray([
@@ -336,8 +454,10 @@ function bindingsOf(policy: Policy, index: number): Bindings {
 /**
  * What Google must hold after applying `to` over `before` (the policy as it was before the apply),
  * when `from` was applied before: per binding, a policy grant's bindings exactly; else a binding
- * grant's members exactly; else what was there, less what leaving grants owned (a member grant its
- * member, a binding or policy grant the whole binding), plus the member grants `to` declares.
+ * grant's members exactly; else what was there, less what leaving grants owned (a member or bulk
+ * entry its principal, a principal's roles that principal in those roles, a binding or policy
+ * grant the whole binding) and less a principal whose roles `to` owns wherever `to` does not list
+ * it, plus what `to`'s member, bulk and principal's-roles grants declare.
  */
 function expected(before: Bindings, index: number, from: Configuration, to: Configuration): Bindings {
   const mine = (c: Configuration) => [...c.entries()].filter(([, g]) => policyOf(g) === index);
@@ -348,31 +468,47 @@ function expected(before: Bindings, index: number, from: Configuration, to: Conf
   const declared = mine(to).map(([, g]) => g);
   const policyGrant = declared.find((g) => g.kind === 'policy');
   const result: Bindings = new Map();
-  const keys = (members: readonly number[]) => new Set(members.map((m) => comparisonKey(MEMBERS[m])));
+  const key = (m: number) => comparisonKey(MEMBERS[m]);
   if (policyGrant?.kind === 'policy') {
-    for (const b of policyGrant.bindings) result.set(slotKey({ policy: index, role: b.role, conditional: b.conditional }), keys(b.members));
+    for (const b of policyGrant.bindings) result.set(slotKey({ policy: index, ...b }), new Set(b.members.map(key)));
     return result;
   }
-  const allSlots = new Set([...before.keys(), ...declared.map((g) => (g.kind === 'policy' ? '' : slotKey(g.slot)))].filter(Boolean));
-  for (const key of allSlots) {
-    const binding = declared.find((g) => g.kind === 'binding' && slotKey(g.slot) === key);
+  const additive = declared.filter((g) => g.kind === 'member' || g.kind === 'members' || g.kind === 'memberRoles');
+  const allSlots = new Set([...before.keys(), ...declared.flatMap((g) => claims(g).map((c) => c.slot))]);
+  for (const slot of allSlots) {
+    const binding = declared.find((g) => g.kind === 'binding' && slotKey(g.slot) === slot);
     if (binding?.kind === 'binding') {
-      result.set(key, keys(binding.members));
+      result.set(slot, new Set(binding.members.map(key)));
       continue;
     }
-    const members = new Set(before.get(key) ?? []);
+    const members = new Set(before.get(slot) ?? []);
     for (const g of leaving) {
-      if (g.kind === 'member' && slotKey(g.slot) === key) members.delete(comparisonKey(MEMBERS[g.member]));
-      if (
-        (g.kind === 'binding' && slotKey(g.slot) === key) ||
-        (g.kind === 'policy' && g.bindings.some((b) => slotKey({ policy: index, ...b }) === key))
-      )
-        members.clear();
+      if (g.kind === 'binding' || g.kind === 'policy') {
+        if (claims(g).some((c) => c.slot === slot)) members.clear();
+      } else {
+        for (const c of claims(g)) if (c.slot === slot) members.delete(key(c.member));
+      }
     }
-    for (const g of declared) if (g.kind === 'member' && slotKey(g.slot) === key) members.add(comparisonKey(MEMBERS[g.member]));
-    if (members.size > 0) result.set(key, members);
+    for (const g of declared) {
+      if (g.kind === 'memberRoles' && !g.roles.some((r) => slotKey(r) === slot)) members.delete(key(g.member));
+    }
+    for (const g of additive) for (const c of claims(g)) if (c.slot === slot) members.add(key(c.member));
+    if (members.size > 0) result.set(slot, members);
   }
   return result;
+}
+
+/**
+ * The (binding, principal) pairs both configurations declare on policy `index`: no write of the
+ * apply between them may lack one (a grant moved between addresses, kinds, versions, aliases or
+ * name forms leaves no gap), when the run planned first.
+ */
+function declaredByBoth(index: number, from: Configuration, to: Configuration): string[] {
+  const pairs = (c: Configuration) =>
+    new Set([...c.values()].filter((g) => policyOf(g) === index).flatMap((g) => claims(g).map((x) => `${x.slot}|${key(x.member)}`)));
+  const key = (m: number) => comparisonKey(MEMBERS[m]);
+  const later = pairs(to);
+  return [...pairs(from)].filter((pair) => later.has(pair));
 }
 
 function show(bindings: Bindings): Record<string, string[]> {
@@ -409,16 +545,29 @@ const oneCase = fc.asyncProperty(
       );
     });
     const empty: Configuration = new Map();
-    for (const [from, to, when] of [
-      [empty, first, firstSchedule],
-      [first, second, secondSchedule],
+    // Apply the first configuration, then the second, then destroy it all (terraform destroy).
+    for (const [from, to, when, command] of [
+      [empty, first, firstSchedule, 'apply'],
+      [first, second, secondSchedule, 'apply'],
+      [second, empty, firstSchedule, 'destroy'],
     ] as const) {
       const before = POLICIES.map((name, index) => bindingsOf(google.current(name), index));
-      const failures = await apply(google, from, to, when);
+      const writesBefore = POLICIES.map((name) => google.store.writes(name).length);
+      const failures = await apply(google, from, to, when, command);
       // A failed apply promises nothing (Terraform reports it, and the next apply converges); with these budgets none fails.
       expect(failures).toEqual([]);
       POLICIES.forEach((name, index) => {
         expect(show(bindingsOf(google.current(name), index))).toEqual(show(expected(before[index], index, from, to)));
+        if (when.planWalk && command === 'apply') {
+          const kept = declaredByBoth(index, from, to);
+          for (const write of google.store.writes(name).slice(writesBefore[index])) {
+            const held = bindingsOf(write.policy, index);
+            const missing = kept.filter(
+              (pair) => !held.get(pair.slice(0, pair.lastIndexOf('|')))?.has(pair.slice(pair.lastIndexOf('|') + 1)),
+            );
+            expect({ write: write.seq, missing }).toEqual({ write: write.seq, missing: [] });
+          }
+        }
       });
     }
   },
@@ -430,6 +579,7 @@ const at = (policy: number, role = 0, conditional = false): Slot => ({ policy, r
 const quiet: Misbehaviour = { staleReads: 0, staleDepth: 1, lostAnswers: 0, refusedWrites: 0 };
 /** The second apply's steps in the order given (by their index among the changed addresses), each 8 ms after the one before: separate batches. */
 const sentApart = (...order: number[]): Schedule => ({
+  planWalk: false,
   rank: order.map((_, i) => order.indexOf(i)),
   delays: order.map((_, i) => i * 8),
   createFirst: [],
@@ -443,7 +593,7 @@ const policyGrant = (policy: number, members: number[]): ModelGrant => ({
   bindings: [{ role: 0, conditional: false, members }],
   version: 0,
 });
-const none: Schedule = { rank: [], delays: [], createFirst: [] };
+const none: Schedule = { planWalk: false, rank: [], delays: [], createFirst: [] };
 type Case = [Placed, Placed, Configuration, Configuration, Schedule, Schedule, Misbehaviour, number];
 
 /** Each defect of issue 41 that a case reproduces, the create written in a batch before the delete's. */
