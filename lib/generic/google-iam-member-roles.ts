@@ -13,7 +13,7 @@ export interface GoogleIamMemberRolesProps extends IamGrantOptions {
   readonly resource: GoogleIamResource;
   /** The principal whose roles these are, e.g. `serviceAccount:app@my-project.iam.gserviceaccount.com`. */
   readonly member: string;
-  /** Every role it holds on the resource, each optionally under a condition. **A role it holds there that is not listed is removed.** */
+  /** Every role it holds on the resource, each optionally under a condition: **a role it holds there that is not listed is removed**. */
   readonly roles: IamRoleEntryProps[];
 }
 
