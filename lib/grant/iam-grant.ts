@@ -97,7 +97,7 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
   /**
    * The Terraform id of the grant's resource, as the provider sets it at plan (a Terraform expression): member
    * `{name}/{role}/{member}`, binding `{name}/{role}`, policy `{name}`, member and binding followed by
-   * `/{title}/{description}/{expression}` when conditional.
+   * `/{title}/{description}/{expression}` when conditional; bulk members `{name}`, a principal's roles `{name}/{member}`.
    */
   public get id(): string {
     return this.grantResource.id;
@@ -121,7 +121,8 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
    * Adopts a grant that already exists in Google at the next `terraform apply`, writing nothing (Terraform's
    * `import` block). `importId` is in the google provider's format: member `"<name> <role> <member>"`, binding
    * `"<name> <role>"`, policy `"<name>"`; a conditional member or binding adds the condition's title
-   * (`"<name> <role> <member> <title>"`). For the generic grants `<name>` is Google's full resource name,
+   * (`"<name> <role> <member> <title>"`); bulk members `"<name>"` (adopting no entry: the next apply grants the
+   * listed ones and revokes nothing); a principal's roles `"<name> <member>"`. For the generic grants `<name>` is Google's full resource name,
    * `//<service>.googleapis.com/<resource name>`.
    *
    * @param importId the grant's import ID
