@@ -96,7 +96,7 @@ export class GrantRegistry {
    */
   private principalConflicts(entry: RegisteredGrant): string[] {
     const { grant, construct } = entry;
-    for (const member of new Set(grantMembers(grant))) {
+    for (const member of new Set(grant.mode === 'memberRoles' ? [grant.member] : grantMembers(grant))) {
       const owner = this.principalOwners.get(principalKey(grant, member));
       if (!owner || owner === entry) continue;
       return [
