@@ -1,8 +1,10 @@
 # The googleiam provider in a plain HCL configuration: the IAM resources take the google provider's
 # arguments, `condition { ... }` block and import IDs, so HCL written for google_*_iam_member and
-# google_*_iam_binding moves here by renaming the type. Lay the provider out first, in this folder:
-#   npx cdktf-google-iam-provider install .
-# (docs/hcl.md), then terraform init, plan and apply as usual.
+# google_*_iam_binding moves here by renaming the type. Lay the provider out first, in this folder, from the
+# package's tarball (built by `npm ci && npm run package` in a checkout; not yet on the npm registry):
+#   npx --yes --legacy-peer-deps --package=../cdktf-google-iam/dist-packages/cdktf-google-iam-0.1.0.tgz cdktf-google-iam-provider install .
+# (once published: npx --yes --legacy-peer-deps --package=cdktf-google-iam cdktf-google-iam-provider install .;
+# docs/hcl.md), then terraform init, plan and apply as usual.
 
 terraform {
   required_providers {
@@ -58,6 +60,38 @@ resource "googleiam_address_group_iam_policy" "office_ranges" {
       members = ["group:network-admins@example.com"]
     },
   ]
+}
+
+# Many grants as one resource, each grant block as one _iam_member would grant it (everyone else's grants are
+# left alone, and removing a block revokes only that grant): hundreds of grants cost Terraform one resource's work.
+resource "googleiam_authorization_policy_iam_members" "support_rota" {
+  name = local.authorization_policy
+
+  grant {
+    role   = "roles/networksecurity.viewer"
+    member = "user:first-line@example.com"
+  }
+
+  grant {
+    role   = "roles/networksecurity.editor"
+    member = "user:second-line@example.com"
+
+    condition {
+      title      = "rota-2026"
+      expression = "request.time < timestamp(\"2027-01-01T00:00:00Z\")"
+    }
+  }
+}
+
+# Every role of one principal: it holds exactly these on the migration job, and a role it holds there that no
+# grant block lists (one given in the console, say) is removed. Other principals are left alone.
+resource "googleiam_migration_job_iam_member_roles" "migration_bot" {
+  name   = local.migration_job
+  member = "serviceAccount:migration-bot@my-project.iam.gserviceaccount.com"
+
+  grant {
+    role = "roles/datamigration.admin"
+  }
 }
 
 # A grant that exists already, taken over without a write (the google provider's import ID format:

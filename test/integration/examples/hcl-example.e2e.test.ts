@@ -75,7 +75,8 @@ test('init offline, plan, apply, a clean plan, destroy: each write keeps what th
 
   const plan = await terraform(dir, 'plan', '-input=false', '-detailed-exitcode');
   expect(plan.code).toBe(2);
-  expect(plan.output).toContain('Plan: 1 to import, 4 to add, 0 to change, 0 to destroy.');
+  expect(plan.output).toContain('Plan: 1 to import, 6 to add, 0 to change, 0 to destroy.');
+  expect(plan.output).toMatch(/\+ grant \{\n\s+\+ member = "user:second-line@example.com"\n\s+\+ role   = "roles\/networksecurity.editor"\n\n\s+\+ condition \{/);
   expect(plan.output).toContain('googleiam_migration_job_iam_member.dba_on_call will be imported');
   expect(plan.output).toMatch(/\+ condition \{\n\s+\+ description = "Temporary admin for the December freeze"/);
   expect(emulator.writes()).toEqual([]);
@@ -83,29 +84,39 @@ test('init offline, plan, apply, a clean plan, destroy: each write keeps what th
   const apply = await terraform(dir, 'apply', '-auto-approve', '-input=false');
   expect({ code: apply.code, summary: /Apply complete!.*/.exec(apply.output)?.[0] ?? apply.output }).toEqual({
     code: 0,
-    summary: 'Apply complete! Resources: 1 imported, 4 added, 0 changed, 0 destroyed.',
+    summary: 'Apply complete! Resources: 1 imported, 6 added, 0 changed, 0 destroyed.',
   });
-  // The authorization policy: both member grants, the conditional one with its condition; the platform team's binding kept in every write.
+  // The authorization policy: both member grants, the conditional one with its condition, and the bulk grants; the
+  // platform team's binding kept in every write.
   const apWrites = emulator.writes(AP);
   expect(apWrites.every((w) => membersIn(w, ADMIN).includes('user:platform-team@example.com'))).toBe(true);
   const apBindings = emulator.policy(AP).bindings ?? [];
-  expect(apBindings).toHaveLength(3);
+  expect(apBindings).toHaveLength(4);
   expect(apBindings).toEqual(
     expect.arrayContaining([
       PLATFORM,
       { role: ADMIN, members: ['user:oncall@example.com'], condition: UNTIL_NEW_YEAR },
-      { role: VIEWER, members: ['group:api-readers@example.com'] },
+      { role: VIEWER, members: expect.arrayContaining(['group:api-readers@example.com', 'user:first-line@example.com']) },
+      {
+        role: 'roles/networksecurity.editor',
+        members: ['user:second-line@example.com'],
+        condition: { title: 'rota-2026', expression: UNTIL_NEW_YEAR.expression },
+      },
     ]),
   );
   // The migration job: the binding written, the imported member (the dba's grant) left as it was.
   expect(emulator.writes(MJ).every((w) => membersIn(w, DBA.role).includes('user:dba@example.com'))).toBe(true);
-  expect(emulator.policy(MJ).bindings).toEqual([
-    DBA,
-    {
-      role: 'roles/datamigration.editor',
-      members: ['serviceAccount:reporting@my-project.iam.gserviceaccount.com', 'user:alice@example.com'],
-    },
-  ]);
+  expect(emulator.policy(MJ).bindings).toEqual(
+    expect.arrayContaining([
+      DBA,
+      {
+        role: 'roles/datamigration.editor',
+        members: ['serviceAccount:reporting@my-project.iam.gserviceaccount.com', 'user:alice@example.com'],
+      },
+      { role: 'roles/datamigration.admin', members: ['serviceAccount:migration-bot@my-project.iam.gserviceaccount.com'] },
+    ]),
+  );
+  expect(emulator.policy(MJ).bindings).toHaveLength(3);
   expect(emulator.writes(AG).map((w) => w.policy.bindings)).toEqual([
     [{ role: 'roles/compute.networkUser', members: ['group:network-admins@example.com'] }],
   ]);
@@ -118,7 +129,7 @@ test('init offline, plan, apply, a clean plan, destroy: each write keeps what th
   expect(emulator.writes()).toHaveLength(writesAfterApply);
 
   const destroy = await terraform(dir, 'destroy', '-auto-approve', '-input=false');
-  expect(/Destroy complete!.*/.exec(destroy.output)?.[0]).toBe('Destroy complete! Resources: 5 destroyed.');
+  expect(/Destroy complete!.*/.exec(destroy.output)?.[0]).toBe('Destroy complete! Resources: 7 destroyed.');
   // Only what the configuration owns goes: the platform team's binding stays; the imported grant, now managed, is revoked.
   expect(emulator.policy(AP).bindings).toEqual([PLATFORM]);
   expect(emulator.policy(MJ).bindings ?? []).toEqual([]);
