@@ -5,6 +5,8 @@ import * as os from 'os';
 export interface ProcessRun {
   /** Wall time from spawn to exit, in milliseconds. */
   readonly ms: number;
+  /** The exit code (one of `acceptExitCodes`). */
+  readonly code: number;
   /** Peak of the summed RSS of the process and all its descendants (sampled from /proc), in MiB; 0 when not sampled. */
   readonly peakTreeRssMiB: number;
   readonly stdout: string;
@@ -24,6 +26,8 @@ export interface ProcessOptions {
   readonly part?: string;
   /** Called with each line of stdout and the ms since spawn. */
   readonly onLine?: (line: string, ms: number) => void;
+  /** The exit codes that are not a failure (`plan -detailed-exitcode`: 0 and 2). @default [0] */
+  readonly acceptExitCodes?: readonly number[];
 }
 
 /** Runs one child process to completion; rejects if it exits non-zero. */
@@ -78,8 +82,9 @@ export function runProcess(command: string, args: readonly string[], options: Pr
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       if (sampler) clearInterval(sampler);
       const partCpuS = [...partCpu.values()].reduce((a, b) => a + b, 0);
-      if (code === 0) resolve({ ms, peakTreeRssMiB: peak / 2 ** 20, stdout, ownCpuS, peakPartRssMiB: peakPart / 2 ** 20, partCpuS });
-      else reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${stderr}\n${stdout.slice(-4000)}`));
+      if ((options.acceptExitCodes ?? [0]).includes(code ?? -1)) {
+        resolve({ ms, code: code!, peakTreeRssMiB: peak / 2 ** 20, stdout, ownCpuS, peakPartRssMiB: peakPart / 2 ** 20, partCpuS });
+      } else reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${stderr}\n${stdout.slice(-4000)}`));
     });
   });
 }
