@@ -75,7 +75,7 @@ function comparison(node: CelNode, args: readonly unknown[], expression: string,
   const why: Expiry = { comparison: expression.slice(node.start, node.end), time };
   // request.time is `now` or later from here on.
   if ((op === '<' && t <= now) || (op === '<=' && t < now)) return { value: false, why };
-  if ((op === '>' && t < now) || (op === '>=' && t <= now)) return { value: true };
+  if ((op === '>' && t < now) || (op === '>=' && t <= now)) return { value: true, why };
   return undefined;
 }
 
