@@ -38,7 +38,7 @@ const summaries = (d: Diagnostics) => d.all.map((x) => `${x.severity} ${x.summar
 describe('the provider block', () => {
   const validateBlock = (values: CtyObject) => {
     const diagnostics = new Diagnostics();
-    provider.validate!(providerBlock(values), diagnostics, { providerConfigured: false });
+    provider.validate!(providerBlock(values), diagnostics);
     return diagnostics.all;
   };
 
