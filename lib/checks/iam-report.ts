@@ -163,7 +163,7 @@ export function markdownReport(stack: string, grants: readonly ReportedGrant[], 
       const resource = shown(g.check.resourceName);
       const condition = e.condition ? ` if ${JSON.stringify(shown(e.condition.title))}: ${code(shown(e.condition.expression))}` : '';
       const flags = [
-        g.check.authoritative ? g.kind : '',
+        g.check.authoritative ? `authoritative ${g.kind}` : '',
         ...new Set(e.findings.filter((f) => f.suppressedBecause === undefined).map((f) => f.rule)),
       ].filter(Boolean);
       const role = `${shown(e.role)}${condition}${flags.length > 0 ? ` (${flags.join(', ')})` : ''}`;
