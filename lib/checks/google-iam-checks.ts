@@ -4,7 +4,7 @@ import { checkGrant, findingText, raisedFindings, separationOfDuties, type Stack
 import { checkRule, validateAllowedDomain, validateRuleSetting, type CheckRuleSetting, type CheckSettings } from '../iam/check-rules';
 import { declaredGrantOf } from '../grant/iam-grant';
 import { checkAt, ConstructValidationError } from '../synth/errors';
-import { isKnown } from '../synth/known-values';
+import { holdsTokens, isKnown } from '../synth/known-values';
 import { addStackSynthesisStep, appliesToStacksBelow } from '../synth/stack-synthesis';
 import { suppressionsOf } from './iam-suppressions';
 import { writeReports, type ReportedGrant, type ReportSettings } from './iam-report';
@@ -103,7 +103,8 @@ export class GoogleIamChecks implements IAspect {
    */
   public visit(node: IConstruct): void {
     if (TerraformProvider.isTerraformProvider(node) && node.terraformResourceType === PROVIDER_TYPE) this.configureProvider(node);
-    if (node.node.scopes.some((scope) => this.processed.has(scope))) return;
+    // Judged with a scope above it (allocation-free: cdktf visits every node of the stack).
+    for (let scope: IConstruct | undefined = node; scope; scope = scope.node.scope) if (this.processed.has(scope)) return;
     let stack: TerraformStack;
     try {
       stack = TerraformStack.of(node);
@@ -121,19 +122,22 @@ export class GoogleIamChecks implements IAspect {
       const declared = declaredGrantOf(construct as Construct);
       if (!declared || judged.has(construct)) continue;
       judged.add(construct);
+      const where = construct.node.path;
       const suppressions = suppressionsOf(construct);
-      const check = checkGrant(declared.grant, { settings: this.settings, now, isKnown, suppressions });
+      // Token checks only where there are tokens: a stack of 10,000 literal grants is judged at once.
+      const tokens = holdsTokens(declared.grant);
+      const check = checkGrant(declared.grant, { settings: this.settings, now, ...(tokens ? { isKnown } : {}), suppressions });
       const { resource } = declared;
       const reported: ReportedGrant = {
-        constructPath: construct.node.path,
+        constructPath: where,
         address: `${resource.terraformResourceType}.${resource.friendlyUniqueId}`,
         resourceType: resource.terraformResourceType,
         construct: declared.typeName,
-        service: isKnown(declared.grant.resource.service) ? declared.grant.resource.service : 'known at apply',
+        service: !tokens || isKnown(declared.grant.resource.service) ? declared.grant.resource.service : 'known at apply',
         kind: declared.grant.mode,
         check,
       };
-      grants.push({ check, where: construct.node.path, suppressions, construct, reported });
+      grants.push({ check, where, suppressions, construct, reported });
     }
     if (grants.length === 0) return;
     separationOfDuties(grants, this.settings);

@@ -51,11 +51,16 @@ export class IamSuppressions {
   private constructor() {}
 }
 
+const NONE: ReadonlyMap<string, string> = new Map();
+
 /** The suppressions that cover `construct`: its own and its scopes', the nearest first to set a rule. @internal */
-export function suppressionsOf(construct: IConstruct): Map<string, string> {
-  const found = new Map<string, string>();
-  for (const scope of [...construct.node.scopes].reverse()) {
-    for (const [id, reason] of suppressionsByScope.get(scope) ?? []) if (!found.has(id)) found.set(id, reason);
+export function suppressionsOf(construct: IConstruct): ReadonlyMap<string, string> {
+  let found: Map<string, string> | undefined;
+  for (let scope: IConstruct | undefined = construct; scope; scope = scope.node.scope) {
+    const own = suppressionsByScope.get(scope);
+    if (!own) continue;
+    found ??= new Map();
+    for (const [id, reason] of own) if (!found.has(id)) found.set(id, reason);
   }
-  return found;
+  return found ?? NONE;
 }

@@ -172,12 +172,29 @@ const ENTRY_RULES: ReadonlyArray<readonly [string, EntryRule]> = [
   ],
 ];
 
+type LevelledRule = readonly [string, EntryRule, CheckLevel];
+const rulesBySettings = new WeakMap<CheckSettings, readonly LevelledRule[]>();
+
+/** The entry rules that are on under `settings`, with their levels (once per settings object). */
+function entryRulesUnder(settings: CheckSettings): readonly LevelledRule[] {
+  let rules = rulesBySettings.get(settings);
+  if (!rules) {
+    rules = ENTRY_RULES.flatMap(([id, judge]): LevelledRule[] => {
+      const level = ruleSetting(id, settings);
+      return level === 'off' ? [] : [[id, judge, level]];
+    });
+    rulesBySettings.set(settings, rules);
+  }
+  return rules;
+}
+
 /** Judges one grant under `options`: an entry per role and principal it gives, each with its findings. */
 export function checkGrant(grant: Grant, options: CheckOptions): GrantCheck {
   const isKnown = options.isKnown ?? (() => true);
   const known = (value: unknown): value is string => typeof value === 'string' && isKnown(value);
   const resourceName = known(grant.resource?.name) && grant.resource.name !== '' ? grant.resource.name : undefined;
   const authoritative = isAuthoritative(grant.mode);
+  const rules = entryRulesUnder(options.settings);
   let pending = resourceName === undefined;
   const entries: CheckedEntry[] = [];
   for (const binding of bindingsOf(grant, isKnown)) {
@@ -200,9 +217,7 @@ export function checkGrant(grant: Grant, options: CheckOptions): GrantCheck {
         now: options.now,
       };
       const findings: CheckFinding[] = [];
-      for (const [id, judge] of ENTRY_RULES) {
-        const level = ruleSetting(id, options.settings);
-        if (level === 'off') continue;
+      for (const [id, judge, level] of rules) {
         const message = judge(facts);
         if (message !== undefined) findings.push(finding(id, level, message, options.suppressions));
       }
@@ -293,6 +308,7 @@ export function separationOfDuties(grants: readonly StackGrant[], settings: Chec
 
 /** The findings to raise for a judged grant: not suppressed, each message once (a binding's role-level finding is the same for every member). */
 export function raisedFindings(check: GrantCheck): CheckFinding[] {
+  if (check.entries.every((e) => e.findings.length === 0)) return [];
   const seen = new Set<string>();
   const raised: CheckFinding[] = [];
   for (const entry of check.entries) {
