@@ -8,63 +8,20 @@
  * finding, and a suppression without a real reason fails the plan.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { GoogleApiEmulator } from '../../../lib/testing';
-import { runCommand } from '../../support/terraform';
+import { hclConfigurationsOfThisFile, unwrapped } from '../../support/hcl-configurations';
 
 jest.setTimeout(300_000);
 
-const ROOT = path.join(__dirname, '..', '..', '..');
-/** What `npx cdktf-google-iam-provider` runs (package.json's bin). */
-const INSTALL_COMMAND = path.join(ROOT, 'lib', 'install', 'cli.js');
 const AP = 'projects/my-project/locations/global/authorizationPolicies/internal-apis';
 const PROJECT = 'projects/my-project';
 
-let emulator: GoogleApiEmulator;
-let scratch: string;
-let env: Record<string, string>;
+const hcl = hclConfigurationsOfThisFile('checks-plan', [AP, PROJECT]);
+const { terraform } = hcl;
 
-beforeAll(async () => {
-  emulator = await GoogleApiEmulator.start();
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'checks-plan-'));
-  fs.writeFileSync(path.join(scratch, 'empty.tfrc'), '');
-  env = { ...emulator.env(), TF_CLI_CONFIG_FILE: path.join(scratch, 'empty.tfrc') };
-});
-afterAll(async () => {
-  await emulator.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
-});
-beforeEach(() => {
-  emulator.addResource(AP);
-  emulator.addResource(PROJECT);
-  emulator.clearWrites();
-});
-
-/** A configuration in a folder of its own: the provider block's `settings`, then `resources`; laid out and initialized. */
-async function configuration(name: string, settings: string, resources: string): Promise<string> {
-  const dir = path.join(scratch, name);
-  fs.mkdirSync(dir);
-  fs.writeFileSync(
-    path.join(dir, 'main.tf'),
-    `terraform {
-  required_providers {
-    googleiam = { source = "cdktf-google-iam/googleiam" }
-  }
-}
-
-provider "googleiam" {${settings}}
-${resources}`,
-  );
-  const installed = await runCommand(process.execPath, [INSTALL_COMMAND, 'install', '.'], dir, {});
-  expect({ code: installed.code, stderr: installed.stderr }).toEqual({ code: 0, stderr: '' });
-  expect((await terraform(dir, 'init', '-input=false')).code).toBe(0);
-  return dir;
-}
-
-const terraform = (dir: string, ...args: string[]) => runCommand('terraform', [args[0], '-no-color', ...args.slice(1)], dir, env);
-/** Terraform's output with its wrapping undone (it wraps a diagnostic's detail at spaces). */
-const unwrapped = (output: string) => output.replace(/\s+/g, ' ');
+/** A configuration: the provider block's `settings`, then `resources`. */
+const configuration = (name: string, settings: string, resources: string) =>
+  hcl.configuration(name, `\nprovider "googleiam" {${settings}}\n${resources}`);
 /** The diagnostics' first lines: `Warning: <summary>` and `Error: <summary>`. */
 const headings = (output: string) =>
   output
@@ -114,7 +71,7 @@ test('warn (the default): three findings, three warnings at plan, each with the 
   expect(text).toContain('with googleiam_authorization_policy_iam_member.basic,');
   expect(text).toContain('with googleiam_iam_member.deployers,');
   // The plan's output, for the record of what a user sees.
-  fs.writeFileSync(path.join(scratch, 'three-rules.txt'), plan.output);
+  fs.writeFileSync(path.join(hcl.scratch, 'three-rules.txt'), plan.output);
 });
 
 test('enforce: the error-level findings fail the plan, the warning stays a warning, nothing is written', async () => {
@@ -127,7 +84,7 @@ test('enforce: the error-level findings fail the plan, the warning stays a warni
   ]);
   const apply = await terraform(dir, 'apply', '-auto-approve', '-input=false');
   expect(apply.code).toBe(1);
-  expect(emulator.writes()).toEqual([]);
+  expect(hcl.emulator.writes()).toEqual([]);
 });
 
 test('a member known only at apply: judged at apply; enforce refuses it before anything is written', async () => {
@@ -152,7 +109,7 @@ resource "googleiam_authorization_policy_iam_member" "later" {
     'Error: GoogleIam-Public: Public principal with googleiam_authorization_policy_iam_member.later',
   );
   expect(unwrapped(apply.output)).toContain('Refused by iam_checks = "enforce": nothing was sent to Google.');
-  expect(emulator.writes()).toEqual([]);
+  expect(hcl.emulator.writes()).toEqual([]);
 });
 
 test('check_suppressions: an accepted finding is not reported; a suppression without a real reason fails the plan', async () => {
