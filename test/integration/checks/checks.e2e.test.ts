@@ -69,6 +69,9 @@ test('a finding suppressed at synth stays suppressed at plan and apply', async (
   const apply = await ws.apply(env);
   expect({ code: apply.code, warnings: apply.output.includes('Warning:') }).toEqual({ code: 0, warnings: false });
   expect(membersOf(emulator, AP, VIEWER)).toEqual(['allUsers']);
+  // The suppressions are kept in the state: the next plan has nothing to change.
+  const plan = await ws.plan(env);
+  expect({ code: plan.code, warnings: plan.output.includes('Warning:') }).toEqual({ code: 0, warnings: false });
 });
 
 test('without the aspect, the provider warns at plan (iam_checks defaults to warn) and the apply goes ahead', async () => {
