@@ -2,7 +2,7 @@ import { checkRule, ruleSetting, type CheckLevel, type CheckSettings } from './c
 import { conditionExpiry } from './condition-expiry';
 import { grantedBindings, isAuthoritative, type Grant, type GrantedBinding } from './grant';
 import type { IsKnown } from './grant-validation';
-import { comparisonKey, parsePrincipal, type Principal } from './principal';
+import { comparisonKey } from './principal';
 import { isBasicRole } from './role';
 import { predefinedRole } from './role-table';
 
@@ -61,7 +61,7 @@ export interface GrantCheck {
 interface Facts {
   readonly role?: string;
   readonly member?: string;
-  readonly principal?: Principal;
+  readonly principal?: MemberFacts;
   readonly resourceName?: string;
   readonly authoritative: boolean;
   readonly condition?: { readonly title?: string; readonly expression?: string };
@@ -138,7 +138,7 @@ const ENTRY_RULES: ReadonlyArray<readonly [string, EntryRule]> = [
   [
     'GoogleIam-Domain',
     (facts) => {
-      const domain = domainOf(facts.principal);
+      const domain = facts.principal?.domain;
       const allowed = facts.settings.allowedMemberDomains ?? [];
       if (domain === undefined || allowed.length === 0 || allowed.some((d) => domain === d || domain.endsWith(`.${d}`))) return undefined;
       return `${facts.member} is outside the allowed member domains (${allowed.join(', ')}): an organization policy constraints/iam.allowedPolicyMemberDomains refuses it at apply`;
@@ -147,7 +147,7 @@ const ENTRY_RULES: ReadonlyArray<readonly [string, EntryRule]> = [
   [
     'GoogleIam-ConsumerAccount',
     (facts) => {
-      const domain = facts.principal && EMAIL_KINDS.has(facts.principal.kind) ? domainOf(facts.principal) : undefined;
+      const domain = facts.principal && EMAIL_KINDS.has(facts.principal.kind) ? facts.principal.domain : undefined;
       return domain !== undefined && CONSUMER_DOMAINS.has(domain)
         ? `${facts.member} is a consumer Google account (@${domain}), which the organization does not manage`
         : undefined;
@@ -352,19 +352,26 @@ function conditionOf(
   return { ...(known(title) ? { title } : {}), ...(known(expression) ? { expression } : {}) };
 }
 
-function principalOf(member: string | undefined): Principal | undefined {
-  if (member === undefined) return undefined;
-  try {
-    return parsePrincipal(member);
-  } catch {
-    return undefined;
-  }
+/** What the rules read of a principal: its kind (`user`, `group`, `serviceAccount`, `domain`, or another) and its domain. */
+interface MemberFacts {
+  readonly kind: string;
+  /** Lower-cased: an email principal's (`user:`, `group:`, `serviceAccount:`) or a `domain:` one's. */
+  readonly domain?: string;
 }
 
-/** The domain of an email principal (`user:`, `group:`, `serviceAccount:`) or a `domain:` one, lower-cased. */
-function domainOf(principal: Principal | undefined): string | undefined {
-  if (!principal || principal.deleted) return undefined;
-  if (principal.kind === 'domain') return principal.value.toLowerCase();
-  if (!EMAIL_KINDS.has(principal.kind)) return undefined;
-  return principal.value.slice(principal.value.lastIndexOf('@') + 1).toLowerCase();
+/**
+ * The principal's kind and domain, read off its prefix (the validators have checked its form: lib/iam/principal.ts);
+ * a Kubernetes service account (`serviceAccount:{project}.svc.id.goog[{ns}/{ksa}]`) has no domain, nor does a
+ * deleted one.
+ */
+function principalOf(member: string | undefined): MemberFacts | undefined {
+  if (member === undefined) return undefined;
+  const colon = member.indexOf(':');
+  if (colon < 0) return { kind: member };
+  const kind = member.slice(0, colon);
+  const value = member.slice(colon + 1);
+  if (kind === 'domain') return { kind, domain: value.toLowerCase() };
+  if (!EMAIL_KINDS.has(kind)) return { kind };
+  const at = value.lastIndexOf('@');
+  return at < 0 ? { kind: 'kubernetesServiceAccount' } : { kind, domain: value.slice(at + 1).toLowerCase() };
 }
