@@ -4,7 +4,7 @@
  * machines are noisy. Prints the tables and writes them, with the scale
  * chart, to bench/results/ (bench.md, scale.svg, scale.json).
  *
- * BENCH_ONLY=require,synth,provider,deploy,peer,scale,bulk runs a subset;
+ * BENCH_ONLY=require,synth,checks,provider,deploy,peer,scale,bulk runs a subset;
  * BENCH_RUNS scales the number of alternating runs (default 7);
  * BENCH_PEER_REAL_GRANTS sets the size of the real-clock peer replay that
  * checks the virtual clock (default 10; 100 replays the full goal in real
@@ -19,6 +19,7 @@ import { benchBulk, type BulkResult } from './bulk';
 import { FloorDeploy, GrantsDeploy, type ApplyResult } from './deploy';
 import { replayPeer, type PeerResult } from './peer-model';
 import { runWorker } from './processes';
+import { checksCost } from './checks';
 import { benchProviderStart } from './provider-start';
 import { benchScale, type ScaleSpec } from './scale';
 import { compare, compareAll, median, printTable, type Row } from './stats';
@@ -35,7 +36,7 @@ const DEPLOY_GRANTS = 100;
 const SCALE_POINTS = '1000/1,1000/1/busy,1000/10,3000/10';
 const SCALE_RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 3);
 const PEER_REAL_GRANTS = Number(process.env.BENCH_PEER_REAL_GRANTS ?? 10);
-const STEPS = ['require', 'synth', 'provider', 'deploy', 'peer', 'scale', 'bulk'];
+const STEPS = ['require', 'synth', 'checks', 'provider', 'deploy', 'peer', 'scale', 'bulk'];
 const ONLY = new Set((process.env.BENCH_ONLY ?? STEPS.join(',')).split(',').map((s) => s.trim()));
 const BULK_GRANTS = 10_000;
 const BULK_POLICIES = 10;
@@ -429,6 +430,7 @@ async function main(): Promise<void> {
   };
   rows.push(...((await step('require', requireCost)) ?? []));
   rows.push(...((await step('synth', synthCost)) ?? []));
+  rows.push(...((await step('checks', () => checksCost(SYNTH_RUNS, SYNTH_COUNT, LIB))) ?? []));
   rows.push(...((await step('provider', providerStart)) ?? []));
   const deploy = await step('deploy', deployCost);
   rows.push(...(deploy?.rows ?? []));

@@ -9,10 +9,20 @@
  * - The Direct form (`GoogleLookups`) runs while synthesizing and decides what
  *   to synthesize: the migration operators only get their binding once the
  *   inventory import job has COMPLETED.
+ * - Google's IAM security rules check every grant (`GoogleIamChecks`): an
+ *   error would fail synth; each stack's folder gets iam-report.md (who gets
+ *   what), iam-report.json and iam-report.sarif.
  */
 import * as path from 'path';
-import { App, LocalBackend, TerraformOutput, TerraformStack } from 'cdktf';
-import { AuthorizationPolicyIamMember, DataAddressGroupIamPolicy, DataImportJob, GoogleLookups, MigrationJobIamBinding } from '../lib';
+import { App, Aspects, LocalBackend, TerraformOutput, TerraformStack } from 'cdktf';
+import {
+  AuthorizationPolicyIamMember,
+  DataAddressGroupIamPolicy,
+  DataImportJob,
+  GoogleIamChecks,
+  GoogleLookups,
+  MigrationJobIamBinding,
+} from '../lib';
 
 export const PROJECT = 'demo-project';
 export const AUTHORIZATION_POLICY = `projects/${PROJECT}/locations/global/authorizationPolicies/internal-apis`;
@@ -31,6 +41,8 @@ export interface ExampleOptions {
 
 export async function buildExampleApp(options: ExampleOptions = {}): Promise<App> {
   const app = new App(options.outdir ? { outdir: options.outdir } : {});
+  // Members only from the company's domain and the project's service accounts (docs/checks.md).
+  Aspects.of(app).add(new GoogleIamChecks({ allowedMemberDomains: ['example.com', `${PROJECT}.iam.gserviceaccount.com`] }));
   const stack = (name: string) => {
     const created = new TerraformStack(app, name);
     if (options.stateDir) new LocalBackend(created, { path: `${options.stateDir}/terraform.${name}.tfstate` });

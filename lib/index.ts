@@ -17,6 +17,8 @@ export * from './networksecurity/network-security-authz-policy-iam.generated';
 export * from './generic';
 export * from './migrationcenter';
 export * from './lookups';
+// Google's IAM security rules at synth (docs/checks.md): Aspects.of(app).add(new GoogleIamChecks()), IamSuppressions.
+export * from './checks';
 // The errors a caller may catch. TypeScript/JavaScript only: jsii cannot represent a subclass of the
 // built-in Error, so each is marked `@jsii ignore`, and other languages see the message alone.
 export { ConstructValidationError } from './synth/errors';

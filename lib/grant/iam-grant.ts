@@ -34,6 +34,20 @@ export interface GrantResourceConfig {
   readonly provider?: GoogleIamProvider;
 }
 
+/** What the IAM checks (lib/checks) read of a grant construct: its class name, its grant and its L1 resource. @internal */
+export interface DeclaredGrant {
+  readonly typeName: string;
+  readonly grant: Grant;
+  readonly resource: GrantResource;
+}
+
+const declaredGrants = new WeakMap<Construct, DeclaredGrant>();
+
+/** The grant `construct` declares, if it is a grant construct of this library. @internal */
+export function declaredGrantOf(construct: Construct): DeclaredGrant | undefined {
+  return declaredGrants.get(construct);
+}
+
 /** The construct id of a grant's L1 resource: cdktf leaves `Default` out of the address, which is then the construct's own where no name is given. */
 const RESOURCE_ID = 'Default';
 
@@ -92,6 +106,7 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     // Named by what it grants (a grant holding values only Terraform knows: by the construct's path).
     if (!holdsTokens(grant)) resource.overrideLogicalId(grantResourceName(grant, id));
     this.grantResource = resource;
+    declaredGrants.set(this, { typeName: target.typeName, grant, resource });
   }
 
   /**

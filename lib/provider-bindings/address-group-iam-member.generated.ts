@@ -20,6 +20,11 @@ export interface GoogleiamAddressGroupIamMemberConfig extends cdktf.TerraformMet
    */
   readonly member: string;
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   * @default - not set
+   */
+  readonly checkSuppressions?: { [key: string]: string };
+  /**
    * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    * @default - not set
    */
@@ -88,6 +93,13 @@ export class GoogleiamAddressGroupIamMember extends cdktf.TerraformResource {
   }
 
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   */
+  public get checkSuppressions(): { [key: string]: string } {
+    return this.getStringMapAttribute('check_suppressions');
+  }
+
+  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional; `{name}` (members), `{name}/{member}` (member roles).
    */
   public get id(): string {
@@ -121,6 +133,7 @@ export class GoogleiamAddressGroupIamMember extends cdktf.TerraformResource {
       name: jsonLiteral(this.config.name),
       role: jsonLiteral(this.config.role),
       member: jsonLiteral(this.config.member),
+      check_suppressions: cdktf.hashMapper(jsonLiteral)(this.config.checkSuppressions),
       condition: googleiamConditionToTerraform(this.config.condition),
     };
   }
@@ -131,6 +144,12 @@ export class GoogleiamAddressGroupIamMember extends cdktf.TerraformResource {
       name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
       role: { value: hclLiteral(this.config.role), isBlock: false, type: 'simple', storageClassType: 'string' },
       member: { value: hclLiteral(this.config.member), isBlock: false, type: 'simple', storageClassType: 'string' },
+      check_suppressions: {
+        value: cdktf.hashMapperHcl(hclLiteral)(this.config.checkSuppressions),
+        isBlock: false,
+        type: 'map',
+        storageClassType: 'stringMap',
+      },
       condition: {
         value: googleiamConditionToHclTerraform(this.config.condition),
         isBlock: true,

@@ -20,6 +20,11 @@ export interface GoogleiamAuthorizationPolicyIamMemberRolesConfig extends cdktf.
    */
   readonly member: string;
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   * @default - not set
+   */
+  readonly checkSuppressions?: { [key: string]: string };
+  /**
    * One role the principal holds, optionally under a condition. Repeat the block for each role; a role not listed is removed.
    * @default - not set
    */
@@ -81,6 +86,13 @@ export class GoogleiamAuthorizationPolicyIamMemberRoles extends cdktf.TerraformR
   }
 
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   */
+  public get checkSuppressions(): { [key: string]: string } {
+    return this.getStringMapAttribute('check_suppressions');
+  }
+
+  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional; `{name}` (members), `{name}/{member}` (member roles).
    */
   public get id(): string {
@@ -113,6 +125,7 @@ export class GoogleiamAuthorizationPolicyIamMemberRoles extends cdktf.TerraformR
     return {
       name: jsonLiteral(this.config.name),
       member: jsonLiteral(this.config.member),
+      check_suppressions: cdktf.hashMapper(jsonLiteral)(this.config.checkSuppressions),
       grant: cdktf.listMapper(googleiamMemberRolesGrantToTerraform, false)(this.config.grant),
     };
   }
@@ -122,6 +135,12 @@ export class GoogleiamAuthorizationPolicyIamMemberRoles extends cdktf.TerraformR
     const attributes: { [name: string]: any } = {
       name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
       member: { value: hclLiteral(this.config.member), isBlock: false, type: 'simple', storageClassType: 'string' },
+      check_suppressions: {
+        value: cdktf.hashMapperHcl(hclLiteral)(this.config.checkSuppressions),
+        isBlock: false,
+        type: 'map',
+        storageClassType: 'stringMap',
+      },
       grant: {
         value: cdktf.listMapperHcl(googleiamMemberRolesGrantToHclTerraform, false)(this.config.grant),
         isBlock: true,

@@ -12,6 +12,11 @@ export interface GoogleiamAuthorizationPolicyIamMembersConfig extends cdktf.Terr
    */
   readonly name: string;
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   * @default - not set
+   */
+  readonly checkSuppressions?: { [key: string]: string };
+  /**
    * One principal granted one role, optionally under a condition, as one `_iam_member` resource grants it. Repeat the block for each grant.
    * @default - not set
    */
@@ -66,6 +71,13 @@ export class GoogleiamAuthorizationPolicyIamMembers extends cdktf.TerraformResou
   }
 
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   */
+  public get checkSuppressions(): { [key: string]: string } {
+    return this.getStringMapAttribute('check_suppressions');
+  }
+
+  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional; `{name}` (members), `{name}/{member}` (member roles).
    */
   public get id(): string {
@@ -97,6 +109,7 @@ export class GoogleiamAuthorizationPolicyIamMembers extends cdktf.TerraformResou
   protected synthesizeAttributes(): { [name: string]: any } {
     return {
       name: jsonLiteral(this.config.name),
+      check_suppressions: cdktf.hashMapper(jsonLiteral)(this.config.checkSuppressions),
       grant: cdktf.listMapper(googleiamMembersGrantToTerraform, false)(this.config.grant),
     };
   }
@@ -105,6 +118,12 @@ export class GoogleiamAuthorizationPolicyIamMembers extends cdktf.TerraformResou
   protected synthesizeHclAttributes(): { [name: string]: any } {
     const attributes: { [name: string]: any } = {
       name: { value: hclLiteral(this.config.name), isBlock: false, type: 'simple', storageClassType: 'string' },
+      check_suppressions: {
+        value: cdktf.hashMapperHcl(hclLiteral)(this.config.checkSuppressions),
+        isBlock: false,
+        type: 'map',
+        storageClassType: 'stringMap',
+      },
       grant: {
         value: cdktf.listMapperHcl(googleiamMembersGrantToHclTerraform, false)(this.config.grant),
         isBlock: true,

@@ -27,6 +27,11 @@ export interface GoogleiamAuthorizationPolicyIamPolicyConfig extends cdktf.Terra
    * @default - not set
    */
   readonly auditConfigs?: GoogleiamAuditConfigs[] | cdktf.IResolvable;
+  /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   * @default - not set
+   */
+  readonly checkSuppressions?: { [key: string]: string };
 }
 
 /**
@@ -91,6 +96,13 @@ export class GoogleiamAuthorizationPolicyIamPolicy extends cdktf.TerraformResour
   }
 
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   */
+  public get checkSuppressions(): { [key: string]: string } {
+    return this.getStringMapAttribute('check_suppressions');
+  }
+
+  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional; `{name}` (members), `{name}/{member}` (member roles).
    */
   public get id(): string {
@@ -117,6 +129,7 @@ export class GoogleiamAuthorizationPolicyIamPolicy extends cdktf.TerraformResour
       name: jsonLiteral(this.config.name),
       bindings: cdktf.listMapper(googleiamBindingsToTerraform, false)(this.config.bindings),
       audit_configs: cdktf.listMapper(googleiamAuditConfigsToTerraform, false)(this.config.auditConfigs),
+      check_suppressions: cdktf.hashMapper(jsonLiteral)(this.config.checkSuppressions),
     };
   }
 
@@ -135,6 +148,12 @@ export class GoogleiamAuthorizationPolicyIamPolicy extends cdktf.TerraformResour
         isBlock: false,
         type: 'list',
         storageClassType: 'GoogleiamAuditConfigsList',
+      },
+      check_suppressions: {
+        value: cdktf.hashMapperHcl(hclLiteral)(this.config.checkSuppressions),
+        isBlock: false,
+        type: 'map',
+        storageClassType: 'stringMap',
       },
     };
     return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));

@@ -33,6 +33,21 @@ export interface GoogleIamProviderConfig {
    */
   readonly eventualConsistencyTimeout?: string;
   /**
+   * What the IAM security rules (docs/checks.md) do with a finding: `warn` (the default) reports each as a warning; `enforce` makes the findings of error-level rules errors (terraform plan fails where the configuration states the values, and terraform apply refuses a grant before sending anything); `off` checks nothing.
+   * @default - not set
+   */
+  readonly iamChecks?: string;
+  /**
+   * The domains members may belong to, e.g. `["example.com"]` (subdomains included): a `user:`, `group:`, `serviceAccount:` or `domain:` member of another domain is a GoogleIam-Domain finding (an error-level rule), as the organization policy `constraints/iam.allowedPolicyMemberDomains` would refuse it. Unset: not checked.
+   * @default - not set
+   */
+  readonly allowedMemberDomains?: string[];
+  /**
+   * Rule levels that differ from the rules' own: rule ID → `error`, `warning` or `off`, e.g. `{ "GoogleIam-BasicRole" = "error" }`.
+   * @default - not set
+   */
+  readonly iamCheckRules?: { [key: string]: string };
+  /**
    * The provider configuration's alias: resources choose it with `provider`, e.g. for another project or identity.
    * @default - not set
    */
@@ -80,6 +95,9 @@ export class GoogleIamProvider extends cdktf.TerraformProvider {
       access_token: jsonLiteral(this.config.accessToken),
       impersonate_service_account: jsonLiteral(this.config.impersonateServiceAccount),
       eventual_consistency_timeout: jsonLiteral(this.config.eventualConsistencyTimeout),
+      iam_checks: jsonLiteral(this.config.iamChecks),
+      allowed_member_domains: cdktf.listMapper(jsonLiteral, false)(this.config.allowedMemberDomains),
+      iam_check_rules: cdktf.hashMapper(jsonLiteral)(this.config.iamCheckRules),
     };
   }
 
@@ -100,6 +118,19 @@ export class GoogleIamProvider extends cdktf.TerraformProvider {
         isBlock: false,
         type: 'simple',
         storageClassType: 'string',
+      },
+      iam_checks: { value: hclLiteral(this.config.iamChecks), isBlock: false, type: 'simple', storageClassType: 'string' },
+      allowed_member_domains: {
+        value: cdktf.listMapperHcl(hclLiteral, false)(this.config.allowedMemberDomains),
+        isBlock: false,
+        type: 'list',
+        storageClassType: 'stringList',
+      },
+      iam_check_rules: {
+        value: cdktf.hashMapperHcl(hclLiteral)(this.config.iamCheckRules),
+        isBlock: false,
+        type: 'map',
+        storageClassType: 'stringMap',
       },
     };
     return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));

@@ -25,6 +25,11 @@ export interface GoogleiamIamMembersConfig extends cdktf.TerraformMetaArguments 
    */
   readonly getIamPolicyMethod?: string;
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   * @default - not set
+   */
+  readonly checkSuppressions?: { [key: string]: string };
+  /**
    * One principal granted one role, optionally under a condition, as one `_iam_member` resource grants it. Repeat the block for each grant.
    * @default - not set
    */
@@ -100,6 +105,13 @@ export class GoogleiamIamMembers extends cdktf.TerraformResource {
   }
 
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   */
+  public get checkSuppressions(): { [key: string]: string } {
+    return this.getStringMapAttribute('check_suppressions');
+  }
+
+  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional; `{name}` (members), `{name}/{member}` (member roles).
    */
   public get id(): string {
@@ -134,6 +146,7 @@ export class GoogleiamIamMembers extends cdktf.TerraformResource {
       service: jsonLiteral(this.config.service),
       api_version: jsonLiteral(this.config.apiVersion),
       get_iam_policy_method: jsonLiteral(this.config.getIamPolicyMethod),
+      check_suppressions: cdktf.hashMapper(jsonLiteral)(this.config.checkSuppressions),
       grant: cdktf.listMapper(googleiamMembersGrantToTerraform, false)(this.config.grant),
     };
   }
@@ -149,6 +162,12 @@ export class GoogleiamIamMembers extends cdktf.TerraformResource {
         isBlock: false,
         type: 'simple',
         storageClassType: 'string',
+      },
+      check_suppressions: {
+        value: cdktf.hashMapperHcl(hclLiteral)(this.config.checkSuppressions),
+        isBlock: false,
+        type: 'map',
+        storageClassType: 'stringMap',
       },
       grant: {
         value: cdktf.listMapperHcl(googleiamMembersGrantToHclTerraform, false)(this.config.grant),

@@ -40,6 +40,11 @@ export interface GoogleiamIamPolicyConfig extends cdktf.TerraformMetaArguments {
    * @default - not set
    */
   readonly auditConfigs?: GoogleiamAuditConfigs[] | cdktf.IResolvable;
+  /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   * @default - not set
+   */
+  readonly checkSuppressions?: { [key: string]: string };
 }
 
 /**
@@ -125,6 +130,13 @@ export class GoogleiamIamPolicy extends cdktf.TerraformResource {
   }
 
   /**
+   * IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.
+   */
+  public get checkSuppressions(): { [key: string]: string } {
+    return this.getStringMapAttribute('check_suppressions');
+  }
+
+  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional; `{name}` (members), `{name}/{member}` (member roles).
    */
   public get id(): string {
@@ -154,6 +166,7 @@ export class GoogleiamIamPolicy extends cdktf.TerraformResource {
       get_iam_policy_method: jsonLiteral(this.config.getIamPolicyMethod),
       bindings: cdktf.listMapper(googleiamBindingsToTerraform, false)(this.config.bindings),
       audit_configs: cdktf.listMapper(googleiamAuditConfigsToTerraform, false)(this.config.auditConfigs),
+      check_suppressions: cdktf.hashMapper(jsonLiteral)(this.config.checkSuppressions),
     };
   }
 
@@ -180,6 +193,12 @@ export class GoogleiamIamPolicy extends cdktf.TerraformResource {
         isBlock: false,
         type: 'list',
         storageClassType: 'GoogleiamAuditConfigsList',
+      },
+      check_suppressions: {
+        value: cdktf.hashMapperHcl(hclLiteral)(this.config.checkSuppressions),
+        isBlock: false,
+        type: 'map',
+        storageClassType: 'stringMap',
       },
     };
     return Object.fromEntries(Object.entries(attributes).filter(([, v]) => v.value !== undefined));

@@ -8,6 +8,7 @@ import { createContext, type GoogleIamContext, type ProviderSettings } from './p
 import { stringOf } from './framework/cty-values';
 import { IAM_RESOURCE_TYPES } from './resources/iam-types';
 import { RunDeclarations } from './policies/run-declarations';
+import { CHECK_PROVIDER_ATTRIBUTES, checkSettingsOf, validateCheckSettings } from './resources/check-findings';
 
 /**
  * The `googleiam` provider: the IAM member, binding and policy resources of
@@ -62,6 +63,7 @@ export function googleIamProvider(
           type: 'string',
           optional: true,
         },
+        ...CHECK_PROVIDER_ATTRIBUTES,
       ],
     },
     resources: IAM_RESOURCE_TYPES,
@@ -81,6 +83,7 @@ export function googleIamProvider(
           ['eventual_consistency_timeout'],
         );
       }
+      validateCheckSettings(config, diagnostics);
     },
     async configure(config, diagnostics) {
       try {
@@ -111,5 +114,6 @@ function settingsOf(config: CtyObject): ProviderSettings {
   if (accessToken) settings.accessToken = accessToken;
   if (impersonate) settings.impersonateServiceAccount = impersonate;
   if (timeoutMs !== undefined) settings.eventualConsistencyTimeoutMs = timeoutMs;
+  settings.checks = checkSettingsOf(config);
   return settings;
 }

@@ -6,6 +6,7 @@ import { retrySchedule, type RetrySchedule } from '../api/retry-policy';
 import { PolicyBatchers } from './policies/policy-batchers';
 import type { RunDeclarations } from './policies/run-declarations';
 import type { PolicyBatcherOptions } from './policies/policy-batcher';
+import { checkSettingsOf, type ProviderCheckSettings } from './resources/check-findings';
 
 /** The provider block's settings (each undefined when the block leaves it out). */
 export interface ProviderSettings {
@@ -16,6 +17,8 @@ export interface ProviderSettings {
   readonly impersonateServiceAccount?: string;
   /** `eventual_consistency_timeout`, in ms. */
   readonly eventualConsistencyTimeoutMs?: number;
+  /** `iam_checks`, `allowed_member_domains`, `iam_check_rules`. @default - warn, every rule at its level */
+  readonly checks?: ProviderCheckSettings;
 }
 
 /** What every call of one configured provider process shares. */
@@ -33,6 +36,8 @@ export interface GoogleIamContext {
    * `visibility`; the provider block's `eventual_consistency_timeout`).
    */
   readonly visibilityRetry: RetrySchedule;
+  /** The IAM security rules' settings (resources/check-findings.ts). */
+  readonly checks: ProviderCheckSettings;
   /** The provider block's project, else the environment's or the credentials' (lib/api `defaultProject`). */
   defaultProject(): Promise<string | undefined>;
 }
@@ -74,6 +79,7 @@ export function createContext(
     policies,
     readRetry,
     visibilityRetry: retrySchedule('visibility', env, settings.eventualConsistencyTimeoutMs),
+    checks: settings.checks ?? checkSettingsOf(undefined),
     defaultProject: async () => settings.project ?? (await defaultProject(env)),
   };
 }

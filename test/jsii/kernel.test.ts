@@ -214,6 +214,61 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     expect(atSynth.message).toMatch(/invalid\/Second: role: only one binding construct may own a role/);
   });
 
+  test('GoogleIamChecks as an aspect of the App and IamSuppressions.addSuppressions, as other languages call them: findings, reports, a refused reason', async () => {
+    const { app, outdir, stackJson } = await newApp('checks-out');
+    const checks = await kernel.create(lib('GoogleIamChecks'), [
+      struct(lib('GoogleIamChecksProps'), {
+        allowedMemberDomains: ['example.com'],
+        rules: { 'GoogleIam-BasicRole': enumValue(lib('IamCheckLevel'), 'ERROR') },
+      }),
+    ]);
+    const aspects = (await kernel.sinvoke(fw('Aspects'), 'of', [app])) as ObjRef;
+    await kernel.invoke(aspects, 'add', [checks]);
+    const stack = await kernel.create(fw('TerraformStack'), [app, 'checked']);
+    const statusPage = await kernel.create(lib('AuthorizationPolicyIamMember'), [
+      stack,
+      'StatusPage',
+      struct(lib('AuthorizationPolicyIamMemberProps'), { name: AP, role: 'roles/networksecurity.viewer', member: 'allUsers' }),
+    ]);
+    await kernel.sinvoke(lib('IamSuppressions'), 'addSuppressions', [
+      statusPage,
+      [struct(lib('IamSuppression'), { id: 'GoogleIam-Public', reason: 'the status page is public by design' })],
+    ]);
+    const refused = await kernelError(
+      kernel.sinvoke(lib('IamSuppressions'), 'addSuppressions', [
+        statusPage,
+        [struct(lib('IamSuppression'), { id: 'GoogleIam-Public', reason: 'ok' })],
+      ]),
+    );
+    expect(refused.message).toContain(
+      'checked/StatusPage: suppressions[0].reason: a suppression of GoogleIam-Public needs a reason of at least 10 characters',
+    );
+    await kernel.invoke(app, 'synth');
+    const report = JSON.parse(fs.readFileSync(path.join(outdir, 'stacks', 'checked', 'iam-report.json'), 'utf8'));
+    expect(report.grants[0]).toMatchObject({
+      constructPath: 'checked/StatusPage',
+      member: 'allUsers',
+      findings: [{ rule: 'GoogleIam-Public', suppressed: true, reason: 'the status page is public by design' }],
+    });
+    expect(report.settings.rules['GoogleIam-BasicRole']).toBe('error');
+    expect(stackJson('checked').provider.googleiam).toEqual([
+      { iam_checks: 'enforce', allowed_member_domains: ['example.com'], iam_check_rules: { 'GoogleIam-BasicRole': 'error' } },
+    ]);
+
+    // An error-level finding fails synth, naming the construct path and the rule.
+    const failing = await newApp('checks-failing-out');
+    const aspectsOfFailing = (await kernel.sinvoke(fw('Aspects'), 'of', [failing.app])) as ObjRef;
+    await kernel.invoke(aspectsOfFailing, 'add', [checks]);
+    const other = await kernel.create(fw('TerraformStack'), [failing.app, 'failing']);
+    await kernel.create(lib('AuthorizationPolicyIamMember'), [
+      other,
+      'Auditors',
+      struct(lib('AuthorizationPolicyIamMemberProps'), { name: AP, role: 'roles/viewer', member: 'group:auditors@example.com' }),
+    ]);
+    const atSynth = await kernelError(kernel.invoke(failing.app, 'synth'));
+    expect(atSynth.message).toContain('[failing/Auditors] failing/Auditors: GoogleIam-BasicRole: roles/viewer');
+  });
+
   test('every Direct-form lookup, called with a plain invoke, blocks and returns its typed struct', async () => {
     const lookups = await kernel.create(lib('GoogleLookups'), [struct(lib('GoogleLookupsProps'), { project: PROJECT })]);
     const call = async (method: string, argsType: string, args: Record<string, unknown>, resultType: string) => {

@@ -88,6 +88,14 @@ export class ModelReader {
     });
   }
 
+  /** A map of strings. */
+  public optionalStringMap(name: string): Map<string, string> | undefined {
+    return this.read(name, 'a map of strings', (v) => {
+      if (!(v instanceof Map)) return undefined;
+      return [...v.values()].every((e) => typeof e === 'string') ? (v as Map<string, string>) : undefined;
+    });
+  }
+
   /** A single nested attribute or block, or an object-typed attribute, read by `read`. */
   public object<T>(name: string, read: (object: ModelReader) => T): T {
     return this.required(name, this.optionalObject(name, read));

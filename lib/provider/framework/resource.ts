@@ -56,6 +56,13 @@ export interface CallContext<Context = ProviderContext> {
 export interface ValidationRequest {
   /** True inside plan and apply walks (the provider is configured), false in the static validation. */
   readonly providerConfigured: boolean;
+  /**
+   * The provider block's values as Terraform last gave them to this process: ConfigureProvider's in a plan or
+   * apply walk, ValidateProviderConfig's in the static validation (Terraform validates the provider block before
+   * the resources that use it, in the same process). Values the static validation does not know yet are unknown.
+   * @default - none given yet
+   */
+  readonly providerConfig?: CtyObject;
 }
 
 /** A planned change, as PlanResourceChange sees it. */

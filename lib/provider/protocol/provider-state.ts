@@ -4,6 +4,7 @@
  * Terraform sends first) and the running calls' abort signals (StopProvider
  * aborts them all).
  */
+import type { CtyObject } from '../framework/cty';
 import { ProtocolError } from './protocol-error';
 
 /** A gRPC call Terraform may cancel (a ServerUnaryCall). */
@@ -18,6 +19,8 @@ export class ProviderState<Context> {
   private context: Promise<Context | undefined>;
   private settle!: (context: Context | undefined) => void;
   private configuredOnce = false;
+  /** The provider block's values as last given (ValidateProviderConfig, then ConfigureProvider). */
+  private lastProviderConfig?: CtyObject;
 
   constructor() {
     this.context = new Promise((resolve) => (this.settle = resolve));
@@ -29,6 +32,16 @@ export class ProviderState<Context> {
     this.settle(context);
     // Terraform configures a process once; should it configure again, later calls get the new context.
     this.context = Promise.resolve(context);
+  }
+
+  /** Records the provider block's values Terraform gave (ValidateProviderConfig or ConfigureProvider): what resource validation reads of them. */
+  public providerConfigGiven(config: CtyObject | null): void {
+    if (config) this.lastProviderConfig = config;
+  }
+
+  /** The provider block's values as last given, if any. */
+  public get providerConfig(): CtyObject | undefined {
+    return this.lastProviderConfig;
   }
 
   /** Whether ConfigureProvider has been called (Terraform never configures the process of a static validation). */

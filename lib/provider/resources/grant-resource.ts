@@ -16,7 +16,8 @@ import { sameValue } from '../framework/value-equality';
 import { knownValue, stringOf } from '../framework/cty-values';
 import { encodeModel, ModelReader, type ModelObject } from '../framework/model';
 import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
-import { COMPUTED_ATTRIBUTES } from './iam-schema';
+import { CHECK_SUPPRESSIONS_ATTRIBUTE, COMPUTED_ATTRIBUTES } from './iam-schema';
+import { refusedByChecks, reportCheckFindings } from './check-findings';
 import { olderThanOwnWrite, rememberWrite } from './own-writes';
 import { reportRoleWarnings, roleRefusal } from './role-findings';
 import { changeOnceVisible } from './visible-change';
@@ -29,6 +30,8 @@ export interface GrantModel {
   readonly project?: string;
   /** The policy's etag after the last change or read; unset in a plan (the apply sets it), or when a write's outcome is unknown. */
   readonly etag?: string;
+  /** `check_suppressions`: the IAM security findings the grant accepts, rule ID → reason. */
+  readonly checkSuppressions?: ReadonlyMap<string, string>;
 }
 
 /**
@@ -79,7 +82,7 @@ export function grantResourceType<Model extends GrantModel>(
   descriptor: IamTypeDescriptor,
   kind: GrantKind<Model>,
 ): ResourceType<GoogleIamContext> {
-  const attributes = [...descriptor.resourceAttributes, ...kind.attributes, ...COMPUTED_ATTRIBUTES];
+  const attributes = [...descriptor.resourceAttributes, ...kind.attributes, CHECK_SUPPRESSIONS_ATTRIBUTE, ...COMPUTED_ATTRIBUTES];
   const schema: Schema = { version: 0, description: kind.describe(descriptor.noun), attributes, blocks: kind.blocks };
   const values = valueAttributes(schema);
   const types = new Map(values.map((a) => [a.name, attributeType(a)]));
@@ -98,6 +101,7 @@ export function grantResourceType<Model extends GrantModel>(
       id: fields.optionalString('id'),
       project: fields.optionalString('project'),
       etag: fields.optionalString('etag'),
+      checkSuppressions: fields.optionalStringMap('check_suppressions'),
     };
     return kind.decode(fields, common);
   }
@@ -109,6 +113,7 @@ export function grantResourceType<Model extends GrantModel>(
       id: model.id,
       project: model.project,
       etag: model.etag,
+      check_suppressions: model.checkSuppressions && new Map(model.checkSuppressions),
     });
   /** A plan's model: its etag is unknown until the apply's write. */
   const decodePlan = (planned: CtyObject) => decode(planned, ['etag']);
@@ -196,6 +201,7 @@ export function grantResourceType<Model extends GrantModel>(
       const report = request.providerConfigured ? reportRefusalAhead : reportError;
       for (const { summary, error } of refusals(config)) report(diagnostics, summary, error);
       reportRoleWarnings(diagnostics, descriptor, kind.partialGrant(config), config, request.providerConfigured);
+      reportCheckFindings(diagnostics, kind.partialGrant(config), config, request);
     },
 
     async plan(request: PlanRequest, diagnostics: Diagnostics, context?: CallContext<GoogleIamContext>): Promise<PlannedChange> {
@@ -225,6 +231,7 @@ export function grantResourceType<Model extends GrantModel>(
       if (refused(planned, diagnostics)) return null;
       const plan = decodePlan(planned);
       const grant = kind.grantOf(plan);
+      if (refusedByChecks(context.provider.checks, grant, plan.checkSuppressions, diagnostics)) return null;
       try {
         const result = await changeOnceVisible(context, grant, changeEdits(undefined, grant));
         rememberWrite(context.private, result);
@@ -241,6 +248,7 @@ export function grantResourceType<Model extends GrantModel>(
       const before = kind.grantOf(decode(prior));
       const plan = decodePlan(planned);
       const after = kind.grantOf(plan);
+      if (refusedByChecks(context.provider.checks, after, plan.checkSuppressions, diagnostics)) return prior;
       try {
         const result = await changeOnceVisible(context, after, changeEdits(before, after));
         rememberWrite(context.private, result);

@@ -99,6 +99,18 @@ export const AUDIT_CONFIGS_ATTRIBUTE: Attribute = {
   },
 };
 
+/**
+ * What every grant resource type has besides its kind's attributes (grant-resource.ts puts it around each kind):
+ * the IAM security findings (lib/iam/check-rules.ts) this grant accepts, each with the reason.
+ */
+export const CHECK_SUPPRESSIONS_ATTRIBUTE: Attribute = {
+  name: 'check_suppressions',
+  description:
+    'IAM security findings this grant accepts: rule ID → reason (at least 10 characters), e.g. `{ "GoogleIam-Public" = "the landing page is public by design" }`. A suppressed finding is not reported. The rules: docs/checks.md.',
+  type: ['map', 'string'],
+  optional: true,
+};
+
 /** What the provider sets: the google provider's id format, the policy's etag after the last change or read, the name's project. */
 export const COMPUTED_ATTRIBUTES: readonly Attribute[] = [
   {

@@ -8,61 +8,17 @@
  * (the emulator's) 400 at apply.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
-import { GoogleApiEmulator } from '../../../lib/testing';
+import { hclConfigurationsOfThisFile, unwrapped } from '../../support/hcl-configurations';
 import { runCommand } from '../../support/terraform';
 
 jest.setTimeout(300_000);
 
-const ROOT = path.join(__dirname, '..', '..', '..');
-/** What `npx cdktf-google-iam-provider` runs (package.json's bin). */
-const INSTALL_COMMAND = path.join(ROOT, 'lib', 'install', 'cli.js');
 const AP = 'projects/my-project/locations/global/authorizationPolicies/internal-apis';
 const MJ = 'projects/my-project/locations/us-central1/migrationJobs/orders-db';
 
-let emulator: GoogleApiEmulator;
-let scratch: string;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  emulator = await GoogleApiEmulator.start();
-  scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'roles-plan-'));
-  fs.writeFileSync(path.join(scratch, 'empty.tfrc'), '');
-  env = { ...emulator.env(), TF_CLI_CONFIG_FILE: path.join(scratch, 'empty.tfrc') };
-});
-afterAll(async () => {
-  await emulator.close();
-  fs.rmSync(scratch, { recursive: true, force: true });
-});
-beforeEach(() => {
-  emulator.addResource(AP);
-  emulator.addResource(MJ);
-  emulator.clearWrites();
-});
-
-/** A configuration of `resources` in a folder of its own, the provider laid out and initialized. */
-async function configuration(name: string, resources: string): Promise<string> {
-  const dir = path.join(scratch, name);
-  fs.mkdirSync(dir);
-  fs.writeFileSync(
-    path.join(dir, 'main.tf'),
-    `terraform {
-  required_providers {
-    googleiam = { source = "cdktf-google-iam/googleiam" }
-  }
-}
-${resources}`,
-  );
-  const installed = await runCommand(process.execPath, [INSTALL_COMMAND, 'install', '.'], dir, {});
-  expect({ code: installed.code, stderr: installed.stderr }).toEqual({ code: 0, stderr: '' });
-  expect((await terraform(dir, 'init', '-input=false')).code).toBe(0);
-  return dir;
-}
-
-const terraform = (dir: string, ...args: string[]) => runCommand('terraform', [args[0], '-no-color', ...args.slice(1)], dir, env);
-/** Terraform's output with its wrapping undone (it wraps a diagnostic's detail at spaces). */
-const unwrapped = (output: string) => output.replace(/\s+/g, ' ');
+const hcl = hclConfigurationsOfThisFile('roles-plan', [AP, MJ]);
+const { configuration, terraform } = hcl;
 
 const member = (type: string, name: string, role: string) => `
 resource "googleiam_${type}_iam_member" "readers" {
@@ -85,9 +41,9 @@ test('a role Google does not list: terraform plan fails at the resource, naming 
       'a role Google added after 2026-08-22 is accepted once listed in the environment variable CDKTF_GOOGLE_IAM_EXTRA_ROLES ' +
       '(got "roles/networksecurity.authorizationPolicyViewer")',
   );
-  expect(emulator.writes()).toEqual([]);
+  expect(hcl.emulator.writes()).toEqual([]);
   // The plan's output, for the record of what a user sees.
-  fs.writeFileSync(path.join(scratch, 'unknown.txt'), plan.stderr);
+  fs.writeFileSync(path.join(hcl.scratch, 'unknown.txt'), plan.stderr);
 });
 
 test('a misspelt role: did you mean; CDKTF_GOOGLE_IAM_EXTRA_ROLES lets a role Google added since through', async () => {
@@ -97,7 +53,7 @@ test('a misspelt role: did you mean; CDKTF_GOOGLE_IAM_EXTRA_ROLES lets a role Go
   expect(unwrapped(plan.stderr)).toContain('Error: Unknown IAM role with googleiam_authorization_policy_iam_member.readers');
   expect(unwrapped(plan.stderr)).toContain('did you mean roles/networksecurity.viewer?');
   const allowed = await runCommand('terraform', ['plan', '-no-color', '-input=false'], dir, {
-    ...env,
+    ...hcl.env,
     CDKTF_GOOGLE_IAM_EXTRA_ROLES: 'roles/networksecurity.viwer',
   });
   expect({ code: allowed.code, stderr: allowed.stderr }).toEqual({ code: 0, stderr: '' });
@@ -121,7 +77,7 @@ ${member('migration_job', MJ, 'var.role')}`,
   const apply = await terraform(dir, 'apply', '-auto-approve', '-input=false', '-var', 'role=roles/datamigration.viewer');
   expect(apply.code).toBe(1);
   expect(unwrapped(apply.stderr)).toContain('Error: Unknown IAM role with googleiam_migration_job_iam_member.readers');
-  expect(emulator.writes()).toEqual([]);
+  expect(hcl.emulator.writes()).toEqual([]);
 });
 
 test("a real role Google refuses on the type: a warning at plan, Google's 400 at apply", async () => {
@@ -135,9 +91,9 @@ test("a real role Google refuses on the type: a warning at plan, Google's 400 at
       'and Google answers setIamPolicy with 400 INVALID_ARGUMENT "Role roles/networksecurity.viewer is not supported for this resource." ' +
       'Roles that can be granted there include roles/datamigration.editor, roles/datamigration.admin and roles/iam.securityReviewer (got "roles/networksecurity.viewer")',
   );
-  fs.writeFileSync(path.join(scratch, 'not-grantable.txt'), plan.output);
+  fs.writeFileSync(path.join(hcl.scratch, 'not-grantable.txt'), plan.output);
   const apply = await terraform(dir, 'apply', '-auto-approve', '-input=false');
   expect(apply.code).toBe(1);
   expect(unwrapped(apply.stderr)).toContain('Role roles/networksecurity.viewer is not supported for this resource.');
-  expect(emulator.writes()).toEqual([]);
+  expect(hcl.emulator.writes()).toEqual([]);
 });

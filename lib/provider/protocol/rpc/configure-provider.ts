@@ -20,6 +20,7 @@ export async function configureProvider<Context>(
   request: wire.ConfigureProviderRequest,
 ): Promise<wire.DiagnosticsResponse> {
   const config = decode(server, request);
+  server.state.providerConfigGiven(config);
   server.logger.log('debug', 'configuring the provider', {
     terraform_version: request.terraform_version,
     config: redact(config, server.definition.schema.attributes),

@@ -25,8 +25,11 @@ export function validateConfig(
   value: wire.WireDynamicValue | null | undefined,
   what: string,
   request: ValidationRequest,
+  /** Gets the decoded configuration first (ValidateProviderConfig records the provider block's values). */
+  decoded?: (config: CtyObject | null) => void,
 ): wire.DiagnosticsResponse {
   const config = decodeObject(value, type, what);
+  decoded?.(config);
   const diagnostics = new Diagnostics();
   if (config) validator.validate?.(config, diagnostics, request);
   return { diagnostics: wireDiagnostics(diagnostics, type) };

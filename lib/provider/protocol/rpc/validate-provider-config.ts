@@ -12,7 +12,12 @@ export function validateProviderConfig<Context>(
   server: ProviderServer<Context>,
   request: { readonly config?: wire.WireDynamicValue | null },
 ): wire.DiagnosticsResponse {
-  return validateConfig(server.definition, server.providerType, request.config, 'provider configuration', {
-    providerConfigured: server.state.isConfigured,
-  });
+  return validateConfig(
+    server.definition,
+    server.providerType,
+    request.config,
+    'provider configuration',
+    { providerConfigured: server.state.isConfigured },
+    (config) => server.state.providerConfigGiven(config),
+  );
 }

@@ -13,5 +13,9 @@ export function validateResourceConfig<Context>(
   request: wire.TypedConfigRequest,
 ): wire.DiagnosticsResponse {
   const { definition, type } = server.resource(request.type_name);
-  return validateConfig(definition, type, request.config, 'resource configuration', { providerConfigured: server.state.isConfigured });
+  const { isConfigured, providerConfig } = server.state;
+  return validateConfig(definition, type, request.config, 'resource configuration', {
+    providerConfigured: isConfigured,
+    ...(providerConfig ? { providerConfig } : {}),
+  });
 }
