@@ -2,7 +2,8 @@
  * Bulk grants at scale: 10,000 grants as ten `AuthorizationPolicyIamMembers`
  * of 1,000 on ten policies, through the real `terraform` and the provider
  * against the emulator at a given latency, alternating with ten bare
- * `terraform_data` (the floor: what Terraform costs for ten resources);
+ * `terraform_data` (the floor: what Terraform costs for ten resources) and
+ * ten holding the same entries (what Terraform costs for the data);
  * then a plan with nothing changed (reads per policy), and one entry removed
  * in Google: the plan names it (exit 2) and one apply restores it in one write.
  * The same 10,000 as member grants, once, for comparison (BENCH_BULK_MEMBERS=1:
@@ -26,6 +27,8 @@ export interface BulkOptions {
   readonly runs: number;
   readonly parallelism: number;
   readonly rssSampleMs: number;
+  /** Print the plan of the drifted entry. */
+  readonly showDriftPlan?: boolean;
   /** Also the same grants as member grants, once. */
   readonly members: boolean;
   readonly log: (line: string) => void;
@@ -37,12 +40,16 @@ export interface BulkResult {
   readonly runs: number;
   readonly oursMs: number;
   readonly floorMs: number;
+  /** Ten terraform_data holding the same entries as their input: what Terraform costs for the data alone. */
+  readonly dataFloorMs: number;
   readonly peakMiB: number;
   readonly callsPerPolicy: number;
   readonly planReadsPerPolicy: number;
   readonly planMs: number;
   readonly driftPlanExit: number;
   readonly driftPlanNamesEntry: boolean;
+  /** Lines of that plan output. */
+  readonly driftPlanLines: number;
   readonly driftRepairWrites: number;
   /** The same grants as member grants: one apply, and a plan with nothing changed. */
   readonly asMembers?: { readonly applyMs: number; readonly planMs: number; readonly peakMiB: number };
@@ -76,15 +83,25 @@ export async function benchBulk(options: BulkOptions): Promise<BulkResult> {
   const floor = await deployment((stack) => {
     for (let p = 0; p < policies; p++) new DataResource(stack, `F${p}`, { input: { p } });
   });
+  // Terraform's own cost of the same data: ten terraform_data, each holding its thousand entries.
+  const data = await deployment((stack) => {
+    for (let p = 0; p < policies; p++) {
+      const input = Array.from({ length: perResource }, (_, i) => ({ role: ROLE, member: memberName(p * perResource + i), condition: [] }));
+      new DataResource(stack, `D${p}`, { input });
+    }
+  });
   const env = emulator.env();
   try {
     const ours: number[] = [];
     const bare: number[] = [];
+    const sameData: number[] = [];
     const peaks: number[] = [];
     const calls: number[] = [];
     for (let round = 0; round < options.runs; round++) {
       floor.ws.resetState();
       bare.push((await floor.run(APPLY(parallelism), {})).ms);
+      data.ws.resetState();
+      sameData.push((await data.run(APPLY(parallelism), {})).ms);
       bulk.ws.resetState();
       resetPolicies();
       emulator.resetStats();
@@ -93,7 +110,9 @@ export async function benchBulk(options: BulkOptions): Promise<BulkResult> {
       ours.push(run.ms);
       peaks.push(run.peakTreeRssMiB);
       calls.push((stats.getIamPolicy + stats.setIamPolicy) / policies);
-      options.log(`bulk ${grants}/${policies} round ${round + 1}: ours ${run.ms.toFixed(0)} ms, floor ${bare.at(-1)!.toFixed(0)} ms`);
+      options.log(
+        `bulk ${grants}/${policies} round ${round + 1}: ours ${run.ms.toFixed(0)} ms, floor ${bare.at(-1)!.toFixed(0)} ms, same data ${sameData.at(-1)!.toFixed(0)} ms`,
+      );
     }
     checkLanded(emulator, grants, policies);
     emulator.resetStats();
@@ -107,6 +126,7 @@ export async function benchBulk(options: BulkOptions): Promise<BulkResult> {
       bindings: (policy.bindings ?? []).map((b) => (b.role === ROLE ? { ...b, members: (b.members ?? []).filter((m) => m !== gone) } : b)),
     });
     const drift = await bulk.run(PLAN(parallelism), env);
+    if (options.showDriftPlan) options.log(`the plan of one drifted entry:\n${drift.stdout}`);
     emulator.resetStats();
     await bulk.run(APPLY(parallelism), env);
     const repairWrites = emulator.stats().setIamPolicy;
@@ -117,18 +137,21 @@ export async function benchBulk(options: BulkOptions): Promise<BulkResult> {
       runs: options.runs,
       oursMs: median(ours),
       floorMs: median(bare),
+      dataFloorMs: median(sameData),
       peakMiB: median(peaks),
       callsPerPolicy: median(calls),
       planReadsPerPolicy,
       planMs: plan.ms,
       driftPlanExit: drift.code,
-      driftPlanNamesEntry: drift.stdout.includes(`+ member = "${gone}"`),
+      driftPlanNamesEntry: drift.stdout.includes(`- "${ROLE}: ${gone}"`),
+      driftPlanLines: drift.stdout.trimEnd().split('\n').length,
       driftRepairWrites: repairWrites,
       ...(options.members ? { asMembers: await asMemberGrants(options, resetPolicies) } : {}),
     };
   } finally {
     bulk.ws.dispose();
     floor.ws.dispose();
+    data.ws.dispose();
   }
 }
 

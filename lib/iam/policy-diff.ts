@@ -29,3 +29,12 @@ export function removedMembers(before: Policy, after: Policy): PolicyMember[] {
   }
   return removed;
 }
+
+/**
+ * One principal in one binding, for people: `roles/x: user:a@example.com`,
+ * `roles/x (condition "title"): user:a@example.com` (plan warnings, errors
+ * and the bulk kind's `missing_grants`).
+ */
+export function describePolicyMember(m: { readonly role: string; readonly member: string; readonly condition?: { readonly title?: string } }): string {
+  return `${m.role}${m.condition ? ` (condition ${JSON.stringify(m.condition.title ?? '')})` : ''}: ${m.member}`;
+}

@@ -78,6 +78,13 @@ export class GoogleiamMigrationJobIamMembers extends cdktf.TerraformResource {
   }
 
   /**
+   * The `grant` blocks that Google's policy lacked at the last refresh, as `role: member` (`role (condition "title"): member`): removed outside Terraform, granted again by the next apply. Empty after every apply; a grant added outside Terraform is not listed.
+   */
+  public get missingGrants(): string[] {
+    return this.getListAttribute('missing_grants');
+  }
+
+  /**
    * As the google provider builds it: `{name}/{role}/{member}` (member), `{name}/{role}` (binding), `{name}` (policy), then `/{title}/{description}/{expression}` when conditional; `{name}` (members), `{name}/{member}` (member roles).
    */
   public get id(): string {
@@ -127,7 +134,7 @@ export class GoogleiamMigrationJobIamMembers extends cdktf.TerraformResource {
       grant: {
         value: cdktf.listMapperHcl(googleiamMembersGrantToHclTerraform, false)(this.config.grant),
         isBlock: true,
-        type: 'set',
+        type: 'list',
         storageClassType: 'GoogleiamMembersGrantList',
       },
     };

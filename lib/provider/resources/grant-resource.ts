@@ -1,7 +1,7 @@
 import type { IamResourceUse } from '../../api/resource-validation';
 import { changeEdits, describeGrant, grantEdits, grantId, grantKey, isAuthoritative, type Grant, type IamResource } from '../../iam/grant';
 import { applyEdits } from '../../iam/policy-edit';
-import { removedMembers, type PolicyMember } from '../../iam/policy-diff';
+import { describePolicyMember, removedMembers, type PolicyMember } from '../../iam/policy-diff';
 import { validateGrantValues } from '../../iam/grant-validation';
 import type { Policy } from '../../iam/types';
 import { isNotFound, isOutcomeUnknown, ProviderErrors, reportError, reportRefusalAhead } from '../errors';
@@ -50,6 +50,12 @@ export interface GrantKind<Model extends GrantModel> {
   /** Markdown for the schema: what the type does. */
   describe(noun: string): string;
   readonly attributes: readonly Attribute[];
+  /**
+   * Attributes of its own that only the provider sets, with the values a
+   * plan gives them (what they are once the apply has run): the bulk kind's
+   * `missing_grants`, which a refresh fills.
+   */
+  readonly computed?: { readonly attributes: readonly Attribute[]; readonly planned: CtyObject };
   /** Its nested blocks (the condition, written `condition { ... }` as for the google provider). */
   readonly blocks?: readonly Block[];
   /**
@@ -67,8 +73,6 @@ export interface GrantKind<Model extends GrantModel> {
   imported(words: readonly string[], policy: Policy, common: GrantModel): Model;
 }
 
-/** The attributes only the provider sets (never configured): left out of the plan's comparisons. */
-const COMPUTED = COMPUTED_ATTRIBUTES.map((a) => a.name);
 
 /**
  * An IAM resource type (member, binding or policy) of one descriptor (typed
@@ -82,12 +86,23 @@ export function grantResourceType<Model extends GrantModel>(
   descriptor: IamTypeDescriptor,
   kind: GrantKind<Model>,
 ): ResourceType<GoogleIamContext> {
-  const attributes = [...descriptor.resourceAttributes, ...kind.attributes, CHECK_SUPPRESSIONS_ATTRIBUTE, ...COMPUTED_ATTRIBUTES];
+  const ownComputed = kind.computed?.attributes ?? [];
+  const attributes = [
+    ...descriptor.resourceAttributes,
+    ...kind.attributes,
+    CHECK_SUPPRESSIONS_ATTRIBUTE,
+    ...ownComputed,
+    ...COMPUTED_ATTRIBUTES,
+  ];
   const schema: Schema = { version: 0, description: kind.describe(descriptor.noun), attributes, blocks: kind.blocks };
   const values = valueAttributes(schema);
   const types = new Map(values.map((a) => [a.name, attributeType(a)]));
+  /** The attributes only the provider sets (never configured). */
+  const computed = [...ownComputed, ...COMPUTED_ATTRIBUTES].map((a) => a.name);
   /** What a configuration sets (blocks included): every value but those only the provider sets. */
-  const configured = [...types.keys()].filter((name) => !COMPUTED.includes(name));
+  const configured = [...types.keys()].filter((name) => !computed.includes(name));
+  /** What a refresh compares with Google: what is configured, and what the kind says of Google besides (`missing_grants`). */
+  const refreshed = [...configured, ...ownComputed.map((a) => a.name)];
   const differs = (prior: CtyObject, proposed: CtyObject, name: string) =>
     !sameValue(prior[name] ?? null, proposed[name] ?? null, types.get(name)!);
   const use = (values: CtyObject): IamResourceUse =>
@@ -163,11 +178,7 @@ export function grantResourceType<Model extends GrantModel>(
     for (const { entry, declaredBy } of twice) {
       diagnostics.error(
         'The same grant twice',
-        ProviderErrors.grantedTwice(
-          `${entry.role}${entry.condition ? ` (condition ${JSON.stringify(entry.condition.title)})` : ''} for ${entry.member}`,
-          grant.resource.name,
-          declaredBy,
-        ),
+        ProviderErrors.grantedTwice(describePolicyMember(entry), grant.resource.name, declaredBy),
       );
     }
     if (!isAuthoritative(grant.mode)) return;
@@ -181,14 +192,10 @@ export function grantResourceType<Model extends GrantModel>(
     if (removed.length > 0) {
       diagnostics.warning(
         `${typeName} removes grants the configuration does not list`,
-        ProviderErrors.removesUnlisted(describeGrant(grant), removed.map(describeMember)),
+        ProviderErrors.removesUnlisted(describeGrant(grant), removed.map(describePolicyMember)),
       );
     }
   }
-
-  /** `roles/x (condition "t"): user:a@example.com`, for the plan's warning. */
-  const describeMember = (m: PolicyMember) =>
-    `${m.role}${m.condition ? ` (condition ${JSON.stringify(m.condition.title ?? '')})` : ''}: ${m.member}`;
 
   return {
     typeName,
@@ -206,19 +213,20 @@ export function grantResourceType<Model extends GrantModel>(
 
     async plan(request: PlanRequest, diagnostics: Diagnostics, context?: CallContext<GoogleIamContext>): Promise<PlannedChange> {
       const { prior, proposed } = request;
-      const changed = prior === null || configured.some((name) => differs(prior, proposed, name));
+      const settled = { ...proposed, ...kind.computed?.planned };
+      const changed = prior === null || refreshed.some((name) => differs(prior, settled, name));
       const known = descriptor.resourceOf(proposed) !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
       const name = stringOf(proposed.name);
       const planned: CtyObject = {
-        ...proposed,
+        ...settled,
         // Every configured value known: the model of what the computed attributes leave aside.
-        id: known ? grantId(kind.grantOf(decode(proposed, COMPUTED))) : UNKNOWN,
+        id: known ? grantId(kind.grantOf(decode(proposed, computed))) : UNKNOWN,
         project: name === undefined ? UNKNOWN : descriptor.projectOf(name),
         etag: changed ? UNKNOWN : (prior?.etag ?? UNKNOWN),
       };
       const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
       if (context && known && refusals(proposed).length === 0)
-        await planEffects(context, kind.grantOf(decode(proposed, COMPUTED)), diagnostics);
+        await planEffects(context, kind.grantOf(decode(proposed, computed)), diagnostics);
       return { planned, requiresReplace };
     },
 
@@ -281,8 +289,8 @@ export function grantResourceType<Model extends GrantModel>(
       const current = decode(state);
       const grant = kind.grantOf(current);
       const unchanged = (policy: Policy) => {
-        const refreshed = kind.refresh(current, policy);
-        return refreshed !== null && !configured.some((name) => differs(state, encode(refreshed), name));
+        const fresh = kind.refresh(current, policy);
+        return fresh !== null && !refreshed.some((name) => differs(state, encode(fresh), name));
       };
       // A version the grant's own write had replaced is a lagging read, not drift: read again, unless it shows no change anyway.
       const stale = (policy: Policy) => olderThanOwnWrite(context.private, policy) && !unchanged(policy);
@@ -313,10 +321,10 @@ export function grantResourceType<Model extends GrantModel>(
         reportError(diagnostics, `Could not read the IAM policy of ${grant.resource.name}`, error);
         return state;
       }
-      const refreshed = kind.refresh(current, policy);
-      if (refreshed === null) return null;
+      const fresh = kind.refresh(current, policy);
+      if (fresh === null) return null;
       // An older version that shows no change keeps the state's etag, the newer one.
-      return encode({ ...refreshed, etag: olderThanOwnWrite(context.private, policy) ? current.etag : policy.etag });
+      return encode({ ...fresh, etag: olderThanOwnWrite(context.private, policy) ? current.etag : policy.etag });
     },
 
     async importState(context, id, diagnostics) {
