@@ -4,6 +4,8 @@
  * latency per API call), and the floor: as many `terraform_data`, which need
  * no provider at all.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { DataResource, type TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember } from '../lib';
 import type { GoogleApiEmulator } from '../lib/testing';
@@ -35,9 +37,23 @@ export interface ApplyResult {
   readonly reads: number;
   readonly writes: number;
   readonly conflicts: number;
+  /** The size of terraform.tfstate after the command. */
+  readonly stateBytes: number;
 }
 
-const APPLY_ARGS = (parallelism: number) => ['apply', '-auto-approve', '-input=false', '-no-color', `-parallelism=${parallelism}`];
+/** What a floor's apply costs: its wall time, peak RSS, terraform's CPU, and the state it leaves. */
+export interface FloorRun {
+  readonly ms: number;
+  readonly peakTreeRssMiB: number;
+  readonly terraformCpuS: number;
+  /** The size of terraform.tfstate after the apply. */
+  readonly stateBytes: number;
+}
+
+/** The size of `dir`'s terraform.tfstate. */
+export const stateBytes = (dir: string) => fs.statSync(path.join(dir, 'terraform.tfstate')).size;
+
+export const APPLY_ARGS = (parallelism: number) => ['apply', '-auto-approve', '-input=false', '-no-color', `-parallelism=${parallelism}`];
 
 /** A synthesized and initialised stack of member grants, applied from scratch as often as needed. */
 export class GrantsDeploy {
@@ -93,6 +109,7 @@ export class GrantsDeploy {
       reads: stats.getIamPolicy,
       writes: stats.setIamPolicy,
       conflicts: stats.conflicts,
+      stateBytes: stateBytes(this.ws.dir),
     };
   }
 
@@ -112,13 +129,10 @@ export class FloorDeploy {
 
   private constructor(private readonly ws: BenchWorkspace) {}
 
-  public async apply(
-    parallelism: number,
-    sampleRssEveryMs?: number,
-  ): Promise<{ ms: number; peakTreeRssMiB: number; terraformCpuS: number }> {
+  public async apply(parallelism: number, sampleRssEveryMs?: number): Promise<FloorRun> {
     this.ws.resetState();
     const run = await runProcess('terraform', APPLY_ARGS(parallelism), { cwd: this.ws.dir, env: TF_ENV, sampleRssEveryMs });
-    return { ms: run.ms, peakTreeRssMiB: run.peakTreeRssMiB, terraformCpuS: run.ownCpuS };
+    return { ms: run.ms, peakTreeRssMiB: run.peakTreeRssMiB, terraformCpuS: run.ownCpuS, stateBytes: stateBytes(this.ws.dir) };
   }
 
   public dispose(): void {

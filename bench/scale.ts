@@ -2,7 +2,8 @@
  * Scale: member grants spread over one and over ten policies at a given API
  * latency, `-parallelism=10`, each `terraform apply` alternating with the
  * floor (as many bare `terraform_data`, in the same round) and the median of
- * `runs` rounds taken, with the peak RSS of the whole `terraform apply`
+ * `runs` rounds taken (the floors: as many bare `terraform_data`, and as
+ * many resources of the bench's no-op plugin provider), with the peak RSS of the whole `terraform apply`
  * process tree (terraform and the provider); then a `terraform plan` of the
  * applied stack (its reads per policy); beside the peer model (virtual
  * clock). A point may run with the CPU deliberately busy (busyCpu), as on a
@@ -11,6 +12,7 @@
 import { GoogleApiEmulator } from '../lib/testing';
 import { MAX_PRINCIPALS } from '../lib/iam/limits';
 import { FloorDeploy, GrantsDeploy } from './deploy';
+import { NoopDeploy } from './noop-deploy';
 import { replayPeer } from './peer-model';
 import { busyCpu } from './processes';
 import { median } from './stats';
@@ -44,14 +46,38 @@ export async function benchScale(options: ScaleOptions): Promise<ScalePoint[]> {
         throw new Error(`scale: ${grants} grants cannot go on ${policies} policies`);
       const deploy = await GrantsDeploy.create({ grants, policies }, ours);
       const floor = await FloorDeploy.create(grants);
-      const runs: { ms: number; calls: number; peakMiB: number; floorMs: number; floorPeakMiB: number }[] = [];
+      const noop = await NoopDeploy.create(grants, policies);
+      const runs: {
+        ms: number;
+        calls: number;
+        peakMiB: number;
+        stateBytes: number;
+        floorMs: number;
+        floorPeakMiB: number;
+        floorStateBytes: number;
+        noopMs: number;
+        noopPeakMiB: number;
+        noopStateBytes: number;
+      }[] = [];
       try {
         const stopBusy = busy ? busyCpu() : undefined;
         try {
           for (let round = 0; round < options.runs; round++) {
             const bare = await floor.apply(options.parallelism, options.rssSampleMs);
+            const plugin = await noop.apply(options.parallelism, options.rssSampleMs);
             const run = await deploy.apply(options.parallelism, options.rssSampleMs);
-            runs.push({ ms: run.ms, calls: run.calls, peakMiB: run.peakTreeRssMiB, floorMs: bare.ms, floorPeakMiB: bare.peakTreeRssMiB });
+            runs.push({
+              ms: run.ms,
+              calls: run.calls,
+              peakMiB: run.peakTreeRssMiB,
+              stateBytes: run.stateBytes,
+              floorMs: bare.ms,
+              floorPeakMiB: bare.peakTreeRssMiB,
+              floorStateBytes: bare.stateBytes,
+              noopMs: plugin.ms,
+              noopPeakMiB: plugin.peakTreeRssMiB,
+              noopStateBytes: plugin.stateBytes,
+            });
             options.log(`scale ${grants}/${policies}${busy ? ' busy' : ''} round ${round + 1}: ${JSON.stringify(runs[round])}`);
           }
         } finally {
@@ -73,6 +99,13 @@ export async function benchScale(options: ScaleOptions): Promise<ScalePoint[]> {
           oursCallsPerGrant: median(runs.map((r) => r.calls)) / grants,
           oursPeakMiB: median(runs.map((r) => r.peakMiB)),
           floorPeakMiB: median(runs.map((r) => r.floorPeakMiB)),
+          noopMs: median(runs.map((r) => r.noopMs)),
+          noopPeakMiB: median(runs.map((r) => r.noopPeakMiB)),
+          stateBytesPerGrant: {
+            ours: median(runs.map((r) => r.stateBytes)) / grants,
+            noop: median(runs.map((r) => r.noopStateBytes)) / grants,
+            floor: median(runs.map((r) => r.floorStateBytes)) / grants,
+          },
           peerMs: model.ms,
           peerCallsPerGrant: model.calls / grants,
           ...(plan ? { planReadsPerPolicy: plan.reads / policies } : {}),
@@ -82,6 +115,7 @@ export async function benchScale(options: ScaleOptions): Promise<ScalePoint[]> {
       } finally {
         deploy.dispose();
         floor.dispose();
+        noop.dispose();
       }
     }
   } finally {

@@ -18,15 +18,20 @@ export interface ScalePoint {
   /** As many bare terraform_data, alternating with ours. */
   readonly floorMs: number;
   readonly floorPeakMiB: number;
+  /** As many resources of the bench's no-op plugin provider (bench/noop-provider), alternating with ours: a plugin's own floor. */
+  readonly noopMs: number;
+  readonly noopPeakMiB: number;
+  /** terraform.tfstate after the apply, per grant: ours, the no-op provider's, terraform_data's. */
+  readonly stateBytesPerGrant: { readonly ours: number; readonly noop: number; readonly floor: number };
   readonly peerMs: number;
   readonly peerCallsPerGrant: number;
   /** getIamPolicy calls of a `terraform plan` of the applied stack (no change), per policy. */
   readonly planReadsPerPolicy?: number;
 }
 
-type Who = 'ours' | 'floor' | 'peer';
-const LABELS: Record<Who, string> = { ours: 'cdktf-google-iam', floor: 'bare terraform_data', peer: 'peer model' };
-const COLORS: Record<Who, string> = { ours: '#1a73e8', floor: '#188038', peer: '#d93025' };
+type Who = 'ours' | 'noop' | 'floor' | 'peer';
+const LABELS: Record<Who, string> = { ours: 'cdktf-google-iam', noop: 'no-op plugin provider', floor: 'bare terraform_data', peer: 'peer model' };
+const COLORS: Record<Who, string> = { ours: '#1a73e8', noop: '#9334e6', floor: '#188038', peer: '#d93025' };
 
 interface Series {
   readonly label: string;
@@ -98,7 +103,7 @@ export function scaleSvg(measured: readonly ScalePoint[], caption: string): stri
   const grants = [...new Set(points.map((p) => p.grants))].sort((a, b) => a - b);
   const policies = [...new Set(points.map((p) => p.policies))].sort((a, b) => a - b);
   const series = (metric: (p: ScalePoint, who: Who) => number | undefined): Series[] =>
-    (['ours', 'floor', 'peer'] as const)
+    (['ours', 'noop', 'floor', 'peer'] as const)
       .flatMap((who) =>
         policies.map((pol) => ({
           label: `${LABELS[who]}, ${pol} ${pol === 1 ? 'policy' : 'policies'}`,
@@ -112,10 +117,10 @@ export function scaleSvg(measured: readonly ScalePoint[], caption: string): stri
       )
       .filter((s) => s.points.length > 0);
   const timeSeries = series((p, who) => {
-    const v = who === 'ours' ? p.oursMs : who === 'floor' ? p.floorMs : p.peerMs;
+    const v = { ours: p.oursMs, noop: p.noopMs, floor: p.floorMs, peer: p.peerMs }[who];
     return v === undefined ? undefined : v / 1000;
   });
-  const callSeries = series((p, who) => (who === 'ours' ? p.oursCallsPerGrant : who === 'floor' ? undefined : p.peerCallsPerGrant));
+  const callSeries = series((p, who) => (who === 'ours' ? p.oursCallsPerGrant : who === 'peer' ? p.peerCallsPerGrant : undefined));
   const allTimes = timeSeries.flatMap((s) => s.points.map(([, y]) => y));
   const allCalls = callSeries.flatMap((s) => s.points.map(([, y]) => y));
   const timeTicks = ticks(Math.min(...allTimes), Math.max(...allTimes));

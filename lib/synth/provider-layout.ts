@@ -1,6 +1,7 @@
-import { TerraformStack } from 'cdktf';
+import { Annotations, TerraformStack } from 'cdktf';
 import type { IConstruct } from 'constructs';
 import { installProvider, lockEntry, writeLockEntry } from '../install';
+import { unsupportedNodeWarning } from './node-version';
 import { addStackSynthesisStep } from './stack-synthesis';
 
 const laidOut = new WeakSet<TerraformStack>();
@@ -12,12 +13,15 @@ const laidOut = new WeakSet<TerraformStack>();
  * with no CLI configuration) and its entry in `.terraform.lock.hcl` (so init
  * neither warns nor asks a registry). Once per stack, a step of the stack's
  * synthesis (stack-synthesis.ts): after cdktf wrote the stack, into the folder
- * the manifest gives it.
+ * the manifest gives it. On a Node.js older than the provider runs on, the
+ * stack gets a warning (node-version.ts).
  */
 export function layOutProviderAtSynth(scope: IConstruct): void {
   const stack = TerraformStack.of(scope);
   if (laidOut.has(stack)) return;
   laidOut.add(stack);
+  const oldNode = unsupportedNodeWarning();
+  if (oldNode) Annotations.of(stack).addWarning(oldNode);
   addStackSynthesisStep(stack, {
     write(dir: string): void {
       const installation = installProvider(dir, { layout: 'plugins' });

@@ -18,6 +18,9 @@
  * - `<!-- test: emulator <METHOD> <path> -->`: a JSON body for the emulator's
  *   admin API, sent to it; what it seeds is then read through the library.
  *
+ * - `<!-- test: tsconfig -->`: the README's `tsconfig.json` for a TypeScript
+ *   app: the project the TypeScript programs run in uses it.
+ *
  * Blocks without a marker are not run (shell sessions, output, excerpts).
  * And the statements of fact that a program can check: the README's length,
  * the published names, the supported versions, the synth error it shows, the
@@ -79,6 +82,13 @@ const marked = (marker: string, ...langs: string[]) => blocks.filter((b) => b.ma
 const where = (b: Block) => `${b.page}:${b.line}`;
 const slug = (b: Block) => `${b.page.replace(/\W+/g, '-')}-${b.line}`;
 
+/** The `tsconfig.json` the README gives for a TypeScript app. */
+function readmeTsconfig(): Block {
+  const [block] = marked('tsconfig', 'json').filter((b) => b.page === 'README.md');
+  if (!block) throw new Error('README.md has no `<!-- test: tsconfig -->` json block');
+  return block;
+}
+
 const TS_PRELUDE = "import { App, TerraformStack } from 'cdktf';\nconst app = new App();\nconst stack = new TerraformStack(app, 'iam');\n";
 const PY_PRELUDE = 'from cdktf import App, TerraformStack\napp = App()\nstack = TerraformStack(app, "iam")\n';
 
@@ -105,12 +115,8 @@ beforeAll(async () => {
   fs.mkdirSync(modules);
   fs.symlinkSync(ROOT, path.join(modules, 'cdktf-google-iam'));
   for (const peer of ['cdktf', 'constructs', '@types']) fs.symlinkSync(path.join(ROOT, 'node_modules', peer), path.join(modules, peer));
-  fs.writeFileSync(
-    path.join(project, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: { strict: true, target: 'ES2022', module: 'commonjs', esModuleInterop: true, skipLibCheck: true, types: ['node'] },
-    }),
-  );
+  // The README's tsconfig.json, as a user copies it.
+  fs.writeFileSync(path.join(project, 'tsconfig.json'), readmeTsconfig().code);
 });
 afterAll(async () => {
   await emulator.close();
@@ -269,6 +275,13 @@ describe("the README's statements", () => {
     const result = await runProgram(file);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(`\n${shown}\n    at `);
+  });
+
+  test("a TypeScript app's set-up names the TypeScript and ts-node that run the README's programs here, and its tsconfig.json", () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    const install = /`npm install -D (typescript@\S+) (ts-node@\S+) @types\/node`/.exec(README);
+    expect(install?.slice(1)).toEqual([`typescript@${pkg.devDependencies.typescript}`, `ts-node@${pkg.devDependencies['ts-node']}`]);
+    expect(JSON.parse(readmeTsconfig().code).compilerOptions).toMatchObject({ module: 'commonjs', strict: true });
   });
 
   test('the published names match the packages the build makes', () => {

@@ -14,6 +14,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { installProvider, MIN_NODE_MAJOR, NODE_FLAGS, providerPackage, terraformPlatform } from '../../../lib/install';
 import { GoogleApiEmulator, TerraformCli, type CommandResult } from '../../../lib/testing';
+import { unsupportedNodeWarning } from '../../../lib/synth/node-version';
 import { GoogleIamWorkspace } from '../../support/googleiam-workspace';
 
 jest.setTimeout(120_000);
@@ -116,6 +117,36 @@ test('with a Node.js older than 22 on PATH, terraform plan prints the version an
   const plan = await workspace.terraform(['plan', '-input=false'], { PATH: binFolder(node) });
   expect(plan.code).toBe(1);
   expect(unwrapped(plan)).toContain(unrecognized(`${NEEDS} ${version} at ${fs.realpathSync(node)}`));
+});
+
+test('synth on a Node.js older than 22 warns in the stack (the provider it lays out would refuse that Node.js)', () => {
+  const node = oldNode();
+  const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const outdir = path.join(workspace.root, 'old-node-synth');
+  const lib = path.join(__dirname, '..', '..', '..', 'lib');
+  const app = [
+    "const { App, TerraformStack } = require('cdktf');",
+    `const { AuthorizationPolicyIamMember } = require(${JSON.stringify(lib)});`,
+    `const app = new App({ outdir: ${JSON.stringify(outdir)} });`,
+    "new AuthorizationPolicyIamMember(new TerraformStack(app, 'grants'), 'Alice', {",
+    `  name: ${JSON.stringify(NAME)}, role: ${JSON.stringify(ROLE)}, member: 'user:alice@example.com' });`,
+    'app.synth();',
+  ].join('\n');
+  const synth = spawnSync(node, ['-e', app], { cwd: path.join(__dirname, '..', '..', '..'), encoding: 'utf8' });
+  expect(synth.stderr).toBe('');
+  expect(synth.status).toBe(0);
+  const manifest = JSON.parse(fs.readFileSync(path.join(outdir, 'manifest.json'), 'utf8'));
+  expect(manifest.stacks.grants.annotations).toEqual([
+    expect.objectContaining({
+      constructPath: 'grants',
+      level: '@cdktf/warn',
+      message: expect.stringContaining(
+        `cdktf-google-iam supports Node.js ${MIN_NODE_MAJOR} or newer; this synth runs on ${version} (${fs.realpathSync(node)})`,
+      ),
+    }),
+  ]);
+  // On a supported Node.js (this one), none.
+  expect(unsupportedNodeWarning()).toBeUndefined();
 });
 
 test('a bundle gone from beside the launcher, or changed, is named in terraform plan', async () => {

@@ -3,7 +3,7 @@
  * (JSON) as users write them: `googleiam_*_iam_members` (many grants in one
  * resource, non-authoritative per entry) and `googleiam_*_iam_member_roles`
  * (one principal's roles, authoritative for that principal). Create, entries
- * added and removed, drift per entry, foreign grants kept, duplicates refused,
+ * added, removed and reordered, drift per entry, foreign grants kept, duplicates refused,
  * a member learned at apply, import, destroy, grants moved between member and
  * bulk resources in either direction with no gap, Ctrl-C, and a write whose
  * outcome is unknown, each checked against the emulator's write history.
@@ -104,6 +104,21 @@ describe('googleiam_*_iam_members: many grants, one resource', () => {
     expect(apply.stdout).toContain('0 added, 1 changed, 0 destroyed');
     expect(writesAfter(name, since).map((w) => membersIn(w, VIEWER))).toEqual([[FOREIGN, user(2), user(3)].sort()]);
     expectNoGap(emulator, name, VIEWER, [FOREIGN, user(2)]);
+    expect((await tf.plan()).code).toBe(0);
+  });
+
+  test('blocks reordered: an update that writes the same policy once, nothing revoked in any write', async () => {
+    const name = newPolicy();
+    const tf = workspace();
+    tf.configure({ resource: { [MEMBERS]: { team: { name, grant: entries(VIEWER, user(1), user(2), user(3)) } } } });
+    expect((await tf.apply()).code).toBe(0);
+    const before = emulator.policy(name).bindings;
+    const since = lastSeq(name);
+    tf.configure({ resource: { [MEMBERS]: { team: { name, grant: entries(VIEWER, user(3), user(1), user(2)) } } } });
+    const apply = await tf.apply();
+    expect(apply.stdout).toContain('0 added, 1 changed, 0 destroyed');
+    expect(writesAfter(name, since).map((w) => membersIn(w, VIEWER))).toEqual([[FOREIGN, user(1), user(2), user(3)].sort()]);
+    expect(emulator.policy(name).bindings).toEqual(before);
     expect((await tf.plan()).code).toBe(0);
   });
 
