@@ -21,6 +21,11 @@ const base = {
 };
 
 module.exports = {
+  // Three test files at a time on two cores: most of an end-to-end file's time is spent waiting (on terraform,
+  // its provider processes and the emulator's latency), and Jest's default (one worker per core but one) left the
+  // second core mostly idle: one worker took 542 s for the whole suite on two cores, three take 264 s
+  // (docs/development.md). Each file has its own emulator port, temp folders and terraform working directories.
+  maxWorkers: 3,
   // Tests leave nothing in the system's temp dir: see test/support/temp-dir-global.js.
   globalSetup: '<rootDir>/test/support/temp-dir-setup.js',
   globalTeardown: '<rootDir>/test/support/temp-dir-teardown.js',
