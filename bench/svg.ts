@@ -30,7 +30,12 @@ export interface ScalePoint {
 }
 
 type Who = 'ours' | 'noop' | 'floor' | 'peer';
-const LABELS: Record<Who, string> = { ours: 'cdktf-google-iam', noop: 'no-op plugin provider', floor: 'bare terraform_data', peer: 'peer model' };
+const LABELS: Record<Who, string> = {
+  ours: 'cdktf-google-iam',
+  noop: 'no-op plugin provider',
+  floor: 'bare terraform_data',
+  peer: 'peer model',
+};
 const COLORS: Record<Who, string> = { ours: '#1a73e8', noop: '#9334e6', floor: '#188038', peer: '#d93025' };
 
 interface Series {

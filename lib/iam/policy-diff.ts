@@ -35,6 +35,10 @@ export function removedMembers(before: Policy, after: Policy): PolicyMember[] {
  * `roles/x (condition "title"): user:a@example.com` (plan warnings, errors
  * and the bulk kind's `missing_grants`).
  */
-export function describePolicyMember(m: { readonly role: string; readonly member: string; readonly condition?: { readonly title?: string } }): string {
+export function describePolicyMember(m: {
+  readonly role: string;
+  readonly member: string;
+  readonly condition?: { readonly title?: string };
+}): string {
   return `${m.role}${m.condition ? ` (condition ${JSON.stringify(m.condition.title ?? '')})` : ''}: ${m.member}`;
 }

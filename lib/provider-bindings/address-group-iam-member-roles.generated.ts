@@ -107,13 +107,6 @@ export class GoogleiamAddressGroupIamMemberRoles extends cdktf.TerraformResource
   }
 
   /**
-   * The project in the resource's name, if it has one.
-   */
-  public get project(): string {
-    return this.getStringAttribute('project');
-  }
-
-  /**
    * One role the principal holds, optionally under a condition. Repeat the block for each role; a role not listed is removed.
    */
   public get grant(): cdktf.IResolvable {

@@ -116,13 +116,6 @@ export class GoogleiamAddressGroupIamPolicy extends cdktf.TerraformResource {
     return this.getStringAttribute('etag');
   }
 
-  /**
-   * The project in the resource's name, if it has one.
-   */
-  public get project(): string {
-    return this.getStringAttribute('project');
-  }
-
   /** The configuration as Terraform JSON: snake_case attributes, literal strings escaped. */
   protected synthesizeAttributes(): { [name: string]: any } {
     return {

@@ -114,13 +114,6 @@ export class GoogleiamAuthorizationPolicyIamBinding extends cdktf.TerraformResou
   }
 
   /**
-   * The project in the resource's name, if it has one.
-   */
-  public get project(): string {
-    return this.getStringAttribute('project');
-  }
-
-  /**
    * An IAM condition: the grant holds only while it is true. Role and condition together identify the binding.
    */
   public get condition(): cdktf.IResolvable {

@@ -99,13 +99,6 @@ export class GoogleiamNetworkSecurityAuthzPolicyIamMembers extends cdktf.Terrafo
   }
 
   /**
-   * The project in the resource's name, if it has one.
-   */
-  public get project(): string {
-    return this.getStringAttribute('project');
-  }
-
-  /**
    * One principal granted one role, optionally under a condition, as one `_iam_member` resource grants it. Repeat the block for each grant.
    */
   public get grant(): cdktf.IResolvable {

@@ -65,7 +65,9 @@ export class BatchPace {
     if (this.writeMs === undefined || this.gapMs === undefined || this.most === 0) return Infinity;
     const keepingUp = this.writeMs / Math.max(this.gapMs, 1);
     if (keepingUp > this.most / 2) return this.most;
-    return Math.max(1, Math.round(this.most - keepingUp));
+    // Rounded up: a request more per write rather than a write more (1,000 grants on one policy: 0.14 IAM calls
+    // per grant instead of 0.155, about 1 s longer: bench/results).
+    return Math.max(1, Math.ceil(this.most - keepingUp));
   }
 
   /** Whether the requests held (queued and being written, over every policy) are enough to write. */

@@ -13,7 +13,7 @@ import { attributeType, valueAttributes, type Attribute, type Block, type Schema
 import { StaleRead } from '../policies/policy-batcher';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
-import { knownValue, stringOf } from '../framework/cty-values';
+import { knownValue } from '../framework/cty-values';
 import { encodeModel, ModelReader, type ModelObject } from '../framework/model';
 import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
 import { CHECK_SUPPRESSIONS_ATTRIBUTE, COMPUTED_ATTRIBUTES } from './iam-schema';
@@ -27,7 +27,6 @@ export interface GrantModel {
   /** What the resource attributes name (`name`; for the generic types also `service`, `api_version`, `get_iam_policy_method`). */
   readonly resource: IamResource;
   readonly id?: string;
-  readonly project?: string;
   /** The policy's etag after the last change or read; unset in a plan (the apply sets it), or when a write's outcome is unknown. */
   readonly etag?: string;
   /** `check_suppressions`: the IAM security findings the grant accepts, rule ID → reason. */
@@ -73,7 +72,6 @@ export interface GrantKind<Model extends GrantModel> {
   imported(words: readonly string[], policy: Policy, common: GrantModel): Model;
 }
 
-
 /**
  * An IAM resource type (member, binding or policy) of one descriptor (typed
  * row or generic), like terraform-plugin-framework's resources: schema,
@@ -114,7 +112,6 @@ export function grantResourceType<Model extends GrantModel>(
     const common: GrantModel = {
       resource: descriptor.decodeResource(fields),
       id: fields.optionalString('id'),
-      project: fields.optionalString('project'),
       etag: fields.optionalString('etag'),
       checkSuppressions: fields.optionalStringMap('check_suppressions'),
     };
@@ -126,7 +123,6 @@ export function grantResourceType<Model extends GrantModel>(
       ...descriptor.encodeResource(model.resource),
       ...kind.encode(model),
       id: model.id,
-      project: model.project,
       etag: model.etag,
       check_suppressions: model.checkSuppressions && new Map(model.checkSuppressions),
     });
@@ -176,10 +172,7 @@ export function grantResourceType<Model extends GrantModel>(
       key: `${typeName}|${grantKey(grant)}`,
     });
     for (const { entry, declaredBy } of twice) {
-      diagnostics.error(
-        'The same grant twice',
-        ProviderErrors.grantedTwice(describePolicyMember(entry), grant.resource.name, declaredBy),
-      );
+      diagnostics.error('The same grant twice', ProviderErrors.grantedTwice(describePolicyMember(entry), grant.resource.name, declaredBy));
     }
     if (!isAuthoritative(grant.mode)) return;
     let removed: PolicyMember[];
@@ -216,12 +209,10 @@ export function grantResourceType<Model extends GrantModel>(
       const settled = { ...proposed, ...kind.computed?.planned };
       const changed = prior === null || refreshed.some((name) => differs(prior, settled, name));
       const known = descriptor.resourceOf(proposed) !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
-      const name = stringOf(proposed.name);
       const planned: CtyObject = {
         ...settled,
         // Every configured value known: the model of what the computed attributes leave aside.
         id: known ? grantId(kind.grantOf(decode(proposed, computed))) : UNKNOWN,
-        project: name === undefined ? UNKNOWN : descriptor.projectOf(name),
         etag: changed ? UNKNOWN : (prior?.etag ?? UNKNOWN),
       };
       const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
@@ -334,7 +325,7 @@ export function grantResourceType<Model extends GrantModel>(
         if (!resourceId || words.length < min || (exact && words.length !== min)) throw ProviderErrors.importId(id, format);
         const resource = descriptor.importedResource(resourceId, kind.mode);
         const policy = await (await context.provider.policies.of(resource)).read();
-        const common: GrantModel = { resource, project: descriptor.projectOf(resource.name) ?? undefined, etag: policy.etag };
+        const common: GrantModel = { resource, etag: policy.etag };
         const model = kind.imported(words, policy, common);
         return [encode({ ...model, id: grantId(kind.grantOf(model)) })];
       } catch (error) {

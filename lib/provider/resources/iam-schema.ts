@@ -111,7 +111,11 @@ export const CHECK_SUPPRESSIONS_ATTRIBUTE: Attribute = {
   optional: true,
 };
 
-/** What the provider sets: the google provider's id format, the policy's etag after the last change or read, the name's project. */
+/**
+ * What the provider sets: the google provider's id format, and the policy's etag after the last change or read.
+ * Nothing more: Terraform rewrites the whole state after every resource it changes, so each byte a grant keeps
+ * costs an apply of a thousand grants about 18 ms (bench/results: state bytes per grant).
+ */
 export const COMPUTED_ATTRIBUTES: readonly Attribute[] = [
   {
     name: 'id',
@@ -121,7 +125,6 @@ export const COMPUTED_ATTRIBUTES: readonly Attribute[] = [
     computed: true,
   },
   { name: 'etag', description: "The policy's etag after the last change or refresh.", type: 'string', computed: true },
-  { name: 'project', description: "The project in the resource's name, if it has one.", type: 'string', computed: true },
 ];
 
 /** A generic resource's attributes besides `name`: which API serves the policy, and how getIamPolicy is called. */

@@ -41,8 +41,6 @@ export interface IamTypeDescriptor {
   validate(values: CtyObject, use: IamResourceUse, mode: Grant['mode']): void;
   /** The resource type its roles must be grantable on (lib/iam/role-check.ts); undefined while `values` do not tell it. */
   roleTarget(values: CtyObject): RoleTarget | undefined;
-  /** The project of a resource name, when it has one. */
-  projectOf(name: string): string | null;
   /** The resource the `<resource>` part of an import ID into a `mode` type names; throws a ProviderError. */
   importedResource(resourceId: string, mode: Grant['mode']): IamResource;
 }
@@ -96,7 +94,6 @@ export function typedDescriptor(row: TypedResourceTypeRow): IamTypeDescriptor {
       if (name !== undefined) parseResourceName(name, nameFormat(mode), 'name');
     },
     roleTarget: () => typedRoleTarget(row),
-    projectOf: (name) => name.split('/')[1] ?? null,
     importedResource: (resourceId, mode) => {
       try {
         parseResourceName(resourceId, nameFormat(mode), 'name');
@@ -155,7 +152,6 @@ export const GENERIC_DESCRIPTOR: IamTypeDescriptor = {
       ? undefined
       : genericRoleTarget(service, apiVersion, name);
   },
-  projectOf: (name) => /^projects\/([^/]+)\//.exec(name)?.[1] ?? null,
   importedResource: (resourceId) => {
     const match = /^\/\/([a-z][a-z0-9]*)\.googleapis\.com\/(.+)$/.exec(resourceId);
     if (!match) throw ProviderErrors.importId(resourceId, "Google's full resource name first, `//{service}.googleapis.com/{name}`");

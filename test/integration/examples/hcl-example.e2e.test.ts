@@ -76,7 +76,9 @@ test('init offline, plan, apply, a clean plan, destroy: each write keeps what th
   const plan = await terraform(dir, 'plan', '-input=false', '-detailed-exitcode');
   expect(plan.code).toBe(2);
   expect(plan.output).toContain('Plan: 1 to import, 6 to add, 0 to change, 0 to destroy.');
-  expect(plan.output).toMatch(/\+ grant \{\n\s+\+ member = "user:second-line@example.com"\n\s+\+ role   = "roles\/networksecurity.editor"\n\n\s+\+ condition \{/);
+  expect(plan.output).toMatch(
+    /\+ grant \{\n\s+\+ member = "user:second-line@example.com"\n\s+\+ role   = "roles\/networksecurity.editor"\n\n\s+\+ condition \{/,
+  );
   expect(plan.output).toContain('googleiam_migration_job_iam_member.dba_on_call will be imported');
   expect(plan.output).toMatch(/\+ condition \{\n\s+\+ description = "Temporary admin for the December freeze"/);
   expect(emulator.writes()).toEqual([]);
@@ -163,7 +165,6 @@ test('state written while the condition was a nested attribute (condition = {...
     condition: UNTIL_NEW_YEAR,
     id: `${AP}/${ADMIN}/user:oncall@example.com/${UNTIL_NEW_YEAR.title}/${UNTIL_NEW_YEAR.description}/${UNTIL_NEW_YEAR.expression}`,
     etag: emulator.policy(AP).etag,
-    project: 'my-project',
   };
   const state = {
     version: 4,

@@ -46,7 +46,6 @@ describe('import', () => {
         member: 'user:alice@example.com',
         condition: null,
         id: `${NAME}/${ROLE}/user:alice@example.com`,
-        project: 'p-123456',
       }),
     ]);
     const conditional = await importState(

@@ -44,7 +44,7 @@ const user = (i: number | string) => `user:u${i}@example.com`;
 
 function member(type: ResourceType<GoogleIamContext>, name: string, principal: string, extra: CtyObject = {}): CtyObject {
   const values = fullValue(type, { name, role: ROLE, member: principal, ...extra });
-  return { ...values, id: `${name}/${ROLE}/${principal}`, project: 'p-123456', etag: UNKNOWN };
+  return { ...values, id: `${name}/${ROLE}/${principal}`, etag: UNKNOWN };
 }
 
 async function create(harness: ProviderHarness, type: ResourceType<GoogleIamContext>, planned: CtyObject) {
@@ -108,7 +108,6 @@ describe('update, delete, read', () => {
     const binding = (role: string, members: string[]) => ({
       ...fullValue(type, { name, role, members }),
       id: `${name}/${role}`,
-      project: 'p-123456',
       etag: UNKNOWN,
     });
     const prior = (await create(harness, type, binding(ROLE, [user(1), user(2)]))).value!;
@@ -146,7 +145,6 @@ describe('update, delete, read', () => {
     const binding = {
       ...fullValue(bindingType, { name, role: ROLE, members: ['user:alice@example.com'] }),
       id: 'x',
-      project: 'p-123456',
       etag: 'x',
     };
     const refreshed = (await withDiagnostics((d) => bindingType.read(harness.call, binding, d))).value!;
@@ -165,7 +163,6 @@ describe('update, delete, read', () => {
       name,
       bindings: [{ role: ROLE, members: [user(1)], condition: null }],
       id: name,
-      project: 'p-123456',
       etag: 'x',
     });
     const read = (await withDiagnostics((d) => type.read(harness.call, state, d))).value!;
@@ -247,7 +244,6 @@ describe('a lost answer and Ctrl-C', () => {
     const binding = (members: string[]) => ({
       ...fullValue(type, { name, role: ROLE, members }),
       id: `${name}/${ROLE}`,
-      project: 'p-123456',
       etag: UNKNOWN,
     });
     const prior = (await withDiagnostics((d) => type.create(harness.call, binding([user(1)]), d))).value!;

@@ -215,8 +215,7 @@ describe('enforce', () => {
   });
 
   test('create refuses an error-level finding (a member learned at apply included) before sending anything; warn does not', async () => {
-    const planned = (values: CtyObject) =>
-      fullValue(resourceType('googleiam_iam_member'), { ...values, id: 'x', project: 'my-project', etag: UNKNOWN });
+    const planned = (values: CtyObject) => fullValue(resourceType('googleiam_iam_member'), { ...values, id: 'x', etag: UNKNOWN });
     const enforced = await ProviderHarness.configure({}, { iam_checks: 'enforce' });
     const type = enforced.resource('googleiam_iam_member');
     const refused = await withDiagnostics((d) => type.create(enforced.call, planned({ ...impersonation, member: 'allUsers' }), d));

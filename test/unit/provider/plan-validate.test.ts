@@ -134,12 +134,12 @@ describe('plan', () => {
   const member = type('googleiam_authorization_policy_iam_member');
   const proposed = (values: CtyObject) => fullValue(member, { name: AP, role: ROLE, member: 'user:a@example.com', ...values });
 
-  test('on create, id and project are known from the configuration, the etag only after apply', async () => {
+  test('on create, the id is known from the configuration, the etag only after apply', async () => {
     const { planned, requiresReplace } = await member.plan!(
       { prior: null, proposed: proposed({}), config: proposed({}) },
       new Diagnostics(),
     );
-    expect(planned).toMatchObject({ id: `${AP}/${ROLE}/user:a@example.com`, project: 'p-123456' });
+    expect(planned).toMatchObject({ id: `${AP}/${ROLE}/user:a@example.com` });
     expect(planned.etag).toBeInstanceOf(Unknown);
     expect(requiresReplace).toEqual([]);
     const unknownMember = await member.plan!(
@@ -150,7 +150,7 @@ describe('plan', () => {
   });
 
   test('a changed member, role or condition is an update in place; another name replaces', async () => {
-    const prior = { ...proposed({}), id: 'old', project: 'p-123456', etag: 'e1' };
+    const prior = { ...proposed({}), id: 'old', etag: 'e1' };
     const plan = async (values: CtyObject) =>
       await member.plan!({ prior, proposed: { ...prior, ...values }, config: proposed(values) }, new Diagnostics());
     expect((await plan({ member: 'user:b@example.com' })).requiresReplace).toEqual([]);
