@@ -15,10 +15,13 @@ import type { IConstruct } from 'constructs';
 import {
   AddressGroupIamBinding,
   AuthorizationPolicyIamMember,
+  AuthorizationPolicyIamMemberRoles,
+  AuthorizationPolicyIamMembers,
   AuthorizationPolicyIamPolicy,
   GoogleIamBinding,
   GoogleIamChecks,
   GoogleIamMember,
+  GoogleIamMembers,
   GoogleIamPolicy,
   IamCheckLevel,
   IamSuppressions,
@@ -103,6 +106,34 @@ describe('findings at synth', () => {
     ];
     app.synth();
     for (const grant of grants) expect(annotations(grant, '@cdktf/warn').join('\n')).toContain('GoogleIam-Public');
+  });
+
+  test("the bulk kinds, entry by entry: many grants in one construct, and one principal's roles", () => {
+    const { app, stack } = appWithChecks({ rules: { 'GoogleIam-Public': IamCheckLevel.WARNING } });
+    const bulk = new AuthorizationPolicyIamMembers(stack, 'Team', {
+      name: AP,
+      grants: [
+        { role: 'roles/networksecurity.viewer', member: 'group:team@example.com' },
+        { role: 'roles/networksecurity.viewer', member: 'allUsers' },
+        { role: 'roles/viewer', member: 'group:team@example.com' },
+      ],
+    });
+    const generic = new GoogleIamMembers(stack, 'Secrets', {
+      resource: SECRET,
+      grants: [{ role: 'roles/secretmanager.secretAccessor', member: 'allAuthenticatedUsers' }],
+    });
+    const roles = new AuthorizationPolicyIamMemberRoles(stack, 'Bot', {
+      name: 'projects/my-project/locations/global/authorizationPolicies/other',
+      member: 'user:bot@gmail.com',
+      roles: [{ role: 'roles/networksecurity.viewer' }],
+    });
+    app.synth();
+    const bulkFindings = annotations(bulk, '@cdktf/warn').join('\n');
+    expect(bulkFindings).toContain('GoogleIam-Public: allUsers holds roles/networksecurity.viewer');
+    expect(bulkFindings).toContain('GoogleIam-BasicRole: roles/viewer');
+    expect(bulkFindings).not.toContain('group:team@example.com holds roles/networksecurity.viewer');
+    expect(annotations(generic, '@cdktf/warn').join('\n')).toContain('GoogleIam-Public: allAuthenticatedUsers holds');
+    expect(annotations(roles, '@cdktf/warn').join('\n')).toContain('GoogleIam-ConsumerAccount');
   });
 
   test('separation of duties over the stack: both grants are told, each naming the other', () => {

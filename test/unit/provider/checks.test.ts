@@ -128,6 +128,32 @@ describe('warn (the default): a warning in a plan or apply walk, nothing statica
     expect(summaries(policy)).toEqual(['WARNING GoogleIam-ExpiredCondition: Expired condition']);
   });
 
+  test("the bulk kinds, entry by entry: many grants in one resource, and one principal's roles", () => {
+    const bulk = validate('googleiam_authorization_policy_iam_members', {
+      name: AP,
+      grant: [
+        { role: 'roles/networksecurity.viewer', member: 'group:team@example.com', condition: null },
+        { role: 'roles/networksecurity.viewer', member: 'allUsers', condition: null },
+      ],
+    });
+    expect(summaries(bulk)).toEqual(['WARNING GoogleIam-Public: Public principal']);
+    const roles = validate('googleiam_iam_member_roles', {
+      ...PROJECT,
+      member: 'user:a@gmail.com',
+      grant: [
+        { role: 'roles/editor', condition: null },
+        { role: 'roles/iam.serviceAccountTokenCreator', condition: null },
+      ],
+    });
+    expect(summaries(roles)).toEqual(
+      expect.arrayContaining([
+        'WARNING GoogleIam-BasicRole: Basic role',
+        'WARNING GoogleIam-ConsumerAccount: Consumer account',
+        'WARNING GoogleIam-SaImpersonation: Service account impersonation on a project, folder or organization',
+      ]),
+    );
+  });
+
   test('near misses: roles/iam.serviceAccountUser on a service account, roles/networksecurity.viewer', () => {
     expect(
       validate('googleiam_iam_member', {
