@@ -43,6 +43,8 @@ export interface BulkResult {
   /** Ten terraform_data holding the same entries as their input: what Terraform costs for the data alone. */
   readonly dataFloorMs: number;
   readonly peakMiB: number;
+  /** Peak RSS of terraform applying the ten terraform_data that hold the same entries: Terraform's share. */
+  readonly dataFloorPeakMiB: number;
   readonly callsPerPolicy: number;
   readonly planReadsPerPolicy: number;
   readonly planMs: number;
@@ -95,13 +97,16 @@ export async function benchBulk(options: BulkOptions): Promise<BulkResult> {
     const ours: number[] = [];
     const bare: number[] = [];
     const sameData: number[] = [];
+    const sameDataPeaks: number[] = [];
     const peaks: number[] = [];
     const calls: number[] = [];
     for (let round = 0; round < options.runs; round++) {
       floor.ws.resetState();
       bare.push((await floor.run(APPLY(parallelism), {})).ms);
       data.ws.resetState();
-      sameData.push((await data.run(APPLY(parallelism), {})).ms);
+      const dataRun = await data.run(APPLY(parallelism), {}, options.rssSampleMs);
+      sameData.push(dataRun.ms);
+      sameDataPeaks.push(dataRun.peakTreeRssMiB);
       bulk.ws.resetState();
       resetPolicies();
       emulator.resetStats();
@@ -139,6 +144,7 @@ export async function benchBulk(options: BulkOptions): Promise<BulkResult> {
       floorMs: median(bare),
       dataFloorMs: median(sameData),
       peakMiB: median(peaks),
+      dataFloorPeakMiB: median(sameDataPeaks),
       callsPerPolicy: median(calls),
       planReadsPerPolicy,
       planMs: plan.ms,

@@ -13,11 +13,9 @@ import { googleAuthModule, type AuthClient, type AuthHeaders } from './google-au
 import { sanitize } from './redact';
 import { classifyTokenFailure, connectionErrorCode } from './retry-policy';
 import { serviceRootUrl } from './services';
+import { projectFromVariables } from './project-variables';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
-
-/** Where a project id may come from, in the order the Google SDKs and the Terraform provider look. */
-export const PROJECT_VARIABLES = ['GOOGLE_CLOUD_PROJECT', 'GOOGLE_PROJECT', 'GCLOUD_PROJECT', 'CLOUDSDK_CORE_PROJECT'] as const;
 
 /** The credentials JSON types google-auth-library reads (`GoogleAuth.fromJSON`). */
 export const CREDENTIALS_JSON_TYPES = [
@@ -80,15 +78,6 @@ export async function loadCredentials(accessToken: string | undefined, env: Node
     const reason = error instanceof CredentialConfigError ? error.message : sanitize((error as Error)?.message ?? String(error));
     throw new CredentialsError(withSources(reason, tried));
   }
-}
-
-/** The first of PROJECT_VARIABLES that is set: the project as far as it is known without reading credentials. */
-export function projectFromVariables(env: NodeJS.ProcessEnv): string | undefined {
-  for (const name of PROJECT_VARIABLES) {
-    const value = env[name]?.trim();
-    if (value) return value;
-  }
-  return undefined;
 }
 
 /**

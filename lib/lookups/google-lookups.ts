@@ -1,4 +1,4 @@
-import { projectFromVariables } from '../api/credentials';
+import { projectFromVariables } from '../api/project-variables';
 import type { IamPolicy } from '../api/policy-result';
 import { settledResource, validateGoogleIamResource } from '../grant/generic-resource';
 import type { GoogleIamResource } from '../grant/google-iam-resource';

@@ -4,7 +4,7 @@ import { CredentialsError, GoogleApiError } from '../api/errors';
 import { parseLookupAnswer, type LookupAnswer } from '../contract/lookup-answer';
 import { serializeReadQuery, type ReadQueryFields } from '../contract/read-query';
 import { ConstructValidationError } from '../synth/errors';
-import { providerPackage } from '../install';
+import { providerPackage } from '../install/provider-package';
 
 /** A lookup that has not answered in this time is stopped (the provider's own retries stop well before). */
 const LOOKUP_TIMEOUT_MS = 5 * 60_000;

@@ -1,4 +1,4 @@
-import { MIN_NODE_MAJOR } from '../install';
+import { MIN_NODE_MAJOR } from '../install/launcher';
 
 /**
  * What synth says of the Node.js it runs on when it is older than the

@@ -1,10 +1,14 @@
 import { Annotations, TerraformStack } from 'cdktf';
 import type { IConstruct } from 'constructs';
-import { installProvider, lockEntry, writeLockEntry } from '../install';
+import type * as Install from '../install';
 import { unsupportedNodeWarning } from './node-version';
 import { addStackSynthesisStep } from './stack-synthesis';
 
 const laidOut = new WeakSet<TerraformStack>();
+
+/** The installer, loaded when a stack is written: loading the library stays close to loading cdktf (bench/). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const install = (): typeof Install => require('../install') as typeof Install;
 
 /**
  * Makes the stack of `scope` lay the bundled provider out in its output
@@ -24,6 +28,7 @@ export function layOutProviderAtSynth(scope: IConstruct): void {
   if (oldNode) Annotations.of(stack).addWarning(oldNode);
   addStackSynthesisStep(stack, {
     write(dir: string): void {
+      const { installProvider, lockEntry, writeLockEntry } = install();
       const installation = installProvider(dir, { layout: 'plugins' });
       writeLockEntry(dir, lockEntry(installation.package));
     },

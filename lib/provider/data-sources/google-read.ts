@@ -3,7 +3,7 @@ import { importJobFromWire } from '../../api/import-job-result-wire';
 import { ImportJobsApi } from '../../api/import-jobs';
 import { iamPolicyFromWire } from '../../api/policy-result-wire';
 import { retrying } from '../../api/retrying';
-import { PROJECT_VARIABLES } from '../../api/credentials';
+import { PROJECT_VARIABLES } from '../../api/project-variables';
 import type { ReadQuery, ReadTarget } from '../../contract/read-query';
 import { IamValidationError } from '../../iam/errors';
 import { validateProjectId } from '../../iam/resource-name';
