@@ -10,7 +10,9 @@
  * checks the virtual clock (default 10; 100 replays the full goal in real
  * time, about six minutes); BENCH_BULK_MEMBERS=1 also applies the bulk
  * step's 10,000 grants as member grants, once (tens of minutes);
- * BENCH_BULK_SHOW_DRIFT=1 prints the plan of its one drifted entry.
+ * BENCH_BULK_SHOW_DRIFT=1 prints the plan of its one drifted entry;
+ * BENCH_NOOP_PAD_BYTES=n gives each resource of the no-op provider n more
+ * bytes of state (the scale step's no-op floor holding as much as a grant).
  */
 import * as fs from 'fs';
 import * as os from 'os';
