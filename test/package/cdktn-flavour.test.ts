@@ -9,7 +9,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { startSeededEmulator } from '../../examples/emulated';
 import { AUTHORIZATION_POLICY } from '../../examples/app';
-import { emptyCliConfig, runCommand, type CommandResult } from '../support/terraform';
+import { emptyCliConfig, ownPluginCache, runCommand, type CommandResult } from '../support/terraform';
 
 jest.setTimeout(300_000);
 
@@ -104,7 +104,7 @@ app.synth();
       );
       // An empty CLI configuration: the provider synth laid out is found with no set-up, and its
       // pre-written lock entry spares cdktn's `terraform providers lock` the registry (no flag needed).
-      const env = { ...emulator.env(), ...emptyCliConfig(project), CHECKPOINT_DISABLE: '1', CI: '1' };
+      const env = { ...emulator.env(), ...emptyCliConfig(project), ...ownPluginCache(project), CHECKPOINT_DISABLE: '1', CI: '1' };
       const cdktn = (args: string[]): Promise<CommandResult> =>
         runCommand(path.join(ROOT, 'node_modules', '.bin', 'cdktn'), args, project, env);
       const ok = (result: CommandResult) =>

@@ -15,6 +15,16 @@ export function emptyCliConfig(dir: string): Record<string, string> {
   return { TF_CLI_CONFIG_FILE: file };
 }
 
+/**
+ * A plugin cache of the project's own, for a run of the cdktf or cdktn CLI: they set TF_PLUGIN_CACHE_DIR to
+ * ~/.terraform.d/plugin-cache unless it is set, and Terraform's plugin cache is not safe for inits running at
+ * the same moment (hashicorp/terraform#31964): with test files side by side, one CLI's init replaced the
+ * provider package the other's terraform was reading ("could not read package directory").
+ */
+export function ownPluginCache(dir: string): Record<string, string> {
+  return { TF_PLUGIN_CACHE_DIR: path.join(dir, '.terraform-plugin-cache') };
+}
+
 export type { CommandResult };
 
 /** One object in the Terraform state. */

@@ -12,7 +12,7 @@ import * as path from 'path';
 import { MIGRATION_JOB } from '../../../examples/app';
 import { startSeededEmulator } from '../../../examples/emulated';
 import type { GoogleApiEmulator } from '../../../lib/testing';
-import { emptyCliConfig, runCommand, type CommandResult } from '../../support/terraform';
+import { emptyCliConfig, ownPluginCache, runCommand, type CommandResult } from '../../support/terraform';
 
 jest.setTimeout(300_000);
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   config.app = `${path.join(ROOT, 'node_modules', '.bin', 'ts-node')} --transpile-only ${path.join(ROOT, 'examples', 'main.ts')}`;
   fs.writeFileSync(path.join(project, 'cdktf.json'), JSON.stringify(config, null, 2));
   emulator = await startSeededEmulator();
-  env = { ...emulator.env(), ...emptyCliConfig(project), CHECKPOINT_DISABLE: '1', CI: '1' };
+  env = { ...emulator.env(), ...emptyCliConfig(project), ...ownPluginCache(project), CHECKPOINT_DISABLE: '1', CI: '1' };
 });
 afterAll(async () => {
   await emulator.close();
