@@ -17,7 +17,10 @@ import { TF_ENV } from './workspace';
 let bundled: ProviderPackage | undefined;
 function noopPackage(): ProviderPackage {
   if (!bundled) {
-    const outfile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-noop-')), 'terraform-provider-noop.js');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-noop-'));
+    // Each deploy's layout holds its own copy (installProvider), so the build folder goes with the bench process.
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    const outfile = path.join(dir, 'terraform-provider-noop.js');
     buildSync({
       entryPoints: [path.join(__dirname, 'noop-provider', 'main.ts')],
       bundle: true,
