@@ -5,8 +5,9 @@
  * (one principal's roles, authoritative for that principal). Create, entries
  * added, removed and reordered, drift per entry, foreign grants kept, duplicates refused,
  * a member learned at apply, import, destroy, grants moved between member and
- * bulk resources in either direction with no gap, Ctrl-C, and a write whose
- * outcome is unknown, each checked against the emulator's write history.
+ * bulk resources in either direction with no gap, Ctrl-C, a write whose
+ * outcome is unknown, -target and -replace, a failed create and the resource
+ * deleted in Google, each checked against the emulator's write history.
  */
 import type { Policy } from '../../../lib/iam/types';
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -283,6 +284,75 @@ describe('googleiam_*_iam_members: many grants, one resource', () => {
     expect(members(name)).toEqual([FOREIGN, user(1)].sort());
     expect(tf.addresses()).toEqual([`${MEMBERS}.team`]);
     expect((await tf.plan()).code).toBe(0);
+  });
+});
+
+describe('googleiam_*_iam_members: -target, -replace, a failed create, the resource deleted in Google', () => {
+  test('-target applies that resource alone; -replace revokes and grants its entries again, nothing else lost', async () => {
+    const name = newPolicy();
+    const tf = workspace();
+    tf.configure({
+      resource: {
+        [MEMBERS]: { team: { name, grant: entries(VIEWER, user(1), user(2)) }, admins: { name, grant: entries(EDITOR, user(3)) } },
+      },
+    });
+    const targeted = await tf.apply(`-target=${MEMBERS}.team`);
+    expect(targeted.stdout).toContain('Resources: 1 added, 0 changed, 0 destroyed.');
+    expect(members(name)).toEqual([FOREIGN, user(1), user(2)].sort());
+    expect(members(name, EDITOR)).toEqual([]);
+    expect((await tf.apply()).stdout).toContain('Resources: 1 added, 0 changed, 0 destroyed.');
+    expect(members(name, EDITOR)).toEqual([user(3)]);
+    const since = lastSeq(name);
+    const replaced = await tf.apply(`-replace=${MEMBERS}.team`);
+    expect(replaced.stdout).toContain('Resources: 1 added, 0 changed, 1 destroyed.');
+    // Destroy then create: at most a revoke and a grant; the other resource's and the foreign grants stay in every write.
+    const writes = writesAfter(name, since);
+    expect(writes.length).toBeGreaterThanOrEqual(1);
+    expect(writes.length).toBeLessThanOrEqual(2);
+    for (const write of writes) {
+      expect(membersIn(write, VIEWER)).toContain(FOREIGN);
+      expect(membersIn(write, EDITOR)).toEqual([user(3)]);
+    }
+    expect(members(name)).toEqual([FOREIGN, user(1), user(2)].sort());
+    expect((await tf.plan()).code).toBe(0);
+  });
+
+  test('a failed create (the policy does not exist yet) leaves no state for it; the next apply grants every entry', async () => {
+    const name = newPolicy();
+    const later = `projects/p-123456/locations/global/authorizationPolicies/later-${++counter}`;
+    const tf = workspace();
+    tf.configure({
+      resource: {
+        [MEMBERS]: { now: { name, grant: entries(VIEWER, user(1)) }, later: { name: later, grant: entries(VIEWER, user(2), user(3)) } },
+      },
+    });
+    const failed = await tf.apply();
+    expect(failed.code).toBe(1);
+    expect(failed.output).toContain('NOT_FOUND');
+    expect(tf.addresses()).toEqual([`${MEMBERS}.now`]);
+    expect(emulator.writes(later)).toEqual([]);
+    emulator.addResource(later, { bindings: [] });
+    const completed = await tf.apply();
+    expect(completed.stdout).toContain('Resources: 1 added, 0 changed, 0 destroyed.');
+    expect(emulator.writes(later)).toHaveLength(1);
+    expect(members(later)).toEqual([user(2), user(3)]);
+    expect(members(name)).toEqual([FOREIGN, user(1)].sort());
+  });
+
+  test('the resource deleted in Google: plan shows it (exit 2) with a warning, destroy succeeds and writes nothing', async () => {
+    const name = newPolicy();
+    const tf = workspace();
+    tf.configure({ resource: { [MEMBERS]: { team: { name, grant: entries(VIEWER, user(1), user(2)) } } } });
+    expect((await tf.apply()).code).toBe(0);
+    const since = lastSeq(name);
+    emulator.removeResource(name);
+    const plan = await tf.plan();
+    expect(plan.code).toBe(2);
+    expect(plan.output).toContain(`${name} no longer exists`);
+    const destroy = await tf.terraform(['destroy', '-auto-approve', '-input=false']);
+    expect(destroy.code).toBe(0);
+    expect(writesAfter(name, since)).toEqual([]);
+    expect(tf.state()).toEqual([]);
   });
 });
 
