@@ -37,15 +37,22 @@ export const ProviderErrors = {
   cancelled: () => new ProviderError(`${CANCELLED_MESSAGE}; this change was not sent to Google, nothing was written`, 'CANCELLED'),
   /**
    * A write was sent, its answer lost, and nothing could tell whether Google
-   * carried it out (`why`: NO_WRITE_CONFIRMED). Terraform keeps the object
-   * (tainted, on a create), so the next apply or destroy settles it.
+   * carried it out (`why`: NO_WRITE_CONFIRMED). What Terraform keeps then is
+   * the resource's to say (`keptAfterUnknownOutcome`).
    */
   outcomeUnknown: (failure: string, why: string) =>
     new ProviderError(
-      `${failure}. The write was sent but its answer was lost, and ${why}: whether Google carried it out is unknown. ` +
-        'Terraform keeps the grant in its state, so nothing is lost track of: the next terraform apply completes or repairs it, and terraform destroy (or deleting the grant from the configuration) revokes it',
+      `${failure}. The write was sent but its answer was lost, and ${why}: whether Google carried it out is unknown`,
       'OUTCOME_UNKNOWN',
     ),
+  /** What Terraform keeps of a grant whose create, update or delete has an unknown outcome, and what it does next (resources/failed-write.ts). */
+  keptAfterUnknownOutcome: {
+    create:
+      'Terraform keeps the grant in its state, marked tainted, so nothing is lost track of: the next terraform apply revokes and grants it again, and terraform destroy (or deleting the grant from the configuration) revokes it',
+    update:
+      'Terraform keeps the values from before this change in its state, and the new ones with them: the next terraform plan shows the change again and terraform apply makes it (revoking what it revokes); terraform destroy (or deleting the grant from the configuration) revokes both',
+    delete: 'Terraform keeps the grant in its state: the next terraform apply or terraform destroy revokes it again',
+  },
   /** Why only a later write could have settled a lost one. */
   NO_WRITE_CONFIRMED:
     "no later write with a fresh etag confirmed the policy before the retries ended (a read alone settles nothing: Google's IAM reads may lag writes, the IAM API reference says each read is eventually consistent)",
@@ -69,7 +76,13 @@ export const ProviderErrors = {
     ),
   /** Another resource of the configuration grants the same member, role and condition (plan). */
   grantedTwice: (entry: string, resource: string, declaredBy: string) =>
-    `${entry} on ${resource} is also granted by ${declaredBy} in this configuration: declare each grant once, since deleting either resource would revoke it for both`,
+    `${entry} on ${resource} is also granted by another resource of this configuration (${declaredBy}): declare each grant once, since deleting either resource would revoke it for both`,
+  /** Another resource of the configuration claims what this one owns, or owns what this one claims (plan, or apply for values learnt then). */
+  claimedTwice: (grant: string, resource: string, why: string, declaredBy: string) =>
+    `${grant} on ${resource} is also claimed by another resource of this configuration (${declaredBy}): ${why}, so each apply of one would undo the other. ` +
+    "Declare it in one resource: list the principal in the binding, the policy or the principal's roles that owns it, or drop the other grant",
+  /** The summary of a claim overlap at destroy, where it is a warning. */
+  OVERLAP_AT_DESTROY: 'terraform destroy goes ahead: it revokes what each resource holds',
   /** What an authoritative resource's apply removes that its configuration does not list (plan). */
   removesUnlisted: (grant: string, removed: readonly string[]) => {
     const shown = removed.slice(0, REMOVED_SHOWN);
@@ -101,6 +114,21 @@ export function isNotFound(error: unknown): boolean {
 export function reportError(diagnostics: Diagnostics, summary: string, error: unknown, attributes?: FieldToAttribute): void {
   const { message, attribute } = problemOf(error, attributes);
   diagnostics.error(summary, message, attribute);
+}
+
+/**
+ * A grant's failed create, update or delete under `summary`: as `reportError`,
+ * and for an unknown outcome what Terraform keeps and does next.
+ */
+export function reportWriteError(
+  diagnostics: Diagnostics,
+  summary: string,
+  error: unknown,
+  operation: 'create' | 'update' | 'delete',
+): void {
+  if (isOutcomeUnknown(error))
+    diagnostics.error(summary, `${(error as Error).message}. ${ProviderErrors.keptAfterUnknownOutcome[operation]}`);
+  else reportError(diagnostics, summary, error);
 }
 
 /**

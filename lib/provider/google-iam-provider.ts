@@ -9,17 +9,20 @@ import { stringOf } from './framework/cty-values';
 import { IAM_RESOURCE_TYPES } from './resources/iam-types';
 import { RunDeclarations } from './policies/run-declarations';
 import { CHECK_PROVIDER_ATTRIBUTES, checkSettingsOf, validateCheckSettings } from './resources/check-findings';
+import { terraformCommandOfParent, type TerraformCommand } from './terraform-command';
 
 /**
  * The `googleiam` provider: the IAM member, binding and policy resources of
  * every typed resource type and the generic one, the IAM policy and import
  * job data sources, configured as the Terraform google provider is. `run`
  * gives what the other provider processes of the terraform run declare
- * (each alias is a process of its own).
+ * (each alias is a process of its own); `command`, what the terraform
+ * command is about (terraform-command.ts).
  */
 export function googleIamProvider(
   env: NodeJS.ProcessEnv = process.env,
   run: () => RunDeclarations | undefined = () => RunDeclarations.ofThisRun(),
+  command: () => TerraformCommand = () => terraformCommandOfParent(),
 ): ProviderDefinition<GoogleIamContext> {
   const contexts: GoogleIamContext[] = [];
   return {
@@ -87,7 +90,7 @@ export function googleIamProvider(
     },
     async configure(config, diagnostics) {
       try {
-        const context = createContext(settingsOf(config), env, {}, run());
+        const context = createContext(settingsOf(config), env, {}, run(), command());
         contexts.push(context);
         return context;
       } catch (error) {

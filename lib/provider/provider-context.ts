@@ -7,6 +7,7 @@ import { PolicyBatchers } from './policies/policy-batchers';
 import type { RunDeclarations } from './policies/run-declarations';
 import type { PolicyBatcherOptions } from './policies/policy-batcher';
 import { checkSettingsOf, type ProviderCheckSettings } from './resources/check-findings';
+import { UNKNOWN_COMMAND, type TerraformCommand } from './terraform-command';
 
 /** The provider block's settings (each undefined when the block leaves it out). */
 export interface ProviderSettings {
@@ -38,6 +39,8 @@ export interface GoogleIamContext {
   readonly visibilityRetry: RetrySchedule;
   /** The IAM security rules' settings (resources/check-findings.ts). */
   readonly checks: ProviderCheckSettings;
+  /** What the terraform command is about (a destroy: findings on the configuration are warnings, terraform-command.ts). */
+  readonly command: TerraformCommand;
   /** The provider block's project, else the environment's or the credentials' (lib/api `defaultProject`). */
   defaultProject(): Promise<string | undefined>;
 }
@@ -60,6 +63,8 @@ export function createContext(
   batching: Partial<Pick<PolicyBatcherOptions, 'maxGatherMs' | 'idleGatherMs'>> = {},
   /** What the run's other provider processes declare (run-declarations.ts). @default - none: this process alone */
   declarations?: RunDeclarations,
+  /** The terraform command this process serves. @default - unknown: judged as a plan or apply */
+  command: TerraformCommand = UNKNOWN_COMMAND,
 ): GoogleIamContext {
   const env: NodeJS.ProcessEnv = {
     ...processEnv,
@@ -80,6 +85,7 @@ export function createContext(
     readRetry,
     visibilityRetry: retrySchedule('visibility', env, settings.eventualConsistencyTimeoutMs),
     checks: settings.checks ?? checkSettingsOf(undefined),
+    command,
     defaultProject: async () => settings.project ?? (await defaultProject(env)),
   };
 }

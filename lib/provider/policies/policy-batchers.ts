@@ -1,10 +1,21 @@
 import type { IamPolicyEndpoint } from '../../api/iam-policy';
-import { entryKey, type IamResource, type MemberEntry } from '../../iam/grant';
+import { claimOverlap, type ClaimOverlap, type GrantClaims } from '../../iam/grant-claims';
+import type { IamResource } from '../../iam/grant';
 import type { PolicyEdit } from '../../iam/policy-edit';
 import { PolicyIdentity } from '../../iam/identity';
 import { BatchPace } from './batch-pace';
 import { PolicyBatcher, type PolicyBatcherOptions } from './policy-batcher';
 import type { RunDeclarations } from './run-declarations';
+
+/** How a grant is named in messages (`label`), and what tells it from others (`key`: its type and grant key). */
+export interface GrantLabel {
+  readonly label: string;
+  readonly key: string;
+}
+
+interface ClaimedBy extends GrantLabel {
+  readonly claims: GrantClaims;
+}
 
 /** How the batchers reach Google, and what they learn from outside the process. */
 export interface PolicyCalls {
@@ -28,8 +39,8 @@ export interface PolicyCalls {
  */
 export class PolicyBatchers {
   private readonly batchers = new Map<string, PolicyBatcher>();
-  /** The member entries the plans of this process declared, by policy: entry key (grant.ts `entryKey`) → what declared it. */
-  private readonly plannedEntries = new Map<string, Map<string, { readonly label: string; readonly key: string }>>();
+  /** What the grants of the configuration claim (lib/iam grant-claims.ts), by policy: as this process has seen them planned or applied. */
+  private readonly claimed = new Map<string, Map<string, ClaimedBy>>();
   private stopped = false;
   /** The pace of every batcher's requests and writes, counted together: Terraform's slots are shared. */
   private readonly pace = new BatchPace();
@@ -57,34 +68,52 @@ export class PolicyBatchers {
    * grants is recorded in the run's folder (run-declarations.ts), so that in
    * `terraform apply` the apply walk's processes, started after every plan,
    * spare it from any removal whatever order they write in (no gap, not only
-   * nothing lost). Returns the member entries another plan of this process
-   * already declared, with what declared them: each is granted twice
-   * (deleting either resource would revoke it). `who` names the grant in
-   * such a message and tells grants apart: Terraform may plan one resource
-   * twice in a walk (a replacement is planned again as a create), but with
-   * the same values, so an entry declared again by a grant of other values is
-   * another resource's. (Two resources of the same values are told apart
-   * at synth, not here.)
+   * nothing lost); and what it claims is held against what the other grants
+   * of the configuration claim (`claim`).
    */
   public async planned(
     resource: IamResource,
     edits: readonly PolicyEdit[],
-    entries: readonly MemberEntry[],
-    /** The grant: how messages name it, and what it grants (its type and grant key). */
-    who: { readonly label: string; readonly key: string },
-  ): Promise<{ readonly entry: MemberEntry; readonly declaredBy: string }[]> {
+    claims: GrantClaims,
+    who: GrantLabel,
+  ): Promise<{ readonly overlap: ClaimOverlap; readonly declaredBy: string }[]> {
     const policy = await this.keyOf(resource);
     this.calls.declarations?.record(policy, edits);
-    let planned = this.plannedEntries.get(policy);
-    if (!planned) this.plannedEntries.set(policy, (planned = new Map()));
-    const twice: { entry: MemberEntry; declaredBy: string }[] = [];
-    for (const entry of entries) {
-      const key = entryKey(entry);
-      const declaredBy = planned.get(key);
-      if (declaredBy !== undefined && declaredBy.key !== who.key) twice.push({ entry, declaredBy: declaredBy.label });
-      else planned.set(key, who);
+    return this.claimOn(policy, claims, who);
+  }
+
+  /**
+   * Records what a grant about to be written claims (its values may have been
+   * unknown at plan), and returns what it claims that another grant of the
+   * configuration seen so far claims too, contradicting it
+   * (lib/iam/grant-claims.ts), with what claimed it.
+   */
+  public async claim(
+    resource: IamResource,
+    claims: GrantClaims,
+    who: GrantLabel,
+  ): Promise<{ readonly overlap: ClaimOverlap; readonly declaredBy: string }[]> {
+    return this.claimOn(await this.keyOf(resource), claims, who);
+  }
+
+  /**
+   * `who` names the grant in messages and tells grants apart: Terraform may
+   * plan one resource more than once (a replacement is planned again as a
+   * create, the apply walk plans each change again), with the same values, so
+   * a claim of the same grant key is the same resource's. (Two resources of
+   * the same values are told apart at synth, not here.)
+   */
+  private claimOn(policy: string, claims: GrantClaims, who: GrantLabel): { overlap: ClaimOverlap; declaredBy: string }[] {
+    let claimed = this.claimed.get(policy);
+    if (!claimed) this.claimed.set(policy, (claimed = new Map()));
+    const overlaps: { overlap: ClaimOverlap; declaredBy: string }[] = [];
+    for (const other of claimed.values()) {
+      if (other.key === who.key) continue;
+      const overlap = claimOverlap(claims, other.claims);
+      if (overlap) overlaps.push({ overlap, declaredBy: other.label });
     }
-    return twice;
+    claimed.set(who.key, { ...who, claims });
+    return overlaps;
   }
 
   /** A resource planned for destruction (run-declarations.ts `destroying`). */

@@ -1,15 +1,29 @@
 import type { IamResourceUse } from '../../api/resource-validation';
-import { changeEdits, describeGrant, grantEdits, grantId, grantKey, isAuthoritative, type Grant, type IamResource } from '../../iam/grant';
+import {
+  changeEdits,
+  describeGrant,
+  grantedBindings,
+  grantEdits,
+  grantId,
+  grantKey,
+  isAuthoritative,
+  type Grant,
+  type IamResource,
+} from '../../iam/grant';
+import { claimsOf } from '../../iam/grant-claims';
+import type { PolicyEdit } from '../../iam/policy-edit';
+import { comparisonKey } from '../../iam/principal';
+import { BindingIdentity, type ConditionIdentity } from '../../iam/identity';
 import { applyEdits } from '../../iam/policy-edit';
 import { describePolicyMember, removedMembers, type PolicyMember } from '../../iam/policy-diff';
 import { validateGrantValues } from '../../iam/grant-validation';
 import type { Policy } from '../../iam/types';
-import { isNotFound, isOutcomeUnknown, ProviderErrors, reportError, reportRefusalAhead } from '../errors';
+import { isNotFound, ProviderErrors, reportError, reportRefusalAhead, reportWriteError } from '../errors';
 import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
 import type { Diagnostics } from '../framework/diagnostics';
 import { formatDuration } from '../framework/duration';
 import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
-import { attributeType, valueAttributes, type Attribute, type Block, type Schema } from '../framework/schema';
+import { attributeType, schemaType, valueAttributes, type Attribute, type Block, type Schema } from '../framework/schema';
 import { StaleRead } from '../policies/policy-batcher';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
@@ -21,6 +35,7 @@ import { refusedByChecks, reportCheckFindings } from './check-findings';
 import { olderThanOwnWrite, rememberWrite } from './own-writes';
 import { reportRoleWarnings, roleRefusal } from './role-findings';
 import { changeOnceVisible } from './visible-change';
+import { forgetPending, keptAfterFailedWrite, pendingValues } from './failed-write';
 
 /** What every grant's model holds besides its kind's own attributes: its resource, and what the provider sets. */
 export interface GrantModel {
@@ -128,6 +143,7 @@ export function grantResourceType<Model extends GrantModel>(
     });
   /** A plan's model: its etag is unknown until the apply's write. */
   const decodePlan = (planned: CtyObject) => decode(planned, ['etag']);
+  const stateType = schemaType(schema);
   const batcher = (context: CallContext<GoogleIamContext>, grant: Grant) => context.provider.policies.of(grant.resource);
 
   /** What the validators refuse in `values` (unknown values skipped). */
@@ -160,25 +176,27 @@ export function grantResourceType<Model extends GrantModel>(
   /**
    * What a plan of a grant the configuration holds does besides planning:
    * records what it grants for the run (no removal of the apply takes it
-   * away), refuses a member entry another resource of the configuration
-   * grants too, and, for an authoritative kind, says what the apply will
-   * remove that the configuration does not list (one read per policy).
+   * away), refuses what it claims that another resource of the configuration
+   * claims too (grant-claims.ts: an owner and a grant it owns, or the same
+   * grant twice; at destroy only a warning), and, for an authoritative kind,
+   * says what the apply will remove that the configuration never listed (one
+   * read per policy): not what `prior`, the state, held, which the user took out.
    */
-  async function planEffects(context: CallContext<GoogleIamContext>, grant: Grant, diagnostics: Diagnostics): Promise<void> {
+  async function planEffects(
+    context: CallContext<GoogleIamContext>,
+    grant: Grant,
+    prior: Grant | undefined,
+    diagnostics: Diagnostics,
+  ): Promise<void> {
     const edits = grantEdits(grant, 'apply');
-    const entries = grant.mode === 'member' ? [grant] : grant.mode === 'members' ? grant.grants : [];
-    const twice = await context.provider.policies.planned(grant.resource, edits, entries, {
-      label: `${typeName} ${grantId(grant)}`,
-      key: `${typeName}|${grantKey(grant)}`,
-    });
-    for (const { entry, declaredBy } of twice) {
-      diagnostics.error('The same grant twice', ProviderErrors.grantedTwice(describePolicyMember(entry), grant.resource.name, declaredBy));
-    }
+    const overlaps = await context.provider.policies.planned(grant.resource, edits, claimsOf(grant), labelOf(grant));
+    reportOverlaps(context, grant, overlaps, diagnostics);
     if (!isAuthoritative(grant.mode)) return;
     let removed: PolicyMember[];
     try {
       const policy = await (await batcher(context, grant)).read();
-      removed = removedMembers(policy, applyEdits(policy, edits));
+      const listed = new Set(prior ? grantedPairs(prior) : []);
+      removed = removedMembers(policy, applyEdits(policy, edits)).filter((m) => !listed.has(pairKey(m.role, m.condition, m.member)));
     } catch {
       return; // not readable yet (created in this apply), or refused: the apply reads and reports it
     }
@@ -188,6 +206,53 @@ export function grantResourceType<Model extends GrantModel>(
         ProviderErrors.removesUnlisted(describeGrant(grant), removed.map(describePolicyMember)),
       );
     }
+  }
+
+  /** Each (binding, principal) `grant` gives, as `pairKey` keys them. */
+  const grantedPairs = (grant: Grant) =>
+    grantedBindings(grant).flatMap((b) => b.members.map((member) => pairKey(b.role, b.condition, member)));
+
+  /** How messages name `grant`'s resource, and what tells it from the others: its type and grant key. */
+  const labelOf = (grant: Grant) => ({ label: `${typeName} ${grantId(grant)}`, key: `${typeName}|${grantKey(grant)}` });
+
+  /** Each claim another resource contradicts: an error (a warning at destroy, which must never be trapped). */
+  function reportOverlaps(
+    context: CallContext<GoogleIamContext>,
+    grant: Grant,
+    overlaps: Awaited<ReturnType<GoogleIamContext['policies']['claim']>>,
+    diagnostics: Diagnostics,
+  ): void {
+    for (const { overlap, declaredBy } of overlaps) {
+      const summary = overlap.kind === 'duplicate' ? 'The same grant twice' : 'Two resources claim one grant';
+      const detail =
+        overlap.kind === 'duplicate'
+          ? ProviderErrors.grantedTwice(overlap.grant, grant.resource.name, declaredBy)
+          : ProviderErrors.claimedTwice(overlap.grant, grant.resource.name, overlap.why, declaredBy);
+      if (context.provider.command.destroys) diagnostics.warning(summary, `${detail}. ${ProviderErrors.OVERLAP_AT_DESTROY}`);
+      else diagnostics.error(summary, detail);
+    }
+  }
+
+  /**
+   * A change about to be written: what the grant claims (its values may have
+   * been unknown at plan) against the configuration's other grants; true when
+   * refused (nothing is sent).
+   */
+  async function overlapRefused(context: CallContext<GoogleIamContext>, grant: Grant, diagnostics: Diagnostics): Promise<boolean> {
+    const overlaps = await context.provider.policies.claim(grant.resource, claimsOf(grant), labelOf(grant));
+    reportOverlaps(context, grant, overlaps, diagnostics);
+    return overlaps.length > 0 && !context.provider.command.destroys;
+  }
+
+  /**
+   * The edits of a change from `before` to `after` when an earlier update's
+   * outcome was unknown (failed-write.ts): what its planned values granted is
+   * revoked too, before the change's own edits (whose grants come last, so
+   * what `after` grants stays).
+   */
+  function withPendingRevoked(context: CallContext<GoogleIamContext>, edits: PolicyEdit[]): PolicyEdit[] {
+    const pending = pendingValues(context.private, stateType);
+    return pending ? [...grantEdits(kind.grantOf(decode(pending)), 'remove'), ...edits] : edits;
   }
 
   return {
@@ -217,7 +282,7 @@ export function grantResourceType<Model extends GrantModel>(
       };
       const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
       if (context && known && refusals(proposed).length === 0)
-        await planEffects(context, kind.grantOf(decode(proposed, computed)), diagnostics);
+        await planEffects(context, kind.grantOf(decode(proposed, computed)), prior ? kind.grantOf(decode(prior)) : undefined, diagnostics);
       return { planned, requiresReplace };
     },
 
@@ -231,14 +296,15 @@ export function grantResourceType<Model extends GrantModel>(
       const plan = decodePlan(planned);
       const grant = kind.grantOf(plan);
       if (refusedByChecks(context.provider.checks, grant, plan.checkSuppressions, diagnostics)) return null;
+      if (await overlapRefused(context, grant, diagnostics)) return null;
       try {
         const result = await changeOnceVisible(context, grant, changeEdits(undefined, grant));
         rememberWrite(context.private, result);
+        forgetPending(context.private);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
-        reportError(diagnostics, `Could not grant ${describeGrant(grant)}`, error);
-        // Google may hold the grant: Terraform keeps it (tainted), so the next apply or a destroy settles it.
-        return isOutcomeUnknown(error) ? encode({ ...plan, etag: undefined }) : null;
+        reportWriteError(diagnostics, `Could not grant ${describeGrant(grant)}`, error, 'create');
+        return keptAfterFailedWrite('create', error, { prior: null, planned }, context.private, stateType);
       }
     },
 
@@ -248,21 +314,22 @@ export function grantResourceType<Model extends GrantModel>(
       const plan = decodePlan(planned);
       const after = kind.grantOf(plan);
       if (refusedByChecks(context.provider.checks, after, plan.checkSuppressions, diagnostics)) return prior;
+      if (await overlapRefused(context, after, diagnostics)) return prior;
       try {
-        const result = await changeOnceVisible(context, after, changeEdits(before, after));
+        const result = await changeOnceVisible(context, after, withPendingRevoked(context, changeEdits(before, after)));
         rememberWrite(context.private, result);
+        forgetPending(context.private);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
-        reportError(diagnostics, `Could not change ${describeGrant(after)}`, error);
-        // Google may hold the new values: Terraform keeps them, so the next plan compares them with Google.
-        return isOutcomeUnknown(error) ? encode({ ...plan, etag: undefined }) : prior;
+        reportWriteError(diagnostics, `Could not change ${describeGrant(after)}`, error, 'update');
+        return keptAfterFailedWrite('update', error, { prior, planned }, context.private, stateType);
       }
     },
 
     async delete(context, prior, diagnostics) {
       const grant = kind.grantOf(decode(prior));
       try {
-        await (await batcher(context, grant)).change(changeEdits(grant, undefined), context.signal);
+        await (await batcher(context, grant)).change(withPendingRevoked(context, changeEdits(grant, undefined)), context.signal);
       } catch (error) {
         if (isNotFound(error)) {
           diagnostics.warning(
@@ -272,7 +339,7 @@ export function grantResourceType<Model extends GrantModel>(
           return;
         }
         // The object stays in Terraform's state (an outcome unknown included), so the next destroy tries again.
-        reportError(diagnostics, `Could not revoke ${describeGrant(grant)}`, error);
+        reportWriteError(diagnostics, `Could not revoke ${describeGrant(grant)}`, error, 'delete');
       }
     },
 
@@ -312,7 +379,13 @@ export function grantResourceType<Model extends GrantModel>(
         reportError(diagnostics, `Could not read the IAM policy of ${grant.resource.name}`, error);
         return state;
       }
-      const fresh = kind.refresh(current, policy);
+      let fresh = kind.refresh(current, policy);
+      const pending = pendingValues(context.private, stateType);
+      if (fresh === null && pending) {
+        // An update whose outcome was unknown went through: its values are the state now.
+        fresh = kind.refresh(decode(pending), policy);
+        if (fresh !== null) forgetPending(context.private);
+      }
       if (fresh === null) return null;
       // An older version that shows no change keeps the state's etag, the newer one.
       return encode({ ...fresh, etag: olderThanOwnWrite(context.private, policy) ? current.etag : policy.etag });
@@ -335,4 +408,9 @@ export function grantResourceType<Model extends GrantModel>(
       }
     },
   };
+}
+
+/** One principal in one binding (role + condition), as Google compares them. */
+function pairKey(role: string, condition: ConditionIdentity | undefined, member: string): string {
+  return `${BindingIdentity.of(role, condition).key}\n${comparisonKey(member)}`;
 }

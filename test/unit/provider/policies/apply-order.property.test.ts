@@ -23,6 +23,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { changeEdits, grantEdits, type Grant, type IamResource } from '../../../../lib/iam/grant';
+import { claimsOf } from '../../../../lib/iam/grant-claims';
 import { comparisonKey } from '../../../../lib/iam/principal';
 import type { Policy } from '../../../../lib/iam/types';
 import { PolicyBatchers } from '../../../../lib/provider/policies/policy-batchers';
@@ -347,8 +348,10 @@ async function planWalks(run: string, google: LaggingPolicies, planned: Configur
   const plan = providerProcess(run, google, 'plan');
   for (const [address, g] of planned) {
     const grant = grantOf(g);
-    const entries = grant.mode === 'member' ? [grant] : grant.mode === 'members' ? grant.grants : [];
-    const twice = await plan.batchers.planned(grant.resource, grantEdits(grant, 'apply'), entries, { label: address, key: address });
+    const twice = await plan.batchers.planned(grant.resource, grantEdits(grant, 'apply'), claimsOf(grant), {
+      label: address,
+      key: address,
+    });
     expect(twice).toEqual([]);
   }
   plan.declarations.end();
