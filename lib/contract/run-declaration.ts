@@ -1,3 +1,4 @@
+import type { GrantClaims } from '../iam/grant-claims';
 import type { EditRole, PolicyEdit } from '../iam/policy-edit';
 import { MessageReader, type JsonObject } from './message-reader';
 
@@ -10,7 +11,7 @@ import { MessageReader, type JsonObject } from './message-reader';
  * Written and read only by the provider, but read from a file: parsed here,
  * field by field, never cast into shape.
  */
-export type RunDeclaration = RunGrants | RunDestroying | RunEnded;
+export type RunDeclaration = RunGrants | RunClaims | RunDestroying | RunEnded;
 
 /** Grants the configuration declares on one policy. */
 export interface RunGrants {
@@ -19,6 +20,24 @@ export interface RunGrants {
   readonly policy: string;
   /** The grants: added members, a binding's members, a policy's bindings, a principal's roles. */
   readonly grants: readonly DeclaredEdit[];
+}
+
+/**
+ * What one grant of the configuration claims on one policy (lib/iam
+ * grant-claims.ts), for the plans of the run's other processes to hold
+ * theirs against: the static validation (a process of its own) records every
+ * grant whose values it knows, so that both of two resources whose claims
+ * contradict fail at plan, each under its own address.
+ */
+export interface RunClaims {
+  readonly kind: 'claims';
+  /** The policy's identity (PolicyIdentity key). */
+  readonly policy: string;
+  /** How messages name the grant's resource (`<type> <id>`). */
+  readonly label: string;
+  /** What tells it from other resources: its type and grant key. */
+  readonly key: string;
+  readonly claims: GrantClaims;
 }
 
 /** The process, started at `since` (ms since the epoch), plans the destruction of a resource. */
@@ -48,6 +67,8 @@ export function serializeRunDeclaration(declaration: RunDeclaration): string {
   switch (declaration.kind) {
     case 'grants':
       return JSON.stringify({ policy: declaration.policy, grants: declaration.grants });
+    case 'claims':
+      return JSON.stringify({ claimsOn: declaration.policy, label: declaration.label, key: declaration.key, claims: declaration.claims });
     case 'destroying':
       return JSON.stringify({ destroying: declaration.since });
     case 'ended':
@@ -62,6 +83,22 @@ export function parseRunDeclaration(line: string): RunDeclaration {
   const message = reader.object(reader.json(line), 'the declaration');
   if (message.destroying !== undefined) return { kind: 'destroying', since: reader.number(message.destroying, 'destroying') };
   if (message.ended !== undefined) return { kind: 'ended', at: reader.number(message.ended, 'ended') };
+  if (message.claimsOn !== undefined) {
+    const claims = reader.object(message.claims, 'claims');
+    const shown = reader.object(claims.shown, 'claims.shown');
+    return {
+      kind: 'claims',
+      policy: reader.text(message.claimsOn, 'claimsOn'),
+      label: reader.text(message.label, 'label'),
+      key: reader.text(message.key, 'key'),
+      claims: {
+        claims: reader.texts(claims.claims, 'claims.claims'),
+        shown: Object.fromEntries(
+          Object.entries(shown).map(([claim, text]) => [claim, reader.string(text, `claims.shown[${JSON.stringify(claim)}]`)]),
+        ),
+      },
+    };
+  }
   return {
     kind: 'grants',
     policy: reader.text(message.policy, 'policy'),

@@ -1,9 +1,10 @@
 import { Annotations, TerraformStack } from 'cdktf';
 import type { IConstruct } from 'constructs';
-import { entryGrant, entryKey, grantKey, grantMembers, type Grant } from '../iam/grant';
-import { BindingIdentity, PolicyIdentity, type BindingLike } from '../iam/identity';
+import { entryGrant, grantKey, grantMembers, type Grant } from '../iam/grant';
+import { ClaimIndex, claimsOf } from '../iam/grant-claims';
+import { PolicyIdentity } from '../iam/identity';
 import { MAX_GROUP_PRINCIPALS, MAX_PRINCIPALS } from '../iam/limits';
-import { comparisonKey, parsePrincipal } from '../iam/principal';
+import { parsePrincipal } from '../iam/principal';
 import { validationMessage } from '../synth/errors';
 import { holdsTokens } from '../synth/known-values';
 
@@ -25,15 +26,15 @@ const registries = new WeakMap<IConstruct, GrantRegistry>();
 
 /**
  * All grants of one app, for the checks no single grant can make:
- * - one owner per binding (resource + role + condition) and per policy;
- * - no member grant on a binding that a binding or policy construct owns,
- *   and no policy construct beside member or binding grants on its resource:
- *   each apply of one would undo the other;
- * - the principal limits per policy, summed over the app;
- * - one declaration per member grant in a stack (each is a resource of the
- *   provider: deleting either would revoke what the other declares), and a
- *   warning when two stacks grant the same member: deleting it from either
- *   stack revokes it for both.
+ * - which grants can stand together on one policy (lib/iam grant-claims.ts,
+ *   the rule the provider's plan applies too): a policy grant owns its
+ *   policy, a binding grant its binding's member list, a principal's roles
+ *   every binding of that principal, so no other grant may claim what one of
+ *   them owns (each apply of one would undo the other); one declaration per
+ *   member entry in a stack (each is a resource of the provider: deleting
+ *   either would revoke what the other declares), and a warning when two
+ *   stacks grant the same entry: deleting it from either revokes it for both;
+ * - the principal limits per policy, summed over the app.
  * Grants holding values that are still tokens at synth are left out.
  */
 export class GrantRegistry {
@@ -48,13 +49,10 @@ export class GrantRegistry {
   }
 
   private readonly grants: RegisteredGrant[] = [];
-  /** The first grant that owns each binding identity (policy + role + condition), or a whole policy. */
-  private readonly owners = new Map<string, RegisteredGrant>();
-  private readonly policyOwners = new Map<string, RegisteredGrant>();
-  /** The first grant of each member entry (member grants and bulk entries): policy + binding + principal. */
-  private readonly firstByEntry = new Map<string, RegisteredGrant>();
-  /** The first grant that owns each principal's roles on a policy (memberRoles): policy + principal. */
-  private readonly principalOwners = new Map<string, RegisteredGrant>();
+  /** What each grant claims (lib/iam grant-claims.ts), by policy: the one rule of which grants can stand together. */
+  private readonly claims = new Map<string, ClaimIndex<RegisteredGrant>>();
+  /** When each grant was registered: of two that claim one thing as owners (or one entry twice), the later is told. */
+  private readonly order = new Map<RegisteredGrant, number>();
   private tallies?: Map<string, PolicyTally>;
 
   private constructor() {}
@@ -64,142 +62,97 @@ export class GrantRegistry {
     this.grants.push(entry);
     this.tallies = undefined;
     if (holdsTokens(entry.grant)) return;
-    const { grant } = entry;
-    for (const key of memberEntryKeys(grant)) if (!this.firstByEntry.has(key)) this.firstByEntry.set(key, entry);
-    if (grant.mode === 'memberRoles') {
-      const key = principalKey(grant, grant.member);
-      if (!this.principalOwners.has(key)) this.principalOwners.set(key, entry);
-    }
-    if (grant.mode === 'policy') {
-      const policy = PolicyIdentity.of(grant.resource).key;
-      if (!this.policyOwners.has(policy)) this.policyOwners.set(policy, entry);
-      for (const binding of grant.bindings) this.claim(ownedBinding(grant, binding), entry);
-    } else if (grant.mode === 'binding') {
-      this.claim(ownedBinding(grant, grant), entry);
-    }
+    const policy = PolicyIdentity.of(entry.grant.resource).key;
+    let index = this.claims.get(policy);
+    if (!index) this.claims.set(policy, (index = new ClaimIndex()));
+    index.add(entry, claimsOf(entry.grant));
+    this.order.set(entry, this.order.size);
     entry.construct.node.addValidation({ validate: () => this.validate(entry) });
   }
 
-  private claim(identity: string, entry: RegisteredGrant): void {
-    if (!this.owners.has(identity)) this.owners.set(identity, entry);
-  }
-
   private validate(entry: RegisteredGrant): string[] {
-    return [...this.duplicates(entry), ...this.conflicts(entry), ...this.principalConflicts(entry), ...this.limits(entry)];
+    return [...this.overlaps(entry), ...this.limits(entry)];
   }
 
   /**
-   * A principal's roles (memberRoles) owns every binding of that principal on
-   * the policy: any other grant naming it there (a member grant, a bulk entry,
-   * a binding's or a policy's member, another memberRoles) would be undone by
-   * each apply of the other.
+   * What `entry` claims that another grant of the app contradicts: each
+   * apply of one would undo the other (a grant the other owns), or deleting
+   * either would revoke it (the same member entry twice). Told to the grant
+   * that does not own what they share, or the later of two owners; the same
+   * entry in two stacks is a warning on the later (each stack holds it).
    */
-  private principalConflicts(entry: RegisteredGrant): string[] {
+  private overlaps(entry: RegisteredGrant): string[] {
     const { grant, construct } = entry;
-    for (const member of new Set(grant.mode === 'memberRoles' ? [grant.member] : grantMembers(grant))) {
-      const owner = this.principalOwners.get(principalKey(grant, member));
-      if (!owner || owner === entry) continue;
-      return [
-        validationMessage(
-          construct,
-          grant.mode === 'memberRoles' ? 'member' : memberField(grant),
-          member,
-          `${owner.construct.node.path} (${owner.typeName}) owns every role of this principal on ${grant.resource.name}, so each apply of one would undo the other; list the role there instead`,
-        ),
-      ];
-    }
-    return [];
-  }
-
-  private conflicts(entry: RegisteredGrant): string[] {
-    const { grant, construct } = entry;
-    const policy = this.policyOwners.get(PolicyIdentity.of(grant.resource).key);
-    if (grant.mode === 'policy') {
-      return policy && policy !== entry
-        ? [
-            validationMessage(
-              construct,
-              'name',
-              grant.resource.name,
-              `only one IAM policy construct may own a resource's policy; ${policy.construct.node.path} already owns it`,
-            ),
-          ]
-        : [];
-    }
-    if (policy) {
-      return [
-        validationMessage(
-          construct,
-          'name',
-          grant.resource.name,
-          `${policy.construct.node.path} (${policy.typeName}) owns the whole policy of this resource, so each apply of one would undo the other; declare the binding in the policy instead`,
-        ),
-      ];
-    }
-    if (grant.mode === 'memberRoles') return [];
-    if (grant.mode === 'members') {
-      for (const [i, granted] of grant.grants.entries()) {
-        const owner = this.owners.get(ownedBinding(grant, granted));
-        if (!owner) continue;
+    const policy = PolicyIdentity.of(grant.resource).key;
+    const later = (other: RegisteredGrant) => this.order.get(entry)! > this.order.get(other)!;
+    const found = this.claims
+      .get(policy)!
+      .overlapping(claimsOf(grant), entry)
+      .filter(({ id, overlap }) => overlap.owner === 'theirs' || (overlap.owner === 'both' && later(id)));
+    for (const { id: other, overlap } of found) {
+      const by = `${other.construct.node.path} (${other.typeName})`;
+      const on = grant.resource.name;
+      const undo = 'so each apply of one would undo the other';
+      if (overlap.about === 'entry') {
+        const field = entryField(grant, overlap.claim);
+        if (TerraformStack.of(other.construct) !== TerraformStack.of(construct)) {
+          Annotations.of(construct).addWarning(
+            `${other.construct.node.path} grants the same member, role and condition in another stack (${overlap.grant}); ` +
+              'deleting the grant from either stack revokes it for both. Declare it in one stack.',
+          );
+          continue;
+        }
         return [
           validationMessage(
             construct,
-            `grants[${i}].role`,
-            granted.role,
-            `${owner.construct.node.path} (${owner.typeName}) owns this role's whole member list on ${grant.resource.name}, so each apply of one would undo the other; add the member to the binding instead`,
+            field.name,
+            field.value,
+            `${other.construct.node.path} grants the same member, role and condition on ${on}; declare it once (deleting either would revoke it)`,
           ),
         ];
       }
-      return [];
-    }
-    const owner = this.owners.get(ownedBinding(grant, grant));
-    if (!owner || owner === entry) return [];
-    if (grant.mode === 'binding') {
+      if (overlap.about === 'policy') {
+        return [
+          validationMessage(
+            construct,
+            'name',
+            on,
+            overlap.owner === 'both'
+              ? `only one IAM policy construct may own a resource's policy; ${other.construct.node.path} already owns it`
+              : `${by} owns the whole policy of this resource, ${undo}; declare the binding in the policy instead`,
+          ),
+        ];
+      }
+      if (overlap.about === 'principal') {
+        const member = overlap.grant;
+        return [
+          validationMessage(
+            construct,
+            grant.mode === 'memberRoles' ? 'member' : memberField(grant),
+            member,
+            `${by} owns every role of this principal on ${on}, ${undo}; list the role there instead`,
+          ),
+        ];
+      }
+      if (overlap.owner === 'both') {
+        return [
+          validationMessage(
+            construct,
+            'role',
+            (grant as { readonly role: string }).role,
+            `only one binding construct may own a role on a resource (with the same condition); ${other.construct.node.path} already owns it on ${on}`,
+          ),
+        ];
+      }
+      const field = entryField(grant, overlap.claim);
       return [
         validationMessage(
           construct,
-          'role',
-          grant.role,
-          `only one binding construct may own a role on a resource (with the same condition); ${owner.construct.node.path} already owns it on ${grant.resource.name}`,
+          field.role,
+          field.roleValue,
+          `${by} owns this role's whole member list on ${on}, ${undo}; add the member to the binding instead`,
         ),
       ];
-    }
-    return [
-      validationMessage(
-        construct,
-        'role',
-        grant.role,
-        `${owner.construct.node.path} (${owner.typeName}) owns this role's whole member list on ${grant.resource.name}, so each apply of one would undo the other; add the member to the binding instead`,
-      ),
-    ];
-  }
-
-  /**
-   * The same member entry twice (a member grant, or an entry of a bulk grant): in one stack an error (two
-   * resources of the provider would each revoke it on delete); in two stacks allowed (each stack holds it),
-   * with a warning that deleting it in either revokes it.
-   */
-  private duplicates(entry: RegisteredGrant): string[] {
-    const { grant } = entry;
-    const entries = grant.mode === 'member' ? [grant] : grant.mode === 'members' ? grant.grants.map((e) => entryGrant(grant, e)) : [];
-    for (const [i, member] of entries.entries()) {
-      const first = this.firstByEntry.get(memberEntryKeys(member)[0]);
-      if (!first || first === entry) continue;
-      const field = grant.mode === 'members' ? `grants[${i}].member` : 'member';
-      if (TerraformStack.of(first.construct) === TerraformStack.of(entry.construct)) {
-        return [
-          validationMessage(
-            entry.construct,
-            field,
-            member.member,
-            `${first.construct.node.path} grants the same member, role and condition on ${grant.resource.name}; declare it once (deleting either would revoke it)`,
-          ),
-        ];
-      }
-      Annotations.of(entry.construct).addWarning(
-        `${first.construct.node.path} grants the same member, role and condition in another stack (${member.role} for ${member.member}); ` +
-          'deleting the grant from either stack revokes it for both. Declare it in one stack.',
-      );
     }
     return [];
   }
@@ -256,27 +209,24 @@ export class GrantRegistry {
   }
 }
 
+/**
+ * The fields of `grant` that hold the member entry `claim` names (its own, for a member grant; one of its
+ * entries, by index, for a bulk grant; its member, for a principal's roles), with their values.
+ */
+function entryField(grant: Grant, claim: string): { name: string; value: string; role: string; roleValue: string } {
+  if (grant.mode === 'members') {
+    const i = grant.grants.findIndex((e) => claimsOf(entryGrant(grant, e)).claims.includes(claim));
+    const at = Math.max(i, 0);
+    return { name: `grants[${at}].member`, value: grant.grants[at].member, role: `grants[${at}].role`, roleValue: grant.grants[at].role };
+  }
+  if (grant.mode === 'member') return { name: 'member', value: grant.member, role: 'role', roleValue: grant.role };
+  const member = grant.mode === 'memberRoles' ? grant.member : String(grantMembers(grant)[0] ?? '');
+  return { name: 'member', value: member, role: 'member', roleValue: member };
+}
+
 /** The field that lists a grant's principals, for messages. */
 function memberField(grant: Grant): string {
   return { member: 'member', binding: 'members', policy: 'bindings', members: 'grants', memberRoles: 'member' }[grant.mode];
-}
-
-/** The member entries a grant declares (a member grant's one, a bulk grant's), each keyed by policy, binding and principal. */
-function memberEntryKeys(grant: Grant): string[] {
-  const policy = PolicyIdentity.of(grant.resource).key;
-  if (grant.mode === 'member') return [`${policy}|${entryKey(grant)}`];
-  if (grant.mode === 'members') return grant.grants.map((e) => `${policy}|${entryKey(e)}`);
-  return [];
-}
-
-/** A principal on a grant's policy: what a memberRoles grant owns. */
-function principalKey(grant: Grant, member: string): string {
-  return `${PolicyIdentity.of(grant.resource).key}|${comparisonKey(member)}`;
-}
-
-/** The key of `binding` (one of `grant`'s, or the grant itself) on the grant's policy: one owner each. */
-function ownedBinding(grant: Grant, binding: BindingLike): string {
-  return PolicyIdentity.of(grant.resource).bindingKey(BindingIdentity.ofBinding(binding));
 }
 
 function countsAsGroup(member: string): boolean {

@@ -42,7 +42,7 @@ export const ProviderErrors = {
    */
   outcomeUnknown: (failure: string, why: string) =>
     new ProviderError(
-      `${failure}. The write was sent but its answer was lost, and ${why}: whether Google carried it out is unknown`,
+      `${failure.replace(/\.$/, '')}. The write was sent but its answer was lost, and ${why}: whether Google carried it out is unknown`,
       'OUTCOME_UNKNOWN',
     ),
   /** What Terraform keeps of a grant whose create, update or delete has an unknown outcome, and what it does next (resources/failed-write.ts). */
@@ -83,6 +83,11 @@ export const ProviderErrors = {
     "Declare it in one resource: list the principal in the binding, the policy or the principal's roles that owns it, or drop the other grant",
   /** The summary of a claim overlap at destroy, where it is a warning. */
   OVERLAP_AT_DESTROY: 'terraform destroy goes ahead: it revokes what each resource holds',
+  /** A refresh answered the empty policy soon after the grant's own write (resources/own-writes.ts `emptyAfterOwnWrite`). */
+  emptyAfterOwnWrite: (grant: string) =>
+    `Google answered the empty policy, which this provider's write of ${grant} replaced a moment ago. Google's IAM reads may lag writes, ` +
+    'so the grant is kept in the state and the plan grants it again (nothing changes where Google holds it; where the resource was ' +
+    'deleted and created again, the apply grants it anew)',
   /** What an authoritative resource's apply removes that its configuration does not list (plan). */
   removesUnlisted: (grant: string, removed: readonly string[]) => {
     const shown = removed.slice(0, REMOVED_SHOWN);

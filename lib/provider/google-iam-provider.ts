@@ -25,8 +25,14 @@ export function googleIamProvider(
   command: () => TerraformCommand = () => terraformCommandOfParent(),
 ): ProviderDefinition<GoogleIamContext> {
   const contexts: GoogleIamContext[] = [];
+  // One per process, made when first needed: the static validation records in it too (it is never configured).
+  let declarations: { readonly run: RunDeclarations | undefined } | undefined;
+  const runOnce = () => (declarations ??= { run: run() }).run;
   return {
     name: 'googleiam',
+    get scope() {
+      return runOnce();
+    },
     schema: {
       version: 0,
       description:
@@ -90,7 +96,7 @@ export function googleIamProvider(
     },
     async configure(config, diagnostics) {
       try {
-        const context = createContext(settingsOf(config), env, {}, run(), command());
+        const context = createContext(settingsOf(config), env, {}, runOnce(), command());
         contexts.push(context);
         return context;
       } catch (error) {

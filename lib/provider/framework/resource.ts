@@ -63,6 +63,13 @@ export interface ValidationRequest {
    * @default - none given yet
    */
   readonly providerConfig?: CtyObject;
+  /**
+   * What the provider keeps for the process's whole life, configured or not
+   * (ProviderDefinition `scope`): how the static validation, in a process
+   * Terraform never configures, tells the later walks' processes what it saw.
+   * @default - none
+   */
+  readonly scope?: unknown;
 }
 
 /** A planned change, as PlanResourceChange sees it. */
@@ -144,6 +151,8 @@ export interface ProviderDefinition<Context = ProviderContext> {
   readonly dataSources: readonly DataSourceType<Context>[];
   /** ValidateProviderConfig. */
   validate?(config: CtyObject, diagnostics: Diagnostics): void;
+  /** Handed to every resource validation (`ValidationRequest.scope`), whether or not the process is configured. @default - none */
+  readonly scope?: unknown;
   /**
    * ConfigureProvider: builds the context every later call gets. Called once
    * per process, before any resource or data source call that needs it.

@@ -1,5 +1,5 @@
 import type { IamPolicyEndpoint } from '../../api/iam-policy';
-import { claimOverlap, type ClaimOverlap, type GrantClaims } from '../../iam/grant-claims';
+import { ClaimIndex, type ClaimOverlap, type GrantClaims } from '../../iam/grant-claims';
 import type { IamResource } from '../../iam/grant';
 import type { PolicyEdit } from '../../iam/policy-edit';
 import { PolicyIdentity } from '../../iam/identity';
@@ -11,10 +11,6 @@ import type { RunDeclarations } from './run-declarations';
 export interface GrantLabel {
   readonly label: string;
   readonly key: string;
-}
-
-interface ClaimedBy extends GrantLabel {
-  readonly claims: GrantClaims;
 }
 
 /** How the batchers reach Google, and what they learn from outside the process. */
@@ -39,8 +35,11 @@ export interface PolicyCalls {
  */
 export class PolicyBatchers {
   private readonly batchers = new Map<string, PolicyBatcher>();
-  /** What the grants of the configuration claim (lib/iam grant-claims.ts), by policy: as this process has seen them planned or applied. */
-  private readonly claimed = new Map<string, Map<string, ClaimedBy>>();
+  /**
+   * What the grants of the configuration claim (lib/iam grant-claims.ts), by policy: as this process planned or
+   * applied them, and as the run's other processes recorded them; by grant (its `GrantLabel` key), with its label.
+   */
+  private readonly claimed = new Map<string, { readonly index: ClaimIndex<string>; readonly labels: Map<string, string> }>();
   private stopped = false;
   /** The pace of every batcher's requests and writes, counted together: Terraform's slots are shared. */
   private readonly pace = new BatchPace();
@@ -79,7 +78,7 @@ export class PolicyBatchers {
   ): Promise<{ readonly overlap: ClaimOverlap; readonly declaredBy: string }[]> {
     const policy = await this.keyOf(resource);
     this.calls.declarations?.record(policy, edits);
-    return this.claimOn(policy, claims, who);
+    return this.claimOn(policy, claims, who, PolicyIdentity.of(resource).key);
   }
 
   /**
@@ -93,7 +92,7 @@ export class PolicyBatchers {
     claims: GrantClaims,
     who: GrantLabel,
   ): Promise<{ readonly overlap: ClaimOverlap; readonly declaredBy: string }[]> {
-    return this.claimOn(await this.keyOf(resource), claims, who);
+    return this.claimOn(await this.keyOf(resource), claims, who, PolicyIdentity.of(resource).key);
   }
 
   /**
@@ -101,19 +100,33 @@ export class PolicyBatchers {
    * plan one resource more than once (a replacement is planned again as a
    * create, the apply walk plans each change again), with the same values, so
    * a claim of the same grant key is the same resource's. (Two resources of
-   * the same values are told apart at synth, not here.)
+   * the same values are told apart at synth, not here.) The claims of the
+   * run's other processes count too: the static validation's (every resource
+   * whose values it knew, under its name as written) and other aliases'.
    */
-  private claimOn(policy: string, claims: GrantClaims, who: GrantLabel): { overlap: ClaimOverlap; declaredBy: string }[] {
+  private claimOn(policy: string, claims: GrantClaims, who: GrantLabel, written: string): { overlap: ClaimOverlap; declaredBy: string }[] {
     let claimed = this.claimed.get(policy);
-    if (!claimed) this.claimed.set(policy, (claimed = new Map()));
-    const overlaps: { overlap: ClaimOverlap; declaredBy: string }[] = [];
-    for (const other of claimed.values()) {
-      if (other.key === who.key) continue;
-      const overlap = claimOverlap(claims, other.claims);
-      if (overlap) overlaps.push({ overlap, declaredBy: other.label });
+    if (!claimed) this.claimed.set(policy, (claimed = { index: new ClaimIndex(), labels: new Map() }));
+    const run = this.calls.declarations;
+    for (const key of new Set([policy, written])) {
+      for (const other of run?.claimsSince(key) ?? []) {
+        if (claimed.labels.has(other.key)) continue; // this process's own claim of that resource
+        claimed.index.add(other.key, other.claims);
+        claimed.labels.set(other.key, other.label);
+      }
     }
-    claimed.set(who.key, { ...who, claims });
+    const overlaps = claimed.index
+      .overlapping(claims, who.key)
+      .map(({ id, overlap }) => ({ overlap, declaredBy: claimed.labels.get(id) ?? id }));
+    if (!claimed.labels.has(who.key)) run?.claim(policy, claims, who);
+    claimed.index.add(who.key, claims);
+    claimed.labels.set(who.key, who.label);
     return overlaps;
+  }
+
+  /** Why the run's other processes cannot share what they declare with this one, once (run-declarations.ts `unavailable`). */
+  public runUnavailable(): { readonly summary: string; readonly detail: string } | undefined {
+    return this.calls.declarations?.unavailable();
   }
 
   /** A resource planned for destruction (run-declarations.ts `destroying`). */

@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { declaredEdits, parseRunDeclaration, serializeRunDeclaration, type RunDeclaration } from '../../contract/run-declaration';
+import type { GrantClaims } from '../../iam/grant-claims';
 import type { PolicyEdit } from '../../iam/policy-edit';
 
 /**
@@ -126,6 +127,36 @@ export class RunDeclarations {
   }
 
   /**
+   * Records what a grant of the configuration claims on `policy` (lib/iam
+   * grant-claims.ts), for the others' plans: the static validation records
+   * every grant whose values it knows before any is planned.
+   */
+  public claim(policy: string, claims: GrantClaims, who: { readonly label: string; readonly key: string }): void {
+    this.append({ kind: 'claims', policy, label: who.label, key: who.key, claims });
+  }
+
+  /** The claims on `policy` the run's other processes recorded since the last call (each is returned once). */
+  public claimsSince(policy: string): { readonly label: string; readonly key: string; readonly claims: GrantClaims }[] {
+    const folder = this.folder;
+    if (folder === undefined || !this.isOwn()) return [];
+    let files: string[];
+    try {
+      files = fs.readdirSync(folder);
+    } catch {
+      return []; // as `others`
+    }
+    return files
+      .filter((file) => file !== this.self)
+      .flatMap((file) => {
+        const read = this.catchUp(folder, file);
+        const all = read.claimsByPolicy.get(policy) ?? [];
+        const taken = read.claimsTaken.get(policy) ?? 0;
+        read.claimsTaken.set(policy, all.length);
+        return all.slice(taken);
+      });
+  }
+
+  /**
    * Why this process works on its own (no folder of the run could be made,
    * used or written), as the warning a plan gives: what is at risk, and what
    * to set. Once: undefined after that, and while all is well.
@@ -216,7 +247,10 @@ export class RunDeclarations {
    */
   private catchUp(folder: string, file: string): FileRead {
     let known = this.read.get(file);
-    if (!known) this.read.set(file, (known = { offset: 0, tail: '', byPolicy: new Map(), destroyingSince: [] }));
+    if (!known) {
+      known = { offset: 0, tail: '', byPolicy: new Map(), destroyingSince: [], claimsByPolicy: new Map(), claimsTaken: new Map() };
+      this.read.set(file, known);
+    }
     let chunk: Buffer;
     try {
       const fd = fs.openSync(path.join(folder, file), 'r');
@@ -240,7 +274,11 @@ export class RunDeclarations {
       const declaration = parseRunDeclaration(line);
       if (declaration.kind === 'destroying') known.destroyingSince.push(declaration.since);
       else if (declaration.kind === 'ended') known.endedAt = declaration.at;
-      else if (declaration.kind === 'grants') {
+      else if (declaration.kind === 'claims') {
+        const list = known.claimsByPolicy.get(declaration.policy) ?? [];
+        list.push({ label: declaration.label, key: declaration.key, claims: declaration.claims });
+        known.claimsByPolicy.set(declaration.policy, list);
+      } else if (declaration.kind === 'grants') {
         const list = known.byPolicy.get(declaration.policy) ?? [];
         list.push(...declaration.grants);
         known.byPolicy.set(declaration.policy, list);
@@ -267,6 +305,10 @@ interface FileRead {
   /** When the process started, if it planned a destruction. */
   readonly destroyingSince: number[];
   endedAt?: number;
+  /** What the process's grants claim, by policy (`claim`). */
+  readonly claimsByPolicy: Map<string, { readonly label: string; readonly key: string; readonly claims: GrantClaims }[]>;
+  /** How many of each policy's claims `claimsSince` has returned. */
+  readonly claimsTaken: Map<string, number>;
 }
 
 /** The instances that have written and not yet ended: each writes its end when the process exits. */

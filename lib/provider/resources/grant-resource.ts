@@ -1,23 +1,12 @@
 import type { IamResourceUse } from '../../api/resource-validation';
-import {
-  changeEdits,
-  describeGrant,
-  grantedBindings,
-  grantEdits,
-  grantId,
-  grantKey,
-  isAuthoritative,
-  type Grant,
-  type IamResource,
-} from '../../iam/grant';
+import { changeEdits, describeGrant, grantEdits, grantId, grantKey, isAuthoritative, type Grant, type IamResource } from '../../iam/grant';
 import { claimsOf } from '../../iam/grant-claims';
+import { PolicyIdentity } from '../../iam/identity';
 import type { PolicyEdit } from '../../iam/policy-edit';
-import { comparisonKey } from '../../iam/principal';
-import { BindingIdentity, type ConditionIdentity } from '../../iam/identity';
 import { applyEdits } from '../../iam/policy-edit';
 import { describePolicyMember, removedMembers, type PolicyMember } from '../../iam/policy-diff';
 import { validateGrantValues } from '../../iam/grant-validation';
-import type { Policy } from '../../iam/types';
+import { EMPTY_POLICY_ETAG, type Policy } from '../../iam/types';
 import { isNotFound, ProviderErrors, reportError, reportRefusalAhead, reportWriteError } from '../errors';
 import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
 import type { Diagnostics } from '../framework/diagnostics';
@@ -25,6 +14,7 @@ import { formatDuration } from '../framework/duration';
 import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
 import { attributeType, schemaType, valueAttributes, type Attribute, type Block, type Schema } from '../framework/schema';
 import { StaleRead } from '../policies/policy-batcher';
+import { RunDeclarations } from '../policies/run-declarations';
 import type { GoogleIamContext } from '../provider-context';
 import { sameValue } from '../framework/value-equality';
 import { knownValue } from '../framework/cty-values';
@@ -32,10 +22,11 @@ import { encodeModel, ModelReader, type ModelObject } from '../framework/model';
 import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
 import { CHECK_SUPPRESSIONS_ATTRIBUTE, COMPUTED_ATTRIBUTES } from './iam-schema';
 import { refusedByChecks, reportCheckFindings } from './check-findings';
-import { olderThanOwnWrite, rememberWrite } from './own-writes';
+import { emptyAfterOwnWrite, olderThanOwnWrite, ownWriteRecent, rememberWrite } from './own-writes';
 import { reportRoleWarnings, roleRefusal } from './role-findings';
 import { changeOnceVisible } from './visible-change';
 import { forgetPending, keptAfterFailedWrite, pendingValues } from './failed-write';
+import { grantPairKey, lastAppliedPairs, rememberLastApplied } from './last-applied';
 
 /** What every grant's model holds besides its kind's own attributes: its resource, and what the provider sets. */
 export interface GrantModel {
@@ -164,6 +155,12 @@ export function grantResourceType<Model extends GrantModel>(
     return found;
   }
 
+  /** The grant of a configuration or plan whose configured values are all known (the computed ones left aside); else undefined. */
+  function knownGrant(values: CtyObject): Grant | undefined {
+    const known = descriptor.resourceOf(values) !== undefined && configured.every((name) => isWhollyKnown(values[name]));
+    return known ? kind.grantOf(decode(values, computed)) : undefined;
+  }
+
   /** Refuses, with errors, the values a create or update is asked to write; true when there were any. */
   function refused(values: CtyObject, diagnostics: Diagnostics): boolean {
     const found = refusals(values);
@@ -180,23 +177,20 @@ export function grantResourceType<Model extends GrantModel>(
    * claims too (grant-claims.ts: an owner and a grant it owns, or the same
    * grant twice; at destroy only a warning), and, for an authoritative kind,
    * says what the apply will remove that the configuration never listed (one
-   * read per policy): not what `prior`, the state, held, which the user took out.
+   * read per policy): not what the configuration held at the last apply, which the user took out (last-applied.ts).
    */
-  async function planEffects(
-    context: CallContext<GoogleIamContext>,
-    grant: Grant,
-    prior: Grant | undefined,
-    diagnostics: Diagnostics,
-  ): Promise<void> {
+  async function planEffects(context: CallContext<GoogleIamContext>, grant: Grant, diagnostics: Diagnostics): Promise<void> {
     const edits = grantEdits(grant, 'apply');
     const overlaps = await context.provider.policies.planned(grant.resource, edits, claimsOf(grant), labelOf(grant));
     reportOverlaps(context, grant, overlaps, diagnostics);
+    const alone = context.provider.policies.runUnavailable();
+    if (alone) diagnostics.warning(alone.summary, alone.detail);
     if (!isAuthoritative(grant.mode)) return;
     let removed: PolicyMember[];
     try {
       const policy = await (await batcher(context, grant)).read();
-      const listed = new Set(prior ? grantedPairs(prior) : []);
-      removed = removedMembers(policy, applyEdits(policy, edits)).filter((m) => !listed.has(pairKey(m.role, m.condition, m.member)));
+      const listed = lastAppliedPairs(context.private);
+      removed = removedMembers(policy, applyEdits(policy, edits)).filter((m) => !listed.has(grantPairKey(m.role, m.condition, m.member)));
     } catch {
       return; // not readable yet (created in this apply), or refused: the apply reads and reports it
     }
@@ -207,10 +201,6 @@ export function grantResourceType<Model extends GrantModel>(
       );
     }
   }
-
-  /** Each (binding, principal) `grant` gives, as `pairKey` keys them. */
-  const grantedPairs = (grant: Grant) =>
-    grantedBindings(grant).flatMap((b) => b.members.map((member) => pairKey(b.role, b.condition, member)));
 
   /** How messages name `grant`'s resource, and what tells it from the others: its type and grant key. */
   const labelOf = (grant: Grant) => ({ label: `${typeName} ${grantId(grant)}`, key: `${typeName}|${grantKey(grant)}` });
@@ -267,22 +257,27 @@ export function grantResourceType<Model extends GrantModel>(
       for (const { summary, error } of refusals(config)) report(diagnostics, summary, error);
       reportRoleWarnings(diagnostics, descriptor, kind.partialGrant(config), config, request.providerConfigured);
       reportCheckFindings(diagnostics, kind.partialGrant(config), config, request);
+      // The static validation sees every resource before any is planned: what it records lets both of two
+      // resources whose claims contradict fail at plan, each under its own address.
+      const run = !request.providerConfigured && request.scope instanceof RunDeclarations ? request.scope : undefined;
+      const grant = run && knownGrant(config);
+      if (run && grant) run.claim(PolicyIdentity.of(grant.resource).key, claimsOf(grant), labelOf(grant));
     },
 
     async plan(request: PlanRequest, diagnostics: Diagnostics, context?: CallContext<GoogleIamContext>): Promise<PlannedChange> {
       const { prior, proposed } = request;
       const settled = { ...proposed, ...kind.computed?.planned };
-      const changed = prior === null || refreshed.some((name) => differs(prior, settled, name));
-      const known = descriptor.resourceOf(proposed) !== undefined && configured.every((name) => isWhollyKnown(proposed[name]));
+      // A grant a refresh kept though Google answered the empty policy (own-writes.ts) is granted again.
+      const suspect = prior !== null && prior.etag === EMPTY_POLICY_ETAG && context !== undefined && ownWriteRecent(context.private);
+      const changed = prior === null || suspect || refreshed.some((name) => differs(prior, settled, name));
+      const grant = knownGrant(proposed);
       const planned: CtyObject = {
         ...settled,
-        // Every configured value known: the model of what the computed attributes leave aside.
-        id: known ? grantId(kind.grantOf(decode(proposed, computed))) : UNKNOWN,
+        id: grant ? grantId(grant) : UNKNOWN,
         etag: changed ? UNKNOWN : (prior?.etag ?? UNKNOWN),
       };
       const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
-      if (context && known && refusals(proposed).length === 0)
-        await planEffects(context, kind.grantOf(decode(proposed, computed)), prior ? kind.grantOf(decode(prior)) : undefined, diagnostics);
+      if (context && grant && refusals(proposed).length === 0) await planEffects(context, grant, diagnostics);
       return { planned, requiresReplace };
     },
 
@@ -301,6 +296,7 @@ export function grantResourceType<Model extends GrantModel>(
         const result = await changeOnceVisible(context, grant, changeEdits(undefined, grant));
         rememberWrite(context.private, result);
         forgetPending(context.private);
+        if (isAuthoritative(kind.mode)) rememberLastApplied(context.private, grant);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
         reportWriteError(diagnostics, `Could not grant ${describeGrant(grant)}`, error, 'create');
@@ -319,6 +315,7 @@ export function grantResourceType<Model extends GrantModel>(
         const result = await changeOnceVisible(context, after, withPendingRevoked(context, changeEdits(before, after)));
         rememberWrite(context.private, result);
         forgetPending(context.private);
+        if (isAuthoritative(kind.mode)) rememberLastApplied(context.private, after);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
         reportWriteError(diagnostics, `Could not change ${describeGrant(after)}`, error, 'update');
@@ -386,6 +383,13 @@ export function grantResourceType<Model extends GrantModel>(
         fresh = kind.refresh(decode(pending), policy);
         if (fresh !== null) forgetPending(context.private);
       }
+      if (fresh === null && emptyAfterOwnWrite(context.private, policy)) {
+        diagnostics.warning(
+          `Google answers the IAM policy of ${grant.resource.name} as empty`,
+          ProviderErrors.emptyAfterOwnWrite(describeGrant(grant)),
+        );
+        return encode({ ...current, etag: policy.etag });
+      }
       if (fresh === null) return null;
       // An older version that shows no change keeps the state's etag, the newer one.
       return encode({ ...fresh, etag: olderThanOwnWrite(context.private, policy) ? current.etag : policy.etag });
@@ -408,9 +412,4 @@ export function grantResourceType<Model extends GrantModel>(
       }
     },
   };
-}
-
-/** One principal in one binding (role + condition), as Google compares them. */
-function pairKey(role: string, condition: ConditionIdentity | undefined, member: string): string {
-  return `${BindingIdentity.of(role, condition).key}\n${comparisonKey(member)}`;
 }

@@ -1,5 +1,5 @@
 import type { PrivateState } from '../framework/private-state';
-import type { Policy } from '../../iam/types';
+import { EMPTY_POLICY_ETAG, type Policy } from '../../iam/types';
 import { etagDigest, type ChangeResult } from '../policies/policy-batcher';
 
 /**
@@ -37,4 +37,21 @@ export function olderThanOwnWrite(privateState: PrivateState, policy: Policy, no
     if (replaced.slice(i, i + digest.length) === digest) return true;
   }
   return false;
+}
+
+/**
+ * Whether `policy` is the empty policy (etag `ACAB`) answered soon after the
+ * grant's own write: a read lagging that write may answer the empty policy
+ * it replaced, and so may a resource deleted and created again. The two look
+ * the same, so a refresh keeps such a grant rather than forget one Google may
+ * hold, and its plan grants it again (a no-op where it is held).
+ */
+export function emptyAfterOwnWrite(privateState: PrivateState, policy: Policy, now = Date.now()): boolean {
+  return policy.etag === EMPTY_POLICY_ETAG && ownWriteRecent(privateState, now);
+}
+
+/** Whether the grant's own last write was made within OWN_WRITE_MEMORY_MS. */
+export function ownWriteRecent(privateState: PrivateState, now = Date.now()): boolean {
+  const kept = privateState.get(KEY);
+  return typeof kept === 'string' && now - parseInt(kept.split(':')[0], 36) * 1000 <= OWN_WRITE_MEMORY_MS;
 }

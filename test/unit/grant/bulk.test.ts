@@ -226,6 +226,16 @@ describe('app-wide checks between the kinds', () => {
     );
   });
 
+  test("a binding beside a principal's roles holding the binding's role is refused (issue 49: each apply undid the other)", () => {
+    const stack = newStack();
+    new AuthorizationPolicyIamBinding(stack, 'Viewers', { name: AP, role: VIEWER, members: [user('carol')] });
+    new AuthorizationPolicyIamMemberRoles(stack, 'Bob', { name: AP, member: user('bob'), roles: [{ role: VIEWER }, { role: EDITOR }] });
+    new AuthorizationPolicyIamMemberRoles(stack, 'Dan', { name: AP, member: user('dan'), roles: [{ role: EDITOR }] });
+    expect(errorsOf(stack)).toEqual([
+      expect.stringMatching(/^stack\/Bob: member: stack\/Viewers \(AuthorizationPolicyIamBinding\) owns this role's whole member list/),
+    ]);
+  });
+
   test('entries count toward the principal limit of their policy', () => {
     const stack = newStack();
     const many = Array.from({ length: 1_501 }, (_, i) => ({ role: VIEWER, member: user(`u${i}`) }));

@@ -14,8 +14,10 @@ export function validateResourceConfig<Context>(
 ): wire.DiagnosticsResponse {
   const { definition, type } = server.resource(request.type_name);
   const { isConfigured, providerConfig } = server.state;
+  const { scope } = server.definition;
   return validateConfig(definition, type, request.config, 'resource configuration', {
     providerConfigured: isConfigured,
     ...(providerConfig ? { providerConfig } : {}),
+    ...(scope === undefined ? {} : { scope }),
   });
 }

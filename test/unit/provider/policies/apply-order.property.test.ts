@@ -183,7 +183,9 @@ function valid(entries: readonly (readonly [string, ModelGrant])[]): Configurati
       [g, other],
       [other, g],
     ]) {
-      if (a.kind === 'memberRoles' && claims(b).some((c) => c.member === a.member)) return false;
+      // A principal's roles own the principal: no other grant may name it, another principal's roles of it included.
+      if (a.kind === 'memberRoles' && (claims(b).some((c) => c.member === a.member) || (b.kind === 'memberRoles' && b.member === a.member)))
+        return false;
       const owned = ownedSlot(a);
       if (owned !== undefined && (ownedSlot(b) === owned || claims(b).some((c) => c.slot === owned))) return false;
     }
