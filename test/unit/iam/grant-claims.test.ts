@@ -2,7 +2,8 @@
  * Which grants can stand together on one policy (lib/iam/grant-claims.ts): every pair of kinds, each way round.
  */
 import type { Grant, IamResource } from '../../../lib/iam/grant';
-import { claimOverlap, claimsOf } from '../../../lib/iam/grant-claims';
+import fc from 'fast-check';
+import { ClaimIndex, claimOverlap, claimsOf } from '../../../lib/iam/grant-claims';
 
 const resource: IamResource = {
   service: 'networksecurity',
@@ -99,4 +100,44 @@ test('claims are plain strings: they survive JSON, as the run folder carries the
   const claims = claimsOf(binding(VIEWER, [alice], CONDITION));
   expect(JSON.parse(JSON.stringify(claims))).toEqual(claims);
   expect(claimOverlap(JSON.parse(JSON.stringify(claims)), claimsOf(member(VIEWER, bob, CONDITION)))?.kind).toBe('conflict');
+});
+
+describe('ClaimIndex finds what comparing every pair finds', () => {
+  const principals = [alice, bob, carol, 'user:ALICE@example.com'];
+  const someRole = fc.constantFrom(VIEWER, EDITOR);
+  const someMember = fc.constantFrom(...principals);
+  const someCondition = fc.option(fc.constant(CONDITION), { nil: undefined });
+  const someGrant: fc.Arbitrary<Grant> = fc.oneof(
+    fc.tuple(someRole, someMember, someCondition).map(([r, m, c]) => member(r, m, c)),
+    fc.array(fc.tuple(someRole, someMember), { maxLength: 3 }).map((entries) => members(...entries)),
+    fc.tuple(someRole, fc.array(someMember, { minLength: 1, maxLength: 2 }), someCondition).map(([r, ms, c]) => binding(r, ms, c)),
+    fc.tuple(someMember, fc.array(someRole, { maxLength: 2 })).map(([m, rs]) => roles(m, ...rs)),
+    fc.array(fc.tuple(someRole, fc.array(someMember, { minLength: 1, maxLength: 2 })), { maxLength: 2 }).map((bs) => policy(...bs)),
+  );
+
+  test('for any grants on one policy (2,000 cases)', () => {
+    fc.assert(
+      fc.property(fc.array(someGrant, { minLength: 1, maxLength: 8 }), (grants) => {
+        const index = new ClaimIndex<number>();
+        grants.forEach((g, i) => index.add(i, claimsOf(g)));
+        grants.forEach((g, i) => {
+          const byIndex = index
+            .overlapping(claimsOf(g), i)
+            .map((o) => o.id)
+            .sort();
+          const byPairs = grants.flatMap((other, j) => (j !== i && claimOverlap(claimsOf(g), claimsOf(other)) ? [j] : []));
+          expect(byIndex).toEqual(byPairs);
+        });
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  test('adding a grant again replaces what it claimed', () => {
+    const index = new ClaimIndex<string>();
+    index.add('a', claimsOf(binding(VIEWER, [carol])));
+    index.add('a', claimsOf(binding(EDITOR, [carol])));
+    expect(index.overlapping(claimsOf(member(VIEWER, alice)))).toEqual([]);
+    expect(index.overlapping(claimsOf(member(EDITOR, alice))).map((o) => o.id)).toEqual(['a']);
+  });
 });
