@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../../../lib/testing/emulator/api-error';
 import { UNKNOWN, type CtyObject } from '../../../lib/provider/framework/cty';
+import { PrivateState } from '../../../lib/provider/framework/private-state';
 import type { ResourceType } from '../../../lib/provider/framework/resource';
 import type { GoogleIamContext } from '../../../lib/provider/provider-context';
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -14,6 +15,7 @@ import { historyOf } from '../../support/write-history';
 import { membersOf } from '../../support/grant-env';
 
 const ROLE = 'roles/networksecurity.viewer';
+const OTHER_ROLE = 'roles/networksecurity.editor';
 const ADMIN = 'roles/networksecurity.admin';
 const OWNER = { role: ADMIN, members: ['user:owner@example.com'] };
 const FAST_RETRIES = { CDKTF_GOOGLE_IAM_RETRY_INITIAL_MS: '10', CDKTF_GOOGLE_IAM_RETRY_MAX_MS: '2000' };
@@ -237,32 +239,38 @@ describe('a lost answer and Ctrl-C', () => {
     expect(emulator.writes(name)).toHaveLength(0);
   });
 
-  test('an update whose outcome is unknown keeps the new values; a delete whose outcome is unknown fails (the object stays)', async () => {
+  test('an update whose outcome is unknown keeps the values from before it, and the new ones privately: a later delete revokes both', async () => {
     const harness = await provider(NO_RETRIES);
     const type = harness.resource('googleiam_authorization_policy_iam_binding');
     const name = newPolicy();
-    const binding = (members: string[]) => ({
-      ...fullValue(type, { name, role: ROLE, members }),
-      id: `${name}/${ROLE}`,
+    const binding = (role: string, members: string[]) => ({
+      ...fullValue(type, { name, role, members }),
+      id: `${name}/${role}`,
       etag: UNKNOWN,
     });
-    const prior = (await withDiagnostics((d) => type.create(harness.call, binding([user(1)]), d))).value!;
+    const prior = (await withDiagnostics((d) => type.create(harness.call, binding(ROLE, [user(1)]), d))).value!;
     // The write is carried out, its answer lost, and every read fails: no read can settle it.
     emulator.afterWrite = () => {
       emulator.setFaults({ rate: 1, kinds: ['503'], methods: ['getIamPolicy'] });
       throw new ApiError(503, 'UNAVAILABLE', 'The service is currently unavailable.');
     };
-    const planned = binding([user(1), user(2)]);
-    const updated = await withDiagnostics((d) => type.update(harness.call, prior, planned, d));
-    expect(updated.value).toEqual({ ...planned, etag: null });
+    const call = harness.call;
+    const planned = binding(OTHER_ROLE, [user(1), user(2)]);
+    const updated = await withDiagnostics((d) => type.update(call, prior, planned, d));
+    // What the update was revoking (ROLE for u1) stays in the state: a non-authoritative refresh would never show it again.
+    expect(updated.value).toEqual({ ...prior, etag: null });
     expect(updated.diagnostics.all[0].detail).toContain('whether Google carried it out is unknown');
+    expect(updated.diagnostics.all[0].detail).toContain('Terraform keeps the values from before this change in its state');
+    emulator.afterWrite = undefined;
     emulator.setFaults(undefined);
-    // The delete comes from another run (another provider process): within one run it would leave alone what that run granted.
+    expect(membersOf(emulator, name, OTHER_ROLE)).toEqual([user(1), user(2)]);
+    // The delete comes from another run (another provider process), with the private state Terraform kept: both bindings go.
     const later = await provider(NO_RETRIES);
-    const deleted = await withDiagnostics((d) => later.resource(type.typeName).delete(later.call, updated.value!, d));
-    expect(deleted.diagnostics.hasError).toBe(true);
-    expect(deleted.diagnostics.all[0].detail).toContain('whether Google carried it out is unknown');
+    const kept = { ...later.call, private: PrivateState.decode(call.private.encode()) };
+    const deleted = await withDiagnostics((d) => later.resource(type.typeName).delete(kept, updated.value!, d));
+    expect(deleted.diagnostics.all).toEqual([]);
     expect(membersOf(emulator, name, ROLE)).toEqual([]);
+    expect(membersOf(emulator, name, OTHER_ROLE)).toEqual([]);
   });
 
   test('stop() cancels what was not sent; the write in flight finishes and is answered', async () => {
