@@ -793,7 +793,7 @@ const applied = (config: ModelConfiguration, faults?: Faults): Step => ({
 const destroyed = (config: ModelConfiguration): Step => ({ command: 'destroy', config, ...plain });
 const everyWriteRefused: Faults = { misbehaviour: { ...QUIET, refusedWrites: 1 }, budgetMs: 10 };
 const everyAnswerLost: Faults = { misbehaviour: { ...QUIET, lostAnswers: 1 }, budgetMs: 10 };
-const fixed = (steps: Step[], foreign: Placed = [{ slot: at(0), member: 0 }]): Case => ({ foreign, earlier: [], steps, seed: 1 });
+const fixed = (steps: Step[], foreign: Placed = [{ slot: at(0), member: 0 }], seed = 1): Case => ({ foreign, earlier: [], steps, seed });
 
 const FIVE = bulk(0, 0, [
   [at(0, 0), ALICE],
@@ -823,6 +823,24 @@ const ALICE_VIEWER = memberRoles(0, 0, ALICE, [at(0, 0)]);
 const CAROL_VIEWERS = binding(0, at(0, 0), [CAROL]);
 const ALICE_AND_BOB = [memberRoles(0, 0, ALICE, [at(0, 0)]), memberRoles(1, 0, BOB, [at(0, 0), at(0, 1)])];
 
+const POLICY_A_ALICE: ModelGrant = {
+  kind: 'policy',
+  policy: 0,
+  bindings: [{ role: 0, conditional: false, members: [ALICE] }],
+  n: 0,
+  ...placed,
+};
+const EMPTY_POLICY_A: ModelGrant = { kind: 'policy', policy: 0, bindings: [], n: 7, ...placed };
+/** Reads lag 6 times in 10; with seed 6 Google's first choice is a lagging read, its second a current one. */
+const LAGGING_THEN_CURRENT: Faults = { misbehaviour: { ...QUIET, staleReads: 0.6, staleDepth: 1 }, budgetMs: 5 };
+/** 9 writes in 10 refused; with seed 533 the first write goes through and the next 40 are refused. */
+const FIRST_WRITE_ONLY: Faults = { misbehaviour: { ...QUIET, refusedWrites: 0.9 }, budgetMs: 10 };
+const refusedThenAlone = (pair: ModelGrant[]): Step[] => [applied(pair), applied(pair.slice(0, 1)), destroyed(pair.slice(0, 1))];
+const lostWhileLagging = (g: ModelGrant): Case =>
+  fixed([applied([g]), applied([], LAGGING_THEN_CURRENT), applied([]), destroyed([])], [], 6);
+const MOVED_FROM = member(0, at(0, 0), ALICE);
+const MOVED_TO: ModelGrant = { ...member(1, at(0, 0), ALICE), alias: 1 };
+
 const EXAMPLES: [string, Case][] = [
   [
     '(a) bulk 5 entries cut to 3 while every write is refused (503, nothing committed), then a clean apply: the 2 removed entries are gone',
@@ -847,18 +865,6 @@ const EXAMPLES: [string, Case][] = [
     ]),
   ],
   [
-    "(f) a member grant on an empty policy removed from the configuration while every read lags one version: the refresh answers the policy before the grant's own write (the empty one), the grant drops out of the state, and nothing revokes it",
-    fixed(
-      [
-        applied([member(0, at(0, 0), ALICE)]),
-        applied([], { misbehaviour: { ...QUIET, staleReads: 1, staleDepth: 1 }, budgetMs: 50 }),
-        applied([]),
-        destroyed([]),
-      ],
-      [{ slot: at(1), member: 0 }],
-    ),
-  ],
-  [
     '(c) member_roles(alice: viewer) beside members(alice editor, bob editor): refused at plan, nothing written',
     fixed([
       applied([MEMBERS_AB, ALICE_VIEWER]),
@@ -881,6 +887,48 @@ const EXAMPLES: [string, Case][] = [
   [
     "(e) bulk A applied, bulk B declaring one of A's grants added (refused at plan), then terraform destroy with both in the configuration succeeds and revokes A's grants",
     fixed([applied([BULK_A]), applied([BULK_A, BULK_B]), destroyed([BULK_A, BULK_B])]),
+  ],
+  [
+    "(f) a member grant on an empty policy removed from the configuration while every read lags one version: the refresh answers the policy before the grant's own write (the empty one), the grant drops out of the state, and nothing revokes it",
+    fixed(
+      [
+        applied([member(0, at(0, 0), ALICE)]),
+        applied([], { misbehaviour: { ...QUIET, staleReads: 1, staleDepth: 1 }, budgetMs: 50 }),
+        applied([]),
+        destroyed([]),
+      ],
+      [{ slot: at(1), member: 0 }],
+    ),
+  ],
+  [
+    '(g) two _iam_member resources of the same values (one grant declared twice): refused at plan, on both',
+    fixed(refusedThenAlone([member(0, at(0, 0), ALICE), member(4, at(0, 0), ALICE)])),
+  ],
+  [
+    '(h) two _iam_binding resources of one role (viewer = [alice], viewer = [bob, alice]): refused at plan, on both',
+    fixed(refusedThenAlone([binding(0, at(0, 0), [ALICE]), binding(4, at(0, 0), [BOB, ALICE])])),
+  ],
+  [
+    '(i) a member grant naming the project by its number (provider alias 1) beside a policy grant naming it by id (the default provider): refused at plan, on both',
+    fixed(refusedThenAlone([{ ...member(0, at(0, 0), ALICE), byNumber: true, alias: 1 }, EMPTY_POLICY_A])),
+  ],
+  [
+    "(j) an _iam_member_roles removed from the configuration while the refresh answers the policy before its write (the empty one) and the delete's read is current: revoked",
+    lostWhileLagging(memberRoles(0, 0, ALICE, [at(0, 0)])),
+  ],
+  ["(j') the same with an _iam_policy", lostWhileLagging(POLICY_A_ALICE)],
+  [
+    "(k) a grant moved to another provider alias, the old address's delete failing, then a saved plan (terraform plan -out, terraform apply plan.tfplan): the old address's delete keeps what the unchanged new one declares",
+    fixed(
+      [
+        applied([MOVED_FROM]),
+        { ...applied([MOVED_TO], FIRST_WRITE_ONLY), apply: { rank: [], delays: [30, 0] } },
+        { ...applied([MOVED_TO]), savedPlan: true },
+        destroyed([MOVED_TO]),
+      ],
+      [{ slot: at(0), member: 0 }],
+      533,
+    ),
   ],
 ];
 
@@ -933,5 +981,8 @@ describe('fixed cases of issue 49', () => {
     expect(conflictingPairs([CAROL_VIEWERS, ...ALICE_AND_BOB])).toHaveLength(2);
     expect(conflictingPairs([BULK_A, BULK_B])).toHaveLength(1);
     expect(conflictingPairs([FIVE])).toHaveLength(0);
+    expect(conflictingPairs([MOVED_FROM, MOVED_TO])).toHaveLength(1);
+    expect(conflictingPairs([binding(0, at(0, 0), [ALICE]), binding(4, at(0, 0), [BOB, ALICE])])).toHaveLength(1);
+    expect(conflictingPairs([bulk(0, 0, []), EMPTY_POLICY_A])).toHaveLength(0);
   });
 });
