@@ -38,6 +38,11 @@ export interface RunClaims {
   /** What tells it from other resources: its type and grant key. */
   readonly key: string;
   readonly claims: GrantClaims;
+  /**
+   * Recorded by the static validation, which validates each resource block once: two such records of one key
+   * are two resources of the same grant key (two of the same values, or two bindings of one role).
+   */
+  readonly static?: true;
 }
 
 /** The process, started at `since` (ms since the epoch), plans the destruction of a resource. */
@@ -68,7 +73,13 @@ export function serializeRunDeclaration(declaration: RunDeclaration): string {
     case 'grants':
       return JSON.stringify({ policy: declaration.policy, grants: declaration.grants });
     case 'claims':
-      return JSON.stringify({ claimsOn: declaration.policy, label: declaration.label, key: declaration.key, claims: declaration.claims });
+      return JSON.stringify({
+        claimsOn: declaration.policy,
+        label: declaration.label,
+        key: declaration.key,
+        claims: declaration.claims,
+        ...(declaration.static ? { static: true } : {}),
+      });
     case 'destroying':
       return JSON.stringify({ destroying: declaration.since });
     case 'ended':
@@ -97,6 +108,7 @@ export function parseRunDeclaration(line: string): RunDeclaration {
           Object.entries(shown).map(([claim, text]) => [claim, reader.string(text, `claims.shown[${JSON.stringify(claim)}]`)]),
         ),
       },
+      ...(message.static === true ? { static: true as const } : {}),
     };
   }
   return {

@@ -12,12 +12,15 @@ import * as fs from 'fs';
  * own command line (the provider's parent process).
  */
 export interface TerraformCommand {
-  /** `terraform destroy`, or `terraform apply -destroy` / `plan -destroy`: the configuration is about to be taken away. */
-  readonly destroys: boolean;
+  /**
+   * `terraform destroy`, or `terraform apply -destroy` / `plan -destroy`: the configuration is about to be taken
+   * away; false: another command; undefined: not known (the command line could not be read).
+   */
+  readonly destroys?: boolean;
 }
 
-/** A command about which nothing is known: judged as a plan or apply. */
-export const UNKNOWN_COMMAND: TerraformCommand = { destroys: false };
+/** A command about which nothing is known. */
+export const UNKNOWN_COMMAND: TerraformCommand = {};
 
 /** The command of terraform, this process's parent (Linux: /proc; macOS and BSD: ps); UNKNOWN_COMMAND if it cannot tell. */
 export function terraformCommandOfParent(pid = process.ppid): TerraformCommand {

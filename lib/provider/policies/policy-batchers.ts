@@ -1,5 +1,5 @@
 import type { IamPolicyEndpoint } from '../../api/iam-policy';
-import { ClaimIndex, type ClaimOverlap, type GrantClaims } from '../../iam/grant-claims';
+import { ClaimIndex, claimOverlap, type ClaimOverlap, type GrantClaims } from '../../iam/grant-claims';
 import type { IamResource } from '../../iam/grant';
 import type { PolicyEdit } from '../../iam/policy-edit';
 import { PolicyIdentity } from '../../iam/identity';
@@ -11,6 +11,17 @@ import type { RunDeclarations } from './run-declarations';
 export interface GrantLabel {
   readonly label: string;
   readonly key: string;
+}
+
+/** What the grants of the configuration claim on one policy, as one process knows them. */
+interface PolicyClaims {
+  readonly index: ClaimIndex<string>;
+  /** Grant key → how messages name its resource. */
+  readonly labels: Map<string, string>;
+  /** Grant key → the claims the static validation first recorded under it. */
+  readonly statics: Map<string, GrantClaims>;
+  /** Grant key → what a second resource of that key claims against the first (the static validation recorded it twice). */
+  readonly twins: Map<string, ClaimOverlap | undefined>;
 }
 
 /** How the batchers reach Google, and what they learn from outside the process. */
@@ -39,7 +50,9 @@ export class PolicyBatchers {
    * What the grants of the configuration claim (lib/iam grant-claims.ts), by policy: as this process planned or
    * applied them, and as the run's other processes recorded them; by grant (its `GrantLabel` key), with its label.
    */
-  private readonly claimed = new Map<string, { readonly index: ClaimIndex<string>; readonly labels: Map<string, string> }>();
+  private readonly claimed = new Map<string, PolicyClaims>();
+  /** The identity keys of the policies named as other processes recorded them (`canonicalKey`). */
+  private readonly canonicalKeys = new Map<string, string>();
   private stopped = false;
   /** The pace of every batcher's requests and writes, counted together: Terraform's slots are shared. */
   private readonly pace = new BatchPace();
@@ -78,7 +91,7 @@ export class PolicyBatchers {
   ): Promise<{ readonly overlap: ClaimOverlap; readonly declaredBy: string }[]> {
     const policy = await this.keyOf(resource);
     this.calls.declarations?.record(policy, edits);
-    return this.claimOn(policy, claims, who, PolicyIdentity.of(resource).key);
+    return this.claimOn(policy, claims, who);
   }
 
   /**
@@ -92,25 +105,31 @@ export class PolicyBatchers {
     claims: GrantClaims,
     who: GrantLabel,
   ): Promise<{ readonly overlap: ClaimOverlap; readonly declaredBy: string }[]> {
-    return this.claimOn(await this.keyOf(resource), claims, who, PolicyIdentity.of(resource).key);
+    return this.claimOn(await this.keyOf(resource), claims, who);
   }
 
   /**
    * `who` names the grant in messages and tells grants apart: Terraform may
    * plan one resource more than once (a replacement is planned again as a
    * create, the apply walk plans each change again), with the same values, so
-   * a claim of the same grant key is the same resource's. (Two resources of
-   * the same values are told apart at synth, not here.) The claims of the
+   * a claim of the same grant key is the same resource's. The claims of the
    * run's other processes count too: the static validation's (every resource
-   * whose values it knew, under its name as written) and other aliases'.
+   * whose values it knew, under its name as written, so each name recorded is
+   * canonicalized first), in which two records of one key are two resources
+   * (the same values twice, or two bindings of one role), and other aliases'.
    */
-  private claimOn(policy: string, claims: GrantClaims, who: GrantLabel, written: string): { overlap: ClaimOverlap; declaredBy: string }[] {
+  private async claimOn(policy: string, claims: GrantClaims, who: GrantLabel): Promise<{ overlap: ClaimOverlap; declaredBy: string }[]> {
     let claimed = this.claimed.get(policy);
-    if (!claimed) this.claimed.set(policy, (claimed = { index: new ClaimIndex(), labels: new Map() }));
+    if (!claimed)
+      this.claimed.set(policy, (claimed = { index: new ClaimIndex(), labels: new Map(), statics: new Map(), twins: new Map() }));
     const run = this.calls.declarations;
-    for (const key of new Set([policy, written])) {
-      for (const other of run?.claimsSince(key) ?? []) {
-        if (claimed.labels.has(other.key)) continue; // this process's own claim of that resource
+    for (const written of run?.claimedPolicies() ?? []) {
+      if ((await this.canonicalKey(written)) !== policy) continue;
+      for (const other of run!.claimsSince(written)) {
+        const first = claimed.statics.get(other.key);
+        if (other.static && first && !claimed.twins.has(other.key)) claimed.twins.set(other.key, claimOverlap(first, other.claims));
+        if (other.static && !first) claimed.statics.set(other.key, other.claims);
+        if (claimed.labels.has(other.key)) continue; // this process's own claim of that resource, or one already known
         claimed.index.add(other.key, other.claims);
         claimed.labels.set(other.key, other.label);
       }
@@ -118,10 +137,26 @@ export class PolicyBatchers {
     const overlaps = claimed.index
       .overlapping(claims, who.key)
       .map(({ id, overlap }) => ({ overlap, declaredBy: claimed.labels.get(id) ?? id }));
+    const twin = claimed.twins.get(who.key);
+    if (twin) overlaps.push({ overlap: twin, declaredBy: who.label });
     if (!claimed.labels.has(who.key)) run?.claim(policy, claims, who);
     claimed.index.add(who.key, claims);
     claimed.labels.set(who.key, who.label);
     return overlaps;
+  }
+
+  /** The identity key of a policy another process recorded under its name as written: its project named by id. */
+  private async canonicalKey(written: string): Promise<string> {
+    let key = this.canonicalKeys.get(written);
+    if (key === undefined) {
+      const colon = written.indexOf(':');
+      const [service, name] = [written.slice(0, colon), written.slice(colon + 1)];
+      // A project number that cannot be looked up is left as written (a claim under it then goes unnoticed, as before).
+      const canonical = await Promise.resolve(this.calls.canonicalName?.(name)).catch(() => undefined);
+      key = PolicyIdentity.of({ service, apiVersion: '', name: canonical ?? name }).key;
+      this.canonicalKeys.set(written, key);
+    }
+    return key;
   }
 
   /** Why the run's other processes cannot share what they declare with this one, once (run-declarations.ts `unavailable`). */
@@ -129,9 +164,13 @@ export class PolicyBatchers {
     return this.calls.declarations?.unavailable();
   }
 
-  /** A resource planned for destruction (run-declarations.ts `destroying`). */
-  public plannedDestruction(): void {
-    this.calls.declarations?.destroying();
+  /**
+   * A resource planned for destruction (run-declarations.ts `destroying`), unless the command is known not to
+   * destroy (`destroys` false): then it is a resource the configuration no longer holds, and what the run's
+   * earlier walks declared (the static validation's, the configuration) still stands.
+   */
+  public plannedDestruction(destroys: boolean | undefined): void {
+    if (destroys !== false) this.calls.declarations?.destroying();
   }
 
   /** How long a refresh re-reads a policy while Google answers a version older than this provider's own write. */

@@ -131,12 +131,27 @@ export class RunDeclarations {
    * grant-claims.ts), for the others' plans: the static validation records
    * every grant whose values it knows before any is planned.
    */
-  public claim(policy: string, claims: GrantClaims, who: { readonly label: string; readonly key: string }): void {
-    this.append({ kind: 'claims', policy, label: who.label, key: who.key, claims });
+  public claim(policy: string, claims: GrantClaims, who: { readonly label: string; readonly key: string }, staticWalk = false): void {
+    this.append({ kind: 'claims', policy, label: who.label, key: who.key, claims, ...(staticWalk ? { static: true as const } : {}) });
+  }
+
+  /** The policies (identity keys, as the names were written) on which the run's other processes recorded claims so far. */
+  public claimedPolicies(): string[] {
+    const folder = this.folder;
+    if (folder === undefined || !this.isOwn()) return [];
+    let files: string[];
+    try {
+      files = fs.readdirSync(folder);
+    } catch {
+      return [];
+    }
+    return [
+      ...new Set(files.filter((file) => file !== this.self).flatMap((file) => [...this.catchUp(folder, file).claimsByPolicy.keys()])),
+    ];
   }
 
   /** The claims on `policy` the run's other processes recorded since the last call (each is returned once). */
-  public claimsSince(policy: string): { readonly label: string; readonly key: string; readonly claims: GrantClaims }[] {
+  public claimsSince(policy: string): RecordedClaims[] {
     const folder = this.folder;
     if (folder === undefined || !this.isOwn()) return [];
     let files: string[];
@@ -276,7 +291,7 @@ export class RunDeclarations {
       else if (declaration.kind === 'ended') known.endedAt = declaration.at;
       else if (declaration.kind === 'claims') {
         const list = known.claimsByPolicy.get(declaration.policy) ?? [];
-        list.push({ label: declaration.label, key: declaration.key, claims: declaration.claims });
+        list.push({ label: declaration.label, key: declaration.key, claims: declaration.claims, static: declaration.static === true });
         known.claimsByPolicy.set(declaration.policy, list);
       } else if (declaration.kind === 'grants') {
         const list = known.byPolicy.get(declaration.policy) ?? [];
@@ -306,9 +321,17 @@ interface FileRead {
   readonly destroyingSince: number[];
   endedAt?: number;
   /** What the process's grants claim, by policy (`claim`). */
-  readonly claimsByPolicy: Map<string, { readonly label: string; readonly key: string; readonly claims: GrantClaims }[]>;
+  readonly claimsByPolicy: Map<string, RecordedClaims[]>;
   /** How many of each policy's claims `claimsSince` has returned. */
   readonly claimsTaken: Map<string, number>;
+}
+
+/** What a grant of another process claims (`claim`); `static`: recorded by the static validation. */
+export interface RecordedClaims {
+  readonly label: string;
+  readonly key: string;
+  readonly claims: GrantClaims;
+  readonly static: boolean;
 }
 
 /** The instances that have written and not yet ended: each writes its end when the process exits. */

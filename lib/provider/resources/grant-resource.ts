@@ -261,7 +261,7 @@ export function grantResourceType<Model extends GrantModel>(
       // resources whose claims contradict fail at plan, each under its own address.
       const run = !request.providerConfigured && request.scope instanceof RunDeclarations ? request.scope : undefined;
       const grant = run && knownGrant(config);
-      if (run && grant) run.claim(PolicyIdentity.of(grant.resource).key, claimsOf(grant), labelOf(grant));
+      if (run && grant) run.claim(PolicyIdentity.of(grant.resource).key, claimsOf(grant), labelOf(grant), true);
     },
 
     async plan(request: PlanRequest, diagnostics: Diagnostics, context?: CallContext<GoogleIamContext>): Promise<PlannedChange> {
@@ -283,7 +283,7 @@ export function grantResourceType<Model extends GrantModel>(
 
     // A destroy planned (terraform destroy's destroy walk, or the resource deleted from the configuration).
     planDestroy(_prior, _diagnostics, context) {
-      context.provider.policies.plannedDestruction();
+      context.provider.policies.plannedDestruction(context.provider.command.destroys);
     },
 
     async create(context, planned, diagnostics) {
@@ -376,19 +376,20 @@ export function grantResourceType<Model extends GrantModel>(
         reportError(diagnostics, `Could not read the IAM policy of ${grant.resource.name}`, error);
         return state;
       }
+      if (emptyAfterOwnWrite(context.private, policy) && !unchanged(policy)) {
+        // Whatever the kind: a refresh from it would forget (or, for an authoritative kind, empty) what Google may hold.
+        diagnostics.warning(
+          `Google answers the IAM policy of ${grant.resource.name} as empty`,
+          ProviderErrors.emptyAfterOwnWrite(describeGrant(grant)),
+        );
+        return encode({ ...current, etag: policy.etag });
+      }
       let fresh = kind.refresh(current, policy);
       const pending = pendingValues(context.private, stateType);
       if (fresh === null && pending) {
         // An update whose outcome was unknown went through: its values are the state now.
         fresh = kind.refresh(decode(pending), policy);
         if (fresh !== null) forgetPending(context.private);
-      }
-      if (fresh === null && emptyAfterOwnWrite(context.private, policy)) {
-        diagnostics.warning(
-          `Google answers the IAM policy of ${grant.resource.name} as empty`,
-          ProviderErrors.emptyAfterOwnWrite(describeGrant(grant)),
-        );
-        return encode({ ...current, etag: policy.etag });
       }
       if (fresh === null) return null;
       // An older version that shows no change keeps the state's etag, the newer one.

@@ -15,11 +15,14 @@ test.each<[string[], boolean]>([
   [['apply', 'destroy.tfplan'], false],
   [['-chdir=destroy', 'plan'], false],
   [['validate'], false],
-  [[], false],
 ])('terraform %j: destroys %s', (args, destroys) => {
   expect(terraformCommandOf(args)).toEqual({ destroys });
 });
 
+test('no subcommand: nothing known', () => {
+  expect(terraformCommandOf([])).toEqual({});
+});
+
 test('a parent that cannot be read tells nothing (the real one is read under terraform destroy: test/integration/provider/overlaps.e2e.test.ts)', () => {
-  expect(terraformCommandOfParent(2 ** 22 + 12345)).toEqual({ destroys: false });
+  expect(terraformCommandOfParent(2 ** 22 + 12345)).toEqual({});
 });

@@ -360,7 +360,7 @@ async function planWalks(run: string, google: LaggingPolicies, planned: Configur
   if (how === 'destroy') {
     await new Promise((resolve) => setTimeout(resolve, 1));
     const destroyWalk = providerProcess(run, google, 'plan-destroy');
-    destroyWalk.batchers.plannedDestruction();
+    destroyWalk.batchers.plannedDestruction(true);
     destroyWalk.declarations.end();
   }
 }
