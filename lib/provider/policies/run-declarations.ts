@@ -110,20 +110,25 @@ export class RunDeclarations {
    * the folder cannot be read (what was read before still counts).
    */
   public others(policy: string): PolicyEdit[] {
-    if (this.folder === undefined || !this.isOwn()) return [];
-    let files: string[];
-    try {
-      files = fs.readdirSync(this.folder);
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') this.aloneBecause(`the run's folder ${this.folder} cannot be read (${describe(error)})`);
-      return []; // ENOENT: no process of this run has written anything yet
-    }
-    const folder = this.folder;
-    const reads = files.map((file) => ({ file, read: this.catchUp(folder, file) }));
+    const reads = this.catchUpAll();
     const destroyWalkStarted = Math.max(-Infinity, ...reads.flatMap(({ read }) => read.destroyingSince));
     return reads
       .filter(({ file, read }) => file !== this.self && !(read.endedAt !== undefined && read.endedAt <= destroyWalkStarted))
       .flatMap(({ read }) => read.byPolicy.get(policy) ?? []);
+  }
+
+  /** What every process's file of the run (this one's included) holds so far; nothing where the folder cannot be read. */
+  private catchUpAll(): { readonly file: string; readonly read: FileRead }[] {
+    const folder = this.folder;
+    if (folder === undefined || !this.isOwn()) return [];
+    let files: string[];
+    try {
+      files = fs.readdirSync(folder);
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') this.aloneBecause(`the run's folder ${folder} cannot be read (${describe(error)})`);
+      return []; // ENOENT: no process of this run has written anything yet (what was read before still counts)
+    }
+    return files.map((file) => ({ file, read: this.catchUp(folder, file) }));
   }
 
   /**
@@ -137,33 +142,15 @@ export class RunDeclarations {
 
   /** The policies (identity keys, as the names were written) on which the run's other processes recorded claims so far. */
   public claimedPolicies(): string[] {
-    const folder = this.folder;
-    if (folder === undefined || !this.isOwn()) return [];
-    let files: string[];
-    try {
-      files = fs.readdirSync(folder);
-    } catch {
-      return [];
-    }
-    return [
-      ...new Set(files.filter((file) => file !== this.self).flatMap((file) => [...this.catchUp(folder, file).claimsByPolicy.keys()])),
-    ];
+    const others = this.catchUpAll().filter(({ file }) => file !== this.self);
+    return [...new Set(others.flatMap(({ read }) => [...read.claimsByPolicy.keys()]))];
   }
 
   /** The claims on `policy` the run's other processes recorded since the last call (each is returned once). */
   public claimsSince(policy: string): RecordedClaims[] {
-    const folder = this.folder;
-    if (folder === undefined || !this.isOwn()) return [];
-    let files: string[];
-    try {
-      files = fs.readdirSync(folder);
-    } catch {
-      return []; // as `others`
-    }
-    return files
-      .filter((file) => file !== this.self)
-      .flatMap((file) => {
-        const read = this.catchUp(folder, file);
+    return this.catchUpAll()
+      .filter(({ file }) => file !== this.self)
+      .flatMap(({ read }) => {
         const all = read.claimsByPolicy.get(policy) ?? [];
         const taken = read.claimsTaken.get(policy) ?? 0;
         read.claimsTaken.set(policy, all.length);
