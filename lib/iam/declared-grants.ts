@@ -14,9 +14,11 @@ import { comparisonKey } from './principal';
  *
  * It only grows: every create and update of one run is part of the
  * configuration being applied, and a removal (a delete, or the old values of
- * an update) is never a declaration. Two valid configurations never declare
- * one member through two resources that Terraform leaves unchanged while a
- * third revokes it, so what the run has not seen it need not spare.
+ * an update) is never a declaration. What the run leaves as it is counts as
+ * declared too: an unchanged resource may hold a grant that the delete of an
+ * old address also names (left behind by `-target`, or by a failed delete).
+ * The provider hears of those from the plan walk, or, in the apply of a
+ * saved plan, from the plan file (lib/provider/protocol/saved-plan.ts).
  */
 export class DeclaredGrants {
   /** Binding key → the declared members, by comparison key (emails compare case-insensitively), as first spelled. */

@@ -9,7 +9,7 @@ import { stringOf } from './framework/cty-values';
 import { IAM_RESOURCE_TYPES } from './resources/iam-types';
 import { RunDeclarations } from './policies/run-declarations';
 import { CHECK_PROVIDER_ATTRIBUTES, checkSettingsOf, validateCheckSettings } from './resources/check-findings';
-import { terraformCommandOfParent, type TerraformCommand } from './terraform-command';
+import { terraformCommandOfParent, type TerraformCommand } from './protocol/terraform-command';
 
 /**
  * The `googleiam` provider: the IAM member, binding and policy resources of

@@ -7,7 +7,7 @@ import { PolicyBatchers } from './policies/policy-batchers';
 import type { RunDeclarations } from './policies/run-declarations';
 import type { PolicyBatcherOptions } from './policies/policy-batcher';
 import { checkSettingsOf, type ProviderCheckSettings } from './resources/check-findings';
-import { UNKNOWN_COMMAND, type TerraformCommand } from './terraform-command';
+import { UNKNOWN_COMMAND, type TerraformCommand } from './protocol/terraform-command';
 
 /** The provider block's settings (each undefined when the block leaves it out). */
 export interface ProviderSettings {

@@ -48,7 +48,7 @@ import type { CallContext, ResourceType, ValidationRequest } from '../../lib/pro
 import { schemaType, valueAttributes, type Attribute, type Block, type Schema } from '../../lib/provider/framework/schema';
 import { sameValue } from '../../lib/provider/framework/value-equality';
 import { planResourceChange } from '../../lib/provider/protocol/planning';
-import type { TerraformCommand } from '../../lib/provider/terraform-command';
+import type { TerraformCommand } from '../../lib/provider/protocol/terraform-command';
 
 // ---- configuration and state ------------------------------------------------------------------
 
@@ -273,7 +273,7 @@ export class TerraformModel<Context> {
     if (options.savedPlan) {
       const plan = await this.inRun({ destroys: false }, (run) => this.validateAndPlan(run, state, config, options.planSchedule, log));
       if (!plan || !log.ok) return failed(plan);
-      return this.inRun({ destroys: false }, (run) => finish(run, plan));
+      return this.inRun({ destroys: false, savedPlan: 'plan.tfplan' }, (run) => finish(run, plan));
     }
     return this.inRun({ destroys: false }, async (run) => {
       const plan = await this.validateAndPlan(run, state, config, options.planSchedule, log);
@@ -476,6 +476,17 @@ export class TerraformModel<Context> {
   private async applyWalk(run: Run, refreshed: State, changes: readonly Change[], schedule: Schedule, log: Log): Promise<State> {
     const processes = this.processes(run, 'apply', true);
     const calls = new Calls<Context>(log, 'apply');
+    // The apply of a saved plan: each process is told of the objects the plan leaves as they are before its first
+    // change, as the protocol layer does from the plan file (lib/provider/protocol/provider-server.ts `unchangedTold`).
+    const unchanged = run.command.savedPlan
+      ? changes.flatMap((c) => (c.action === 'noop' ? [{ address: c.address, object: c.prior }] : []))
+      : [];
+    const told = new Map<ProviderProcess<Context>, Promise<void>>();
+    const ready = (process: ProviderProcess<Context>) => {
+      let telling = told.get(process);
+      if (!telling) told.set(process, (telling = calls.unchanged(process, unchanged)));
+      return telling;
+    };
     const state = new Map<string, { current?: StateObject; deposed: StateObject[] }>(
       [...refreshed].map(([address, instance]) => [address, { ...instance, deposed: [...instance.deposed] }]),
     );
@@ -507,6 +518,7 @@ export class TerraformModel<Context> {
         });
         return false;
       }
+      await ready(process);
       const result = await calls.apply(process, address, resource.type, prior, final.planned, final.private);
       if (prior === null) {
         // A create: what it returned is kept, tainted when it failed.
@@ -530,7 +542,9 @@ export class TerraformModel<Context> {
       return !result.failed;
     };
     const remove = async (address: string, prior: StateObject, deposed: boolean, alias = prior.alias) => {
-      const result = await calls.apply(processes.of(alias), address, prior.type, prior, null, prior.private);
+      const process = processes.of(alias);
+      await ready(process);
+      const result = await calls.apply(process, address, prior.type, prior, null, prior.private);
       if (result.failed) {
         // A failed delete keeps the object (as the provider returned it: the prior).
         const kept: StateObject = { ...prior, ...(result.value ? { value: result.value } : {}), private: result.private };
@@ -690,6 +704,20 @@ class Calls<Context> {
       requiresReplace: plan.requiresReplace,
       private: context.private.encode(),
     };
+  }
+
+  /** What the apply of a saved plan tells a process before its first change: each object the plan leaves as it is. */
+  public async unchanged(
+    process: ProviderProcess<Context>,
+    objects: readonly { readonly address: string; readonly object: StateObject }[],
+  ): Promise<void> {
+    for (const { address, object } of objects) {
+      const type = process.resource(object.type);
+      const diagnostics = new Diagnostics();
+      await this.guarded(address, 'ApplyResourceChange', diagnostics, () =>
+        type.unchanged ? type.unchanged(this.context(process, object.private), object.value) : Promise.resolve(),
+      );
+    }
   }
 
   /** PlanResourceChange of a destroy (the provider hears of it: planDestroy); whether it passed. */

@@ -116,6 +116,15 @@ export interface ResourceType<Context = ProviderContext> {
    * destruction means (never write).
    */
   planDestroy?(prior: CtyObject, diagnostics: Diagnostics, context: CallContext<Context>): void | Promise<void>;
+  /**
+   * An object of the state that the run leaves as it is, in the apply of a
+   * saved plan (`terraform apply plan.tfplan`), which calls the provider for
+   * none of those (protocol/saved-plan.ts): told, with its state and private
+   * data, before the process's first create, update or delete. It may read,
+   * never write. (In any other apply, the plan walk of the same run planned
+   * every resource of the configuration, unchanged ones included.)
+   */
+  unchanged?(context: CallContext<Context>, state: CtyObject): Promise<void>;
   /** Returns the new state; an error with no state leaves nothing in Terraform's state (the next apply creates again). */
   create(context: CallContext<Context>, planned: CtyObject, diagnostics: Diagnostics): Promise<CtyObject | null>;
   /** Refreshes `state` from the remote system; null: the object is gone, and Terraform drops it from state. */

@@ -123,6 +123,14 @@ export class PolicyBatcher {
     private readonly run?: { readonly policy: string; readonly declarations: RunDeclarations },
   ) {}
 
+  /**
+   * What a resource the run leaves as it is grants (a saved plan's unchanged
+   * resource, which the run never plans): declared, so no removal of the run takes it away.
+   */
+  public declareUnchanged(edits: readonly PolicyEdit[]): void {
+    this.declared.declare(edits);
+  }
+
   /** What the run declares on the policy: this process's creates and updates, and the other processes'. */
   private runDeclared(): DeclaredGrants {
     const others = this.run?.declarations.others(this.run.policy) ?? [];

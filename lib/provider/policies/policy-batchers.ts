@@ -94,6 +94,11 @@ export class PolicyBatchers {
     return this.claimOn(policy, claims, who);
   }
 
+  /** A grant the run leaves as it is, in the apply of a saved plan: no removal of the process takes what it grants away. */
+  public async unchanged(resource: IamResource, edits: readonly PolicyEdit[]): Promise<void> {
+    (await this.of(resource)).declareUnchanged(edits);
+  }
+
   /**
    * Records what a grant about to be written claims (its values may have been
    * unknown at plan), and returns what it claims that another grant of the

@@ -46,6 +46,14 @@ export class ProtocolError extends Error {
     return new ProtocolError(`${what} is not supported`, `This provider does not support ${what}.`);
   }
 
+  /** A saved plan whose unchanged objects could not be read (saved-plan.ts): a warning, the apply goes on. */
+  public static savedPlanUnread(problem: string): ProtocolError {
+    return new ProtocolError(
+      'The saved plan could not be read',
+      `The provider ${problem}, so it does not know what the resources this plan leaves as they are hold: a removal in this apply may take away a grant one of them also holds. If so, the next terraform plan shows it, and terraform apply restores it.`,
+    );
+  }
+
   /** Anything else thrown by a call: a bug, reported with its message rather than as a gRPC failure. */
   public static internal(rpc: string, error: unknown): ProtocolError {
     const message = error instanceof Error ? error.message : String(error);

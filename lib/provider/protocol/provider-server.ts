@@ -4,13 +4,15 @@
  * by name with their schemas' cty types (computed once), the configured
  * context and the running calls. The handlers, one file per RPC, are in rpc/.
  */
-import { isWhollyKnown, type CtyObject, type CtyType } from '../framework/cty';
+import { ctyFromJson, isWhollyKnown, type CtyObject, type CtyType } from '../framework/cty';
 import { PrivateState } from '../framework/private-state';
 import type { CallContext, DataSourceType, ProviderDefinition, ResourceType } from '../framework/resource';
 import { schemaType, type Schema } from '../framework/schema';
 import type { Logger } from './log';
 import { ProtocolError } from './protocol-error';
 import { ProviderState } from './provider-state';
+import { unchangedObjects } from './saved-plan';
+import { terraformCommandOfParent } from './terraform-command';
 
 /** As terraform-plugin-framework announces them, except MoveResourceState, which no type here supports. */
 export const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: false };
@@ -32,9 +34,15 @@ export class ProviderServer<Context> {
   /** The data source types by type name. */
   public readonly dataSources: ReadonlyMap<string, Typed<DataSourceType<Context>>>;
 
+  /** The unchanged objects of a saved plan, told to their types (`unchangedTold`); undefined until the first change asks. */
+  private unchanged?: Promise<string | undefined>;
+  private unchangedProblemTold = false;
+
   constructor(
     public readonly definition: ProviderDefinition<Context>,
     public readonly logger: Logger,
+    /** The saved plan terraform applies, if it does (terraform-command.ts). @default - read from terraform's command line when first needed */
+    private readonly savedPlan: () => string | undefined = () => terraformCommandOfParent().savedPlan,
   ) {
     this.providerType = schemaType(definition.schema);
     this.resources = byTypeName(definition.resources);
@@ -67,6 +75,41 @@ export class ProviderServer<Context> {
       private: privateState,
       log: (level, message, fields = {}) => this.logger.log(level, message, { tf_resource_type: typeName, ...fields }),
     };
+  }
+
+  /**
+   * Before a create, update or delete: in the apply of a saved plan, every
+   * object the plan leaves as it is told to its type once (ResourceType
+   * `unchanged`, saved-plan.ts), whichever change comes first. Answers, to
+   * the first caller only, why that could not be done, if it could not.
+   */
+  public async unchangedTold(signal: AbortSignal): Promise<string | undefined> {
+    const problem = await (this.unchanged ??= this.tellUnchanged(signal));
+    if (problem === undefined || this.unchangedProblemTold) return undefined;
+    this.unchangedProblemTold = true;
+    return problem;
+  }
+
+  private async tellUnchanged(signal: AbortSignal): Promise<string | undefined> {
+    const file = this.savedPlan();
+    if (file === undefined) return undefined;
+    const told = [...this.resources.values()].filter(({ definition }) => definition.unchanged !== undefined);
+    if (told.length === 0) return undefined;
+    try {
+      const objects = unchangedObjects(file, new Set(told.map(({ definition }) => definition.typeName)));
+      for (const object of objects) {
+        const { definition, type } = this.resources.get(object.typeName)!;
+        const state = ctyFromJson(object.attributes, type, { dropUnknownAttributes: true }) as CtyObject;
+        await definition.unchanged!(await this.callContext(signal, object.typeName, PrivateState.decode(object.private)), state);
+      }
+      this.logger.log('debug', `the saved plan ${file} leaves ${objects.length} object(s) of this provider as they are`);
+      return undefined;
+    } catch (error) {
+      if (signal.aborted) throw error;
+      const problem = `cannot read the saved plan ${file} (${(error as Error).message})`;
+      this.logger.log('warn', problem);
+      return problem;
+    }
   }
 
   /** StopProvider, or Shutdown: aborts every running call and tells the definition to stop. */

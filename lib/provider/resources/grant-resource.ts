@@ -286,6 +286,12 @@ export function grantResourceType<Model extends GrantModel>(
       context.provider.policies.plannedDestruction(context.provider.command.destroys);
     },
 
+    // A saved plan's apply plans nothing it leaves as it is: what those grant is spared from its removals here.
+    async unchanged(context, state) {
+      const grant = kind.grantOf(decode(state));
+      await context.provider.policies.unchanged(grant.resource, grantEdits(grant, 'apply'));
+    },
+
     async create(context, planned, diagnostics) {
       if (refused(planned, diagnostics)) return null;
       const plan = decodePlan(planned);

@@ -1,7 +1,8 @@
 /**
- * What the terraform command line says a provider needs to know (lib/provider/terraform-command.ts): whether it destroys.
+ * What the terraform command line says a provider needs to know (lib/provider/protocol/terraform-command.ts): whether it
+ * destroys, and which saved plan an apply applies.
  */
-import { terraformCommandOf, terraformCommandOfParent } from '../../../lib/provider/terraform-command';
+import { terraformCommandOf, terraformCommandOfParent } from '../../../lib/provider/protocol/terraform-command';
 
 test.each<[string[], boolean]>([
   [['destroy', '-auto-approve'], true],
@@ -12,11 +13,24 @@ test.each<[string[], boolean]>([
   [['apply', '-auto-approve'], false],
   [['plan', '-destroy=false'], false],
   [['plan', '-detailed-exitcode'], false],
-  [['apply', 'destroy.tfplan'], false],
   [['-chdir=destroy', 'plan'], false],
   [['validate'], false],
 ])('terraform %j: destroys %s', (args, destroys) => {
   expect(terraformCommandOf(args)).toEqual({ destroys });
+});
+
+test.each<[string[], string | undefined]>([
+  [['apply', 'plan.tfplan'], 'plan.tfplan'],
+  [['apply', '-input=false', '-auto-approve', 'out/plan'], 'out/plan'],
+  [['-chdir=stack', 'apply', 'plan'], 'plan'],
+  [['apply', '-state', 'old.tfstate', '-parallelism', '5', 'plan.tfplan'], 'plan.tfplan'],
+  [['apply', '-lock-timeout=30s', '--', '-odd-name'], '-odd-name'],
+  [['apply', '-auto-approve'], undefined],
+  [['apply', '-state', 'old.tfstate'], undefined],
+  [['plan', '-out', 'plan.tfplan'], undefined],
+])('terraform %j: applies the saved plan %s', (args, savedPlan) => {
+  expect(terraformCommandOf(args).savedPlan).toBe(savedPlan);
+  expect(terraformCommandOf(args).destroys).toBe(false);
 });
 
 test('no subcommand: nothing known', () => {

@@ -10,6 +10,7 @@ import { Diagnostics } from '../../framework/diagnostics';
 import { PrivateState } from '../../framework/private-state';
 import type { ResourceType } from '../../framework/resource';
 import { decodeObject, encodeDynamicValue } from '../dynamic-value';
+import { ProtocolError } from '../protocol-error';
 import { checkKnown, type ProviderServer, type Typed } from '../provider-server';
 import type { CancellableCall } from '../provider-state';
 import type * as wire from '../wire';
@@ -62,6 +63,11 @@ async function apply<Context>(
   const diagnostics = new Diagnostics();
   const newState = await server.state.track(call, async (signal) => {
     const context = await server.callContext(signal, typeName, privateState);
+    const unreadPlan = await server.unchangedTold(signal);
+    if (unreadPlan) {
+      const { summary, detail } = ProtocolError.savedPlanUnread(unreadPlan);
+      diagnostics.warning(summary, detail);
+    }
     if (planned === null) {
       if (prior !== null) await type.delete(context, prior, diagnostics);
       // A failed delete leaves the object in Terraform's state.

@@ -17,6 +17,12 @@ export interface TerraformCommand {
    * away; false: another command; undefined: not known (the command line could not be read).
    */
   readonly destroys?: boolean;
+  /**
+   * `terraform apply <file>`: the saved plan it applies, as written (relative to terraform's working directory,
+   * which is the provider's: `-chdir` changes both). Such a run has no validation and no plan walk, and calls
+   * the provider for none of the resources the plan leaves as they are (saved-plan.ts). @default - not a saved plan's apply
+   */
+  readonly savedPlan?: string;
 }
 
 /** A command about which nothing is known. */
@@ -35,7 +41,27 @@ export function terraformCommandOf(args: readonly string[]): TerraformCommand {
   const subcommand = args[at];
   const options = args.slice(at + 1);
   const destroyFlag = options.some((arg) => arg === '-destroy' || arg === '--destroy' || /^--?destroy=(true|1)$/.test(arg));
-  return { destroys: subcommand === 'destroy' || ((subcommand === 'apply' || subcommand === 'plan') && destroyFlag) };
+  const destroys = subcommand === 'destroy' || ((subcommand === 'apply' || subcommand === 'plan') && destroyFlag);
+  const savedPlan = subcommand === 'apply' ? positionalOf(options) : undefined;
+  return savedPlan === undefined ? { destroys } : { destroys, savedPlan };
+}
+
+/**
+ * `terraform apply`'s options that take a value, which Go's flag package also reads from the next argument
+ * (`-state path`); boolean ones never do. From terraform 1.11's `command/arguments/apply.go` and `extended.go`.
+ */
+const VALUE_OPTIONS = new Set(['backup', 'lock-timeout', 'parallelism', 'replace', 'state', 'state-out', 'target', 'var', 'var-file']);
+
+/** The one positional argument of `terraform apply` (its saved plan), if any: Go's flag package stops at the first. */
+function positionalOf(options: readonly string[]): string | undefined {
+  for (let i = 0; i < options.length; i++) {
+    const arg = options[i];
+    if (arg === '--') return options[i + 1];
+    if (!arg.startsWith('-') || arg === '-') return arg;
+    const name = arg.replace(/^--?/, '');
+    if (!name.includes('=') && VALUE_OPTIONS.has(name)) i++;
+  }
+  return undefined;
 }
 
 function parentArguments(pid: number): string[] | undefined {
