@@ -236,6 +236,18 @@ export function grantedBindings(grant: Grant): GrantedBinding[] {
   }
 }
 
+/**
+ * Whether `after` (undefined: nothing) leaves out a principal that `before`
+ * gives in some binding (role + condition, principals compared as Google
+ * compares them): what a refresh must not do on a read it cannot trust.
+ */
+export function takesAway(before: Grant, after: Grant | undefined): boolean {
+  const pairs = (grant: Grant) =>
+    grantedBindings(grant).flatMap((b) => b.members.map((m) => `${BindingIdentity.of(b.role, b.condition).key}\n${comparisonKey(m)}`));
+  const kept = new Set(after ? pairs(after) : []);
+  return pairs(before).some((pair) => !kept.has(pair));
+}
+
 /** The principals a grant names, for messages. */
 export function grantMembers(grant: Grant): readonly string[] {
   switch (grant.mode) {

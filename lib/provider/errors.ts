@@ -88,6 +88,10 @@ export const ProviderErrors = {
     `Google answered the empty policy, which this provider's write of ${grant} replaced a moment ago. Google's IAM reads may lag writes, ` +
     'so the grant is kept in the state and the plan grants it again (nothing changes where Google holds it; where the resource was ' +
     'deleted and created again, the apply grants it anew)',
+  /** A refresh soon after a write whose outcome is unknown answered less than the state holds (resources/failed-write.ts). */
+  keptUnsettled: (grant: string) =>
+    `The last write of ${grant} had an unknown outcome, and Google's IAM reads may lag writes, so a read that lacks part of it ` +
+    'proves nothing: the state keeps the grant, and the next apply writes it again (or revokes it, if it left the configuration)',
   /** What an authoritative resource's apply removes that its configuration does not list (plan). */
   removesUnlisted: (grant: string, removed: readonly string[]) => {
     const shown = removed.slice(0, REMOVED_SHOWN);

@@ -1,9 +1,15 @@
 import { decodeCty, encodeCty, type CtyObject, type CtyType } from '../framework/cty';
 import type { PrivateState } from '../framework/private-state';
 import { isOutcomeUnknown } from '../errors';
+import { OWN_WRITE_MEMORY_MS } from './own-writes';
 
 /** The private state's key of the pending values: the planned state, msgpack-encoded cty as Terraform's own values, in base64. */
 const PENDING = 'pending';
+/** The private state's key of when the last write's outcome was found unknown (seconds since the epoch, base 36). */
+const UNSETTLED = 'unsettled';
+
+/** How long after a write whose outcome is unknown a refresh never lets a read narrow the state (as own-writes.ts's memory). */
+export const UNSETTLED_MEMORY_MS = OWN_WRITE_MEMORY_MS;
 
 /**
  * What Terraform keeps of a grant whose write failed: one rule for every
@@ -27,6 +33,12 @@ const PENDING = 'pending';
  *     again. Every later write of the grant also revokes what the pending
  *     values grant and the new ones do not, and a delete revokes both; the
  *     next write that succeeds forgets them.
+ *   - Either way the object is unsettled until a write of it succeeds (or a
+ *     refresh adopts the pending values): every plan writes it again, and a
+ *     refresh soon after never drops or narrows it, whatever a read answers.
+ *     A read lagging behind that write looks as if the write never happened,
+ *     and a read lagging further back than anything the process saw cannot
+ *     be told from an edit in Google, so only a write settles it.
  * - A delete that fails keeps the object in the state whatever the outcome
  *   (the protocol layer, rpc/apply-resource-change.ts).
  */
@@ -38,6 +50,7 @@ export function keptAfterFailedWrite(
   type: CtyType,
 ): CtyObject | null {
   const unknown = isOutcomeUnknown(error);
+  if (unknown) privateState.set(UNSETTLED, Math.round(Date.now() / 1000).toString(36));
   if (operation === 'create') return unknown ? { ...values.planned, etag: null } : null;
   if (unknown) privateState.set(PENDING, Buffer.from(encodeCty({ ...values.planned, etag: null }, type)).toString('base64'));
   return values.prior && (unknown ? { ...values.prior, etag: null } : values.prior);
@@ -57,7 +70,19 @@ export function pendingValues(privateState: PrivateState, type: CtyType): CtyObj
   }
 }
 
-/** A write of the grant succeeded (or a refresh took the pending values as the state): nothing is pending any more. */
-export function forgetPending(privateState: PrivateState): void {
+/** A write of the grant succeeded (or a refresh took the pending values as the state): nothing is pending or unsettled any more. */
+export function settled(privateState: PrivateState): void {
   privateState.set(PENDING, undefined);
+  privateState.set(UNSETTLED, undefined);
+}
+
+/** Whether the grant's last write had an unknown outcome that no write since has settled. */
+export function unsettled(privateState: PrivateState): boolean {
+  return typeof privateState.get(UNSETTLED) === 'string';
+}
+
+/** Whether that write was within UNSETTLED_MEMORY_MS: a refresh then keeps what a read would narrow. */
+export function unsettledRecently(privateState: PrivateState, now = Date.now()): boolean {
+  const at = privateState.get(UNSETTLED);
+  return typeof at === 'string' && now - parseInt(at, 36) * 1000 <= UNSETTLED_MEMORY_MS;
 }

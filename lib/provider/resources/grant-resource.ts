@@ -1,5 +1,15 @@
 import type { IamResourceUse } from '../../api/resource-validation';
-import { changeEdits, describeGrant, grantEdits, grantId, grantKey, isAuthoritative, type Grant, type IamResource } from '../../iam/grant';
+import {
+  changeEdits,
+  describeGrant,
+  grantEdits,
+  grantId,
+  grantKey,
+  isAuthoritative,
+  takesAway,
+  type Grant,
+  type IamResource,
+} from '../../iam/grant';
 import { claimsOf } from '../../iam/grant-claims';
 import { PolicyIdentity } from '../../iam/identity';
 import type { PolicyEdit } from '../../iam/policy-edit';
@@ -25,7 +35,7 @@ import { refusedByChecks, reportCheckFindings } from './check-findings';
 import { emptyAfterOwnWrite, olderThanOwnWrite, ownWriteRecent, rememberWrite } from './own-writes';
 import { reportRoleWarnings, roleRefusal } from './role-findings';
 import { changeOnceVisible } from './visible-change';
-import { forgetPending, keptAfterFailedWrite, pendingValues } from './failed-write';
+import { keptAfterFailedWrite, pendingValues, settled, unsettled, unsettledRecently } from './failed-write';
 import { grantPairKey, lastAppliedPairs, rememberLastApplied } from './last-applied';
 
 /** What every grant's model holds besides its kind's own attributes: its resource, and what the provider sets. */
@@ -267,8 +277,12 @@ export function grantResourceType<Model extends GrantModel>(
     async plan(request: PlanRequest, diagnostics: Diagnostics, context?: CallContext<GoogleIamContext>): Promise<PlannedChange> {
       const { prior, proposed } = request;
       const settled = { ...proposed, ...kind.computed?.planned };
-      // A grant a refresh kept though Google answered the empty policy (own-writes.ts) is granted again.
-      const suspect = prior !== null && prior.etag === EMPTY_POLICY_ETAG && context !== undefined && ownWriteRecent(context.private);
+      // Granted again: a grant a refresh kept though Google answered the empty policy (own-writes.ts), and one whose
+      // last write's outcome is unknown (failed-write.ts).
+      const suspect =
+        prior !== null &&
+        context !== undefined &&
+        ((prior.etag === EMPTY_POLICY_ETAG && ownWriteRecent(context.private)) || unsettled(context.private));
       const changed = prior === null || suspect || refreshed.some((name) => differs(prior, settled, name));
       const grant = knownGrant(proposed);
       const planned: CtyObject = {
@@ -301,7 +315,7 @@ export function grantResourceType<Model extends GrantModel>(
       try {
         const result = await changeOnceVisible(context, grant, changeEdits(undefined, grant));
         rememberWrite(context.private, result);
-        forgetPending(context.private);
+        settled(context.private);
         if (isAuthoritative(kind.mode)) rememberLastApplied(context.private, grant);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
@@ -320,7 +334,7 @@ export function grantResourceType<Model extends GrantModel>(
       try {
         const result = await changeOnceVisible(context, after, withPendingRevoked(context, changeEdits(before, after)));
         rememberWrite(context.private, result);
-        forgetPending(context.private);
+        settled(context.private);
         if (isAuthoritative(kind.mode)) rememberLastApplied(context.private, after);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
@@ -395,7 +409,14 @@ export function grantResourceType<Model extends GrantModel>(
       if (fresh === null && pending) {
         // An update whose outcome was unknown went through: its values are the state now.
         fresh = kind.refresh(decode(pending), policy);
-        if (fresh !== null) forgetPending(context.private);
+        if (fresh !== null) settled(context.private);
+      }
+      if (unsettledRecently(context.private) && takesAway(grant, fresh === null ? undefined : kind.grantOf(fresh))) {
+        diagnostics.warning(
+          `Google's IAM policy of ${grant.resource.name} lacks what a write of moments ago may have granted`,
+          ProviderErrors.keptUnsettled(describeGrant(grant)),
+        );
+        return state;
       }
       if (fresh === null) return null;
       // An older version that shows no change keeps the state's etag, the newer one.

@@ -6,6 +6,7 @@
  */
 import { ApiError } from '../../../lib/testing/emulator/api-error';
 import { UNKNOWN, type CtyObject } from '../../../lib/provider/framework/cty';
+import { Diagnostics } from '../../../lib/provider/framework/diagnostics';
 import { PrivateState } from '../../../lib/provider/framework/private-state';
 import type { ResourceType } from '../../../lib/provider/framework/resource';
 import type { GoogleIamContext } from '../../../lib/provider/provider-context';
@@ -271,6 +272,48 @@ describe('a lost answer and Ctrl-C', () => {
     expect(deleted.diagnostics.all).toEqual([]);
     expect(membersOf(emulator, name, ROLE)).toEqual([]);
     expect(membersOf(emulator, name, OTHER_ROLE)).toEqual([]);
+  });
+
+  test('a create whose outcome is unknown, then a refresh that reads a version from before its write: kept (not dropped), planned again, and a delete revokes it', async () => {
+    const harness = await provider(NO_RETRIES);
+    const type = harness.resource('googleiam_authorization_policy_iam_member');
+    const name = newPolicy();
+    // The write is carried out, its answer lost, and every read fails: no read can settle it.
+    emulator.afterWrite = () => {
+      emulator.setFaults({ rate: 1, kinds: ['503'], methods: ['getIamPolicy'] });
+      throw new ApiError(503, 'UNAVAILABLE', 'The service is currently unavailable.');
+    };
+    const call = harness.call;
+    const created = await withDiagnostics((d) => type.create(call, member(type, name, user(1)), d));
+    expect(created.diagnostics.all[0].detail).toContain('whether Google carried it out is unknown');
+    emulator.afterWrite = undefined;
+    emulator.setFaults(undefined);
+    expect(membersOf(emulator, name, ROLE)).toEqual([user(1)]);
+    // The next run's refresh reads a version from before the write (the provider never saw it replaced).
+    emulator.setReadLag(60_000);
+    try {
+      const later = await provider(NO_RETRIES);
+      const kept = { ...later.call, private: PrivateState.decode(call.private.encode()) };
+      const read = await withDiagnostics((d) => later.resource(type.typeName).read(kept, created.value!, d));
+      expect(read.value).toEqual(created.value);
+      expect(read.diagnostics.all.map((d) => d.summary)).toEqual([
+        `Google's IAM policy of ${name} lacks what a write of moments ago may have granted`,
+      ]);
+      // Its plan writes it again (Terraform replaces a tainted create anyway; an unsettled update is planned as a change).
+      const { planned } = await later.resource(type.typeName).plan!(
+        { prior: read.value, proposed: read.value!, config: read.value! },
+        new Diagnostics(),
+        kept,
+      );
+      expect(planned.etag).toBe(UNKNOWN);
+      // Removed from the configuration: the delete (once reads have caught up) revokes what Google holds.
+      emulator.setReadLag(0);
+      const deleted = await withDiagnostics((d) => later.resource(type.typeName).delete(kept, read.value!, d));
+      expect(deleted.diagnostics.all).toEqual([]);
+    } finally {
+      emulator.setReadLag(0);
+    }
+    expect(membersOf(emulator, name, ROLE)).toEqual([]);
   });
 
   test('stop() cancels what was not sent; the write in flight finishes and is answered', async () => {

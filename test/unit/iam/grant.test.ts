@@ -7,6 +7,7 @@ import {
   grantKey,
   grantMembers,
   isAuthoritative,
+  takesAway,
   type Grant,
 } from '../../../lib/iam/grant';
 
@@ -129,5 +130,42 @@ describe('bulk grants (members) and one principal’s roles (memberRoles)', () =
       false,
       true,
     ]);
+  });
+});
+
+describe('takesAway: whether a refresh to `after` leaves out a principal `before` gives (resources/grant-resource.ts)', () => {
+  const bulk = (...grants: { role: string; member: string; condition?: typeof condition }[]): Grant => ({
+    mode: 'members',
+    resource,
+    grants,
+  });
+  test.each<[string, Grant, Grant | undefined, boolean]>([
+    ['gone', member, undefined, true],
+    ['the same', member, member, false],
+    ['the same principal spelt in another case', member, { ...member, member: 'user:A@Example.com' }, false],
+    ['a binding that lost a member', binding, { ...binding, members: ['user:a@example.com'] }, true],
+    [
+      'a binding that gained one',
+      binding,
+      { ...binding, members: [...(binding.mode === 'binding' ? binding.members : []), 'user:z@example.com'] },
+      false,
+    ],
+    ['a grant now under a condition only', member, { ...member, condition }, true],
+    [
+      'a policy one of whose bindings went',
+      policy,
+      { ...policy, bindings: policy.mode === 'policy' ? policy.bindings.slice(0, 1) : [] },
+      true,
+    ],
+    ['a policy in another order', policy, { ...policy, bindings: policy.mode === 'policy' ? [...policy.bindings].reverse() : [] }, false],
+    [
+      'a bulk grant with an entry less',
+      bulk({ role: 'roles/viewer', member: 'user:a@example.com' }, { role: 'roles/editor', member: 'user:a@example.com' }),
+      bulk({ role: 'roles/viewer', member: 'user:a@example.com' }),
+      true,
+    ],
+    ['an empty grant', bulk(), undefined, false],
+  ])('%s', (_what, before, after, expected) => {
+    expect(takesAway(before, after)).toBe(expected);
   });
 });

@@ -70,13 +70,14 @@ import {
  * configurations. RESOURCE_PROPERTY_FAULTS: the faults generated, of `stale,lost,refused` (default `lost,refused`).
  *
  * Stale reads are not in the default, because the provider does not yet hold its promise under them at the
- * resource layer (issue 49, left open). A refresh trusts what a read answers. A read lagging further back than the
- * versions the grant's own write remembers can look like drift: a version before the grant, or one that an unsettled
- * create's write (whose versions nothing remembers) may have replaced. Then the refresh drops the grant, or narrows an
- * authoritative one, and a delete later revokes less than Google holds. With `stale` added (RESOURCE_PROPERTY_FAULTS=
- * stale,lost,refused), about two runs of 400 cases in three find such a case, e.g. a binding created cleanly, then
- * removed from the configuration in a saved plan whose refresh read two versions back. The fixed cases (f) and (j)
- * cover the lagging reads the provider does handle: the empty policy answered soon after the grant's own write.
+ * resource layer (issue 49, left open; docs/design.md "Known gap"). A refresh trusts what a read answers once it is
+ * not a version the grant's own write replaced. A read lagging further back, to a version from before any the
+ * writing process had seen, looks like drift: the refresh drops the grant, or narrows an authoritative one, and a
+ * delete later revokes less than Google holds. With `stale` added (RESOURCE_PROPERTY_FAULTS=stale,lost,refused),
+ * about one run of 400 cases in two finds such a case, e.g. a member created cleanly on a policy with an earlier
+ * version, then removed from the configuration while the refresh read that earlier version. The fixed cases (f) and
+ * (j) cover the lagging reads the provider does handle: the empty policy answered soon after the grant's own write;
+ * test/integration/provider/resources.test.ts one after a write whose outcome is unknown.
  */
 const OVERLAPS = process.env.RESOURCE_PROPERTY_OVERLAPS !== '0';
 const FAULT_KINDS = new Set((process.env.RESOURCE_PROPERTY_FAULTS ?? 'lost,refused').split(',').map((k) => k.trim()));
