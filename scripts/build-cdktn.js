@@ -94,4 +94,5 @@ execFileSync(process.execPath, [path.join(ROOT, 'node_modules', 'jsii', 'bin', '
   cwd: OUT,
   stdio: 'inherit',
 });
+execFileSync(process.execPath, [path.join(__dirname, 'executable-bins.js'), OUT], { stdio: 'inherit' });
 process.stdout.write(`built ${pkg.name} ${pkg.version} into ${path.relative(ROOT, OUT)}/\n`);

@@ -2,7 +2,7 @@ import { wireBoolean, wireList, wireMessage, wireNumber, wireObject, wireString,
 import type {
   ExecutionReport,
   FileValidationReport,
-  ImportError,
+  ImportJobError,
   ImportJob,
   ImportRowError,
   ImportRowErrorArchiveErrorDetails,
@@ -37,7 +37,7 @@ export function importJobFromWire(json: unknown): ImportJob {
   };
 }
 
-function importErrorFromWire(json: unknown): ImportError {
+function importErrorFromWire(json: unknown): ImportJobError {
   const error = wireObject(json);
   return { errorDetails: wireString(error.errorDetails), severity: wireString(error.severity) };
 }

@@ -6,8 +6,11 @@
  * error carries the details of the file it comes from and no others.
  */
 
-/** An error found while validating or running an import job. */
-export interface ImportError {
+/**
+ * An error found while validating or running an import job (Google's `ImportError`, renamed: that name is Python's
+ * builtin exception, which `from cdktf_google_iam import *` would shadow).
+ */
+export interface ImportJobError {
   /**
    * What went wrong.
    * @default - absent: Google did not send it
@@ -78,7 +81,7 @@ export interface ImportRowError {
    * The errors found in the row.
    * @default - absent: Google did not send any
    */
-  readonly errors?: ImportError[];
+  readonly errors?: ImportJobError[];
   /**
    * The row's number in its file.
    * @default - absent: Google did not send it
@@ -108,7 +111,7 @@ export interface FileValidationReport {
    * Errors that concern the whole file.
    * @default - absent: Google did not send any
    */
-  readonly fileErrors?: ImportError[];
+  readonly fileErrors?: ImportJobError[];
   /**
    * The file's name.
    * @default - absent: Google did not send it
@@ -137,7 +140,7 @@ export interface ValidationReport {
    * Errors that concern the whole job.
    * @default - absent: Google did not send any
    */
-  readonly jobErrors?: ImportError[];
+  readonly jobErrors?: ImportJobError[];
 }
 
 /** Results of running the job. */
@@ -157,7 +160,7 @@ export interface ExecutionReport {
    * @default - absent: Google did not send any
    * @deprecated use `executionErrors.jobErrors`
    */
-  readonly jobErrors?: ImportError[];
+  readonly jobErrors?: ImportJobError[];
   /**
    * How many rows the job's files held.
    * @default - absent: Google did not send it

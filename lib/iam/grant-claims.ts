@@ -153,6 +153,10 @@ export class ClaimIndex<Id> {
 
   public add(id: Id, claims: GrantClaims): void {
     const before = this.all.get(id);
+    if (before && sameClaims(before, claims)) {
+      this.all.set(id, claims); // the same resource planned again (the usual case): nothing to index anew
+      return;
+    }
     if (before) for (const claim of before.claims) this.unindex(id, claim);
     this.all.set(id, claims);
     for (const claim of claims.claims) {
@@ -190,6 +194,10 @@ export class ClaimIndex<Id> {
     const [kind, key] = parts(claim);
     if (kind === 'entry') this.entriesOf.get(bindingOfEntry(key))?.delete(id);
   }
+}
+
+function sameClaims(a: GrantClaims, b: GrantClaims): boolean {
+  return a === b || (a.claims.length === b.claims.length && a.claims.every((claim, i) => claim === b.claims[i]));
 }
 
 function put<Id>(map: Map<string, Set<Id>>, key: string, id: Id): void {

@@ -20,6 +20,8 @@ const PEERS = ['cdktf', 'constructs', '@types/node'];
 interface PackedFile {
   readonly path: string;
   readonly size: number;
+  /** The file's mode as packed (npm keeps what it finds on disk). */
+  readonly mode: number;
 }
 
 let work: string;
@@ -114,6 +116,12 @@ test('the tarball ships the library, its declarations, the provider and vendor b
   expect(unexpected).toEqual([]);
   const testTools = paths.filter((p) => /terraform-provider-external|\.proto$|\.test\.|^tools\/|^test\//.test(p));
   expect(testTools).toEqual([]);
+});
+
+test('the bin files are packed executable (0755): jsii runs them straight from the unpacked tarball, where npm fixes no mode', () => {
+  const { bin } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+  const modes = Object.values(bin).map((file) => [file, (shipped.find((f) => f.path === file)?.mode ?? 0).toString(8)]);
+  expect(modes).toEqual(Object.values(bin).map((file) => [file, '755']));
 });
 
 test('every shipped .js under lib/ and dist/ loads without a missing module (the emulator CLI runs and prints its environment, the provider answers a lookup)', async () => {
