@@ -1,13 +1,14 @@
 import { IamValidationError } from '../iam/errors';
 
 /** Which message a {@link ContractError} is about, as its text names it. */
-export type MessageName = 'read query' | 'lookup answer' | 'run declaration';
+export type MessageName = 'read query' | 'lookup answer' | 'run declaration' | 'saved plan state';
 
 /** Where each message comes from, for the error's text. */
 const SOURCES: Readonly<Record<MessageName, string>> = {
   'read query': 'the query on stdin',
   'lookup answer': "the provider's lookup answer",
   'run declaration': "a declaration of another googleiam provider process of this terraform run (in the run's folder)",
+  'saved plan state': 'the prior state in the saved plan terraform applies (its tfstate)',
 };
 
 /** What to do about a message that is not what its sender writes. */
@@ -15,6 +16,7 @@ const REMEDIES: Readonly<Record<MessageName, string>> = {
   'read query': 'run the lookup from the same version of cdktf-google-iam as the provider bundle it starts',
   'lookup answer': 'run the lookup from the same version of cdktf-google-iam as the provider bundle it starts',
   'run declaration': 'use one version of the googleiam provider in one terraform run, and let nothing else write in that folder',
+  'saved plan state': 'apply the plan with the terraform version that made it (terraform itself refuses any other)',
 };
 
 /**

@@ -16,6 +16,7 @@
 import * as fs from 'fs';
 import { unzipSync } from 'fflate';
 import { Root } from 'protobufjs';
+import { parseStateObjects } from '../../contract/saved-plan-state';
 
 /** An object of the prior state that the saved plan leaves as it is. */
 export interface UnchangedObject {
@@ -70,22 +71,6 @@ const PLAN = Root.fromJSON({
 /** The tfplan format this reads (planfile.go `tfplanFormatVersion`). */
 const PLAN_FORMAT = 3;
 
-interface StateFile {
-  readonly version?: number;
-  readonly resources?: readonly {
-    readonly module?: string;
-    readonly mode?: string;
-    readonly type?: string;
-    readonly name?: string;
-    readonly instances?: readonly {
-      readonly index_key?: string | number;
-      readonly deposed?: string;
-      readonly attributes?: unknown;
-      readonly private?: string;
-    }[];
-  }[];
-}
-
 /**
  * The managed objects of `types` that the plan file at `file` leaves as they
  * are. Throws when the file is not a saved plan this can read.
@@ -101,30 +86,12 @@ export function unchangedObjects(file: string, types: ReadonlySet<string>): Unch
   const changed = new Set(
     plan.resource_changes.filter((c) => (c.change?.action ?? 'NOOP') !== 'NOOP').map((c) => objectKey(c.addr, c.deposed_key)),
   );
-  const state = JSON.parse(Buffer.from(entries.tfstate).toString('utf8')) as StateFile;
-  if (state.version !== 4) throw new Error(`${file}: state format ${state.version}, not 4`);
   const unchanged: UnchangedObject[] = [];
-  for (const resource of state.resources ?? []) {
-    if (resource.mode !== 'managed' || !resource.type || !types.has(resource.type)) continue;
-    for (const instance of resource.instances ?? []) {
-      const address = `${resource.module ? `${resource.module}.` : ''}${resource.type}.${resource.name}${indexOf(instance.index_key)}`;
-      if (changed.has(objectKey(address, instance.deposed))) continue;
-      unchanged.push({
-        address,
-        ...(instance.deposed ? { deposed: instance.deposed } : {}),
-        typeName: resource.type,
-        attributes: instance.attributes,
-        private: instance.private ? Buffer.from(instance.private, 'base64') : new Uint8Array(),
-      });
-    }
+  for (const object of parseStateObjects(Buffer.from(entries.tfstate).toString('utf8'))) {
+    if (!types.has(object.typeName) || changed.has(objectKey(object.address, object.deposed))) continue;
+    unchanged.push({ ...object, private: object.private ? Buffer.from(object.private, 'base64') : new Uint8Array() });
   }
   return unchanged;
 }
 
 const objectKey = (address: string, deposed: string | undefined) => `${address} ${deposed ?? ''}`;
-
-/** An instance key as terraform writes it in an address: `[0]`, `["a"]` (Go's quoting, which JSON's matches for what keys hold). */
-function indexOf(key: string | number | undefined): string {
-  if (key === undefined) return '';
-  return typeof key === 'number' ? `[${key}]` : `[${JSON.stringify(key)}]`;
-}

@@ -132,6 +132,6 @@ test('what is not a plan file this reads is refused, saying why', () => {
   expect(() => unchangedObjects(planFile({ tfstate: json(STATE) }), TYPES)).toThrow('is not a terraform plan file');
   expect(() => unchangedObjects(planFile({ tfplan: tfplan(CHANGES, 2), tfstate: json(STATE) }), TYPES)).toThrow('plan format 2, not 3');
   expect(() => unchangedObjects(planFile({ tfplan: tfplan(CHANGES), tfstate: json({ ...STATE, version: 3 }) }), TYPES)).toThrow(
-    'state format 3, not 4',
+    'expected 4, the state format of terraform 1.x',
   );
 });
