@@ -135,6 +135,39 @@ describe('an update whose outcome is unknown keeps what it was revoking (finding
     expect(writesAfter(name, before)).toEqual([]);
   });
 
+  test("a create whose answer is lost, then deleted from the code while Google's reads lag that write: the refresh keeps it, and an apply revokes it", async () => {
+    const name = newPolicy();
+    const tf = workspace();
+    tf.configure({ resource: { [MEMBER]: { alice: { name, role: EDITOR, member: user('alice') } } } });
+    const recover = loseTheNextAnswer();
+    const failed = await tf.apply();
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('whether Google carried it out is unknown');
+    expect(tf.state()[0].instances[0].status).toBe('tainted');
+    recover();
+    // The write was carried out; reads now answer the version from before it, which the provider never saw replaced.
+    expect(members(name, EDITOR)).toEqual([user('alice')]);
+    tf.configure({ resource: {} });
+    emulator.setReadLag(60_000);
+    try {
+      const lagging = await tf.apply();
+      // The refresh keeps the grant (it used to drop it from the state, leaving it in Google with nothing to revoke it).
+      expect(text(lagging.stdout + lagging.stderr)).toContain('lacks what a write of moments ago may have granted');
+      // Its delete meets the lagging version's etag and gives up (the writes retry for 600 ms here): the state keeps it.
+      expect(lagging.code).toBe(1);
+      expect(tf.addresses()).toEqual([`${MEMBER}.alice`]);
+    } finally {
+      emulator.setReadLag(0);
+    }
+    // Once reads have caught up, a plain apply revokes it.
+    const applied = await tf.apply();
+    expect(applied.code).toBe(0);
+    expect(members(name, EDITOR)).toEqual([]);
+    expect(members(name)).toEqual([FOREIGN]);
+    expect(tf.addresses()).toEqual([]);
+    expect((await tf.plan()).code).toBe(0);
+  });
+
   test("an _iam_member whose role changes while the write's answer is lost, then deleted from the code: both roles revoked", async () => {
     const name = newPolicy();
     const tf = workspace();

@@ -123,6 +123,9 @@ describe('the toy provider under terraform', () => {
     });
     const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
     await creating;
+    // Terraform prints "Creating..." before it sends ApplyResourceChange; interrupted in between (seen on a loaded
+    // machine), it halts without calling the provider at all. The create is 30 s long: a second in, it is running.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
     const interrupted = Date.now();
     child.kill('SIGINT');
     const code = await exited;
