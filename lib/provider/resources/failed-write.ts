@@ -71,7 +71,7 @@ export function pendingValues(privateState: PrivateState, type: CtyType): CtyObj
 }
 
 /** A write of the grant succeeded (or a refresh took the pending values as the state): nothing is pending or unsettled any more. */
-export function settled(privateState: PrivateState): void {
+export function markSettled(privateState: PrivateState): void {
   privateState.set(PENDING, undefined);
   privateState.set(UNSETTLED, undefined);
 }

@@ -35,7 +35,7 @@ import { refusedByChecks, reportCheckFindings } from './check-findings';
 import { emptyAfterOwnWrite, olderThanOwnWrite, ownWriteRecent, rememberWrite } from './own-writes';
 import { reportRoleWarnings, roleRefusal } from './role-findings';
 import { changeOnceVisible } from './visible-change';
-import { keptAfterFailedWrite, pendingValues, settled, unsettled, unsettledRecently } from './failed-write';
+import { keptAfterFailedWrite, markSettled, pendingValues, unsettled, unsettledRecently } from './failed-write';
 import { grantPairKey, lastAppliedPairs, rememberLastApplied } from './last-applied';
 
 /** What every grant's model holds besides its kind's own attributes: its resource, and what the provider sets. */
@@ -315,7 +315,7 @@ export function grantResourceType<Model extends GrantModel>(
       try {
         const result = await changeOnceVisible(context, grant, changeEdits(undefined, grant));
         rememberWrite(context.private, result);
-        settled(context.private);
+        markSettled(context.private);
         if (isAuthoritative(kind.mode)) rememberLastApplied(context.private, grant);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
@@ -334,7 +334,7 @@ export function grantResourceType<Model extends GrantModel>(
       try {
         const result = await changeOnceVisible(context, after, withPendingRevoked(context, changeEdits(before, after)));
         rememberWrite(context.private, result);
-        settled(context.private);
+        markSettled(context.private);
         if (isAuthoritative(kind.mode)) rememberLastApplied(context.private, after);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
@@ -409,7 +409,7 @@ export function grantResourceType<Model extends GrantModel>(
       if (fresh === null && pending) {
         // An update whose outcome was unknown went through: its values are the state now.
         fresh = kind.refresh(decode(pending), policy);
-        if (fresh !== null) settled(context.private);
+        if (fresh !== null) markSettled(context.private);
       }
       if (unsettledRecently(context.private) && takesAway(grant, fresh === null ? undefined : kind.grantOf(fresh))) {
         diagnostics.warning(
