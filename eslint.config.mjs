@@ -59,7 +59,21 @@ export default tseslint.config(
           ],
         },
       ],
-      'jsdoc/check-tag-names': ['error', { definedTags: ['default', 'internal', 'stability', 'subclassable', 'jsii'] }],
+      // exampleMetadata: the fixture jsii-rosetta compiles an @example in (rosetta/*.ts-fixture).
+      'jsdoc/check-tag-names': ['error', { definedTags: ['default', 'internal', 'stability', 'subclassable', 'jsii', 'exampleMetadata'] }],
+      // jsii copies doc comments into every language's code as they are: a TSDoc link would stay `{@link X}` there.
+      'jsdoc/no-restricted-syntax': [
+        'error',
+        {
+          contexts: [
+            {
+              comment: 'JsdocBlock:has(JsdocInlineTag)',
+              context: 'any',
+              message: 'no inline TSDoc tag ({@link X}): jsii copies it into the Python, Java, C# and Go docs as written; write `X`',
+            },
+          ],
+        },
+      ],
       'jsdoc/no-multi-asterisks': 'error',
       'jsdoc/empty-tags': 'error',
     },

@@ -41,6 +41,11 @@ copyTree(path.join(ROOT, 'lib'), path.join(OUT, 'lib'), (name) => {
   if ((name.endsWith('.ts') && !name.endsWith('.d.ts')) || name.endsWith('.md')) return swapFramework;
   return name.endsWith('.generated.json') ? (text) => text : undefined;
 });
+// The fixtures jsii-rosetta compiles the docs' examples in (scripts/translate-examples.js): the framework and this
+// package imported by this flavour's names.
+copyTree(path.join(ROOT, 'rosetta'), path.join(OUT, 'rosetta'), (name) =>
+  name.endsWith('.ts-fixture') ? (text) => swapFramework(text).replace(/(['"])cdktf-google-iam\1/g, '$1cdktn-google-iam$1') : undefined,
+);
 if (!fs.existsSync(path.join(ROOT, 'dist', 'provider', 'terraform-provider-googleiam.js')))
   throw new Error('dist/ is missing: run `npm run build` first');
 fs.cpSync(path.join(ROOT, 'dist'), path.join(OUT, 'dist'), { recursive: true });

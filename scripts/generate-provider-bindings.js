@@ -170,7 +170,7 @@ function writeStruct(attribute, structName, file) {
   const fn = lowerFirst(structName);
   // A shared struct's mappers are exported, for the files that import it.
   const [exported, toTerraformDocs, toHclDocs] = shared
-    ? ['export ', [`/** {@link ${structName}} as Terraform JSON. */`], [`/** {@link ${structName}} for cdktf's HCL renderer. */`]]
+    ? ['export ', [`/** \`${structName}\` as Terraform JSON. */`], [`/** \`${structName}\` for cdktf's HCL renderer. */`]]
     : ['', [], []];
   target.structs.push(
     [
@@ -326,7 +326,7 @@ function typeFile(entry, shapes) {
     ...sharedImports(file),
     '',
     ...file.structs,
-    `/** Configuration of ${resource ? 'a' : 'the data source'} {@link ${className}}. */`,
+    `/** Configuration of ${resource ? 'a' : 'the data source'} \`${className}\`. */`,
     `export interface ${className}Config extends cdktf.TerraformMetaArguments {`,
     ...fields.flatMap(({ a, code }) => [...docs(a.description, a), `readonly ${camel(a.name)}${a.required ? '' : '?'}: ${code.ts};`]),
     '}',
@@ -376,7 +376,7 @@ function providerFile(entry) {
     "import { hclLiteral, jsonLiteral } from '../synth/literal-strings';",
     "import { layOutProviderAtSynth } from '../synth/provider-layout';",
     '',
-    `/** Configuration of a {@link ${className}}. */`,
+    `/** Configuration of a \`${className}\`. */`,
     `export interface ${className}Config {`,
     ...fields.flatMap(({ a, code }) => [...docs(a.description, a), `readonly ${camel(a.name)}?: ${code.ts};`]),
     ...docs("The provider configuration's alias: resources choose it with `provider`, e.g. for another project or identity.", {

@@ -13,6 +13,12 @@
  * --code-only`): building wheels, jars, Go modules and NuGet packages needs
  * their toolchains and registries. The Python code byte-compiles (checked by
  * test/package/package.test.ts).
+ *
+ *
+ * The generated code's docs carry the docs' examples in its language:
+ * jsii-rosetta translates them first (`extract --strict`, every example
+ * compiles in its fixture: scripts/translate-examples.js), and pacmak fails
+ * on an example its tablet lacks.
  */
 'use strict';
 const fs = require('fs');
@@ -34,10 +40,13 @@ fs.mkdirSync(OUT);
 const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const pacmak = path.join(ROOT, 'node_modules', '.bin', 'jsii-pacmak');
+const { CACHE, pacmakArgs, withTranslatedExamples } = require('./translate-examples');
 
 for (const dir of FLAVOURS) {
   const { name, version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   const tarball = run(npm, ['pack', '--silent', '--pack-destination', OUT], dir).trim();
-  run(pacmak, ['--code-only', '--targets', TARGETS.join(','), '--outdir', path.join(OUT, name)], dir);
+  withTranslatedExamples(dir, path.join(CACHE, 'package', `${name}.tabl.json`), (tablet) =>
+    run(pacmak, ['--code-only', '--targets', TARGETS.join(','), '--outdir', path.join(OUT, name), ...pacmakArgs(tablet)], dir),
+  );
   process.stdout.write(`dist-packages/${tarball}\ndist-packages/${name}/{${TARGETS.join(',')}} (${name} ${version})\n`);
 }

@@ -8,7 +8,7 @@ import { endpointOverrideVariable, serviceRootUrl, type GoogleService } from './
 /** The largest answer read; a bigger one fails (an IAM policy is at most a few hundred KiB). */
 export const MAX_RESPONSE_BYTES = 20 * 1024 * 1024;
 
-/** Options of a {@link GoogleRestClient}. */
+/** Options of a `GoogleRestClient`. */
 export interface GoogleRestClientOptions {
   /** @default - `GOOGLE_OAUTH_ACCESS_TOKEN`, else `GOOGLE_CREDENTIALS`, else Application Default Credentials (see credentials.ts) */
   readonly accessToken?: string;

@@ -15,7 +15,7 @@ import type {
 } from './import-job-result';
 
 /**
- * Migration Center ImportJob JSON → {@link ImportJob}: `gcsPayload` becomes
+ * Migration Center ImportJob JSON → `ImportJob`: `gcsPayload` becomes
  * `objectStoragePayload`; every field of the schema is a key of the result,
  * undefined where Google did not send it (at every level); unknown fields are ignored.
  */

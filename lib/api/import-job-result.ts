@@ -17,7 +17,7 @@ export interface ImportJobError {
    */
   readonly errorDetails?: string;
   /**
-   * `SEVERITY_UNSPECIFIED`, `ERROR`, `WARNING` or `INFO` (see {@link ImportErrorSeverity}).
+   * `SEVERITY_UNSPECIFIED`, `ERROR`, `WARNING` or `INFO` (see `ImportErrorSeverity`).
    * @default - absent: Google did not send it
    */
   readonly severity?: string;
@@ -171,7 +171,7 @@ export interface ExecutionReport {
 /** The payload is in Cloud Storage (the wire's `gcsPayload`). */
 export interface ObjectStoragePayloadInfo {
   /**
-   * The payload's format, e.g. `IMPORT_JOB_FORMAT_RVTOOLS_CSV` (see {@link ImportJobFormat}).
+   * The payload's format, e.g. `IMPORT_JOB_FORMAT_RVTOOLS_CSV` (see `ImportJobFormat`).
    * @default - absent: Google did not send it
    */
   readonly format?: string;
@@ -199,7 +199,7 @@ export interface PayloadFile {
 /** The payload was included in the request. */
 export interface InlinePayloadInfo {
   /**
-   * The payload's format, e.g. `IMPORT_JOB_FORMAT_MANUAL_CSV` (see {@link ImportJobFormat}).
+   * The payload's format, e.g. `IMPORT_JOB_FORMAT_MANUAL_CSV` (see `ImportJobFormat`).
    * @default - absent: Google did not send it
    */
   readonly format?: string;
@@ -254,7 +254,7 @@ export interface ImportJob {
    */
   readonly labels?: { [key: string]: string };
   /**
-   * The job's state, e.g. `IMPORT_JOB_STATE_COMPLETED` (see {@link ImportJobState}).
+   * The job's state, e.g. `IMPORT_JOB_STATE_COMPLETED` (see `ImportJobState`).
    * @default - absent: Google did not send it
    */
   readonly state?: string;

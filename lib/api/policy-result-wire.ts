@@ -2,7 +2,7 @@ import type { IamPolicy, IamAuditConfig, IamAuditLogConfig, IamPolicyBinding, Ia
 import { wireList, wireMessage, wireNumber, wireObject, wireString, wireStringList, type WireObject } from './wire';
 
 /**
- * google.iam.v1.Policy JSON → {@link IamPolicy}: every field of the schema is
+ * google.iam.v1.Policy JSON → `IamPolicy`: every field of the schema is
  * a key of the result, undefined where Google did not send it (at every
  * level); unknown fields are ignored. `json` has passed policyShapeProblem
  * (lib/api/policy-shape.ts), which refuses an answer without the fields read

@@ -151,7 +151,7 @@ export function validateApiVersion(apiVersion: unknown, field = 'apiVersion'): a
   }
 }
 
-/** How getIamPolicy is called: one of {@link GET_IAM_POLICY_SHAPES}. */
+/** How getIamPolicy is called: one of `GET_IAM_POLICY_SHAPES`. */
 export function validateGetIamPolicyMethod(method: unknown, field = 'getIamPolicyMethod'): asserts method is GetIamPolicyShape {
   if (!GET_IAM_POLICY_SHAPES.includes(method as GetIamPolicyShape)) {
     throw new IamValidationError(field, method, `expected ${GET_IAM_POLICY_SHAPES.join(', ')}`);

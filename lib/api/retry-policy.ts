@@ -17,7 +17,7 @@
  * - `permanent`: an answer that will be the same next time; fail at once.
  */
 export type FailureKind = (typeof FAILURE_KINDS)[number];
-/** Every {@link FailureKind}, for the parsers of messages that carry one. */
+/** Every `FailureKind`, for the parsers of messages that carry one. */
 export const FAILURE_KINDS = ['conflict', 'transient', 'failFast', 'permanent'] as const;
 
 /** Connection failures that fail fast, and what each means. */
@@ -80,7 +80,7 @@ export function isRetried(kind: FailureKind): boolean {
  */
 export type NotYetVisible = 'resource' | 'member';
 
-/** Which of Google's answers may mean "created moments ago, not visible yet" (see {@link NotYetVisible}). */
+/** Which of Google's answers may mean "created moments ago, not visible yet" (see `NotYetVisible`). */
 export function notYetVisible(httpStatus: number, status: string, message: string): NotYetVisible | undefined {
   if (httpStatus === 404 || status === 'NOT_FOUND' || httpStatus === 403 || status === 'PERMISSION_DENIED') return 'resource';
   if ((httpStatus === 400 || status === 'INVALID_ARGUMENT') && /Service account\b.*\bdoes not exist/s.test(message)) return 'member';

@@ -8,7 +8,7 @@ export interface RetryOptions extends Partial<RetrySchedule> {
   readonly onRetry?: (error: unknown, attempt: number, delayMs: number) => void;
   /**
    * Which failures are retried.
-   * @default - Google's conflicts and transient failures ({@link isRetriedError})
+   * @default - Google's conflicts and transient failures (`isRetriedError`)
    */
   readonly retryOn?: (error: unknown) => boolean;
   /** Asked before each retry: true ends the retries (e.g. the apply was interrupted). @default - never */

@@ -7,6 +7,7 @@ import { checkAt, ConstructValidationError } from '../synth/errors';
 import { holdsTokens, isKnown } from '../synth/known-values';
 import { addStackSynthesisStep, appliesToStacksBelow } from '../synth/stack-synthesis';
 import { suppressionsOf } from './iam-suppressions';
+import { callerLanguage } from '../synth/caller-language';
 import { writeReports, type ReportedGrant, type ReportSettings } from './iam-report';
 
 /** What a rule of the IAM checks does with a finding. */
@@ -19,7 +20,7 @@ export enum IamCheckLevel {
   OFF = 'off',
 }
 
-/** The settings of {@link GoogleIamChecks}. */
+/** The settings of `GoogleIamChecks`. */
 export interface GoogleIamChecksProps {
   /**
    * The domains members may belong to, e.g. `['example.com']` (their subdomains too): a `user:`, `group:`,
@@ -55,10 +56,6 @@ const judged = new WeakSet<IConstruct>();
  * cdk-nag checks AWS CDK apps: add it to the App (or a stack, or any
  * construct) as an Aspect.
  *
- * ```ts
- * Aspects.of(app).add(new GoogleIamChecks({ allowedMemberDomains: ['example.com'] }));
- * ```
- *
  * At synth, every role each grant gives each principal is judged by the
  * rules of docs/checks.md: an error-level finding fails `cdktf synth` with
  * the construct path, the rule ID, what was found and what to do; a
@@ -70,6 +67,10 @@ const judged = new WeakSet<IConstruct>();
  * plan or apply: the aspect sets every `googleiam` provider block of the
  * stack to the same settings (`iam_checks = "enforce"`, the allowed domains,
  * the rules' levels) and each grant resource's `check_suppressions`.
+ *
+ * @exampleMetadata fixture=checks
+ * @example
+ * Aspects.of(app).add(new GoogleIamChecks({ allowedMemberDomains: ['example.com'] }));
  */
 export class GoogleIamChecks implements IAspect {
   private readonly settings: CheckSettings;
@@ -143,7 +144,7 @@ export class GoogleIamChecks implements IAspect {
     separationOfDuties(grants, this.settings);
     for (const g of grants) {
       for (const finding of raisedFindings(g.check)) {
-        const message = `${g.where}: ${findingText(finding)} To accept it: IamSuppressions.addSuppressions(<this grant or a scope above it>, [{ id: '${finding.rule}', reason: '<why>' }])`;
+        const message = `${g.where}: ${findingText(finding)} To accept it: ${suppressionCall(finding.rule)}`;
         if (finding.level === 'error') Annotations.of(g.construct).addError(message);
         else Annotations.of(g.construct).addWarning(message);
       }
@@ -191,4 +192,14 @@ function packageOf(): { name: string; version: string } {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { name, version } = require('../../package.json') as { name: string; version: string };
   return { name, version };
+}
+
+/** The call that accepts a finding of `rule`, written in the calling language. */
+function suppressionCall(rule: string): string {
+  const language = callerLanguage();
+  const suppression = language.struct('IamSuppression', { id: rule, reason: '<why>' });
+  return language.staticCall('IamSuppressions', 'addSuppressions', [
+    '<this grant or a scope above it>',
+    language.list('IamSuppression', [suppression]),
+  ]);
 }

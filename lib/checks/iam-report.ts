@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import type { CheckFinding, GrantCheck } from '../iam/check-grant';
 import { raisedFindings } from '../iam/check-grant';
+import { counted } from '../iam/format';
 import { CHECK_RULES, ruleSetting, type CheckSettings } from '../iam/check-rules';
 
 /**
@@ -142,10 +143,11 @@ export function markdownReport(stack: string, grants: readonly ReportedGrant[], 
   const lines = [
     `# IAM report: stack ${code(stack)}`,
     '',
-    `${s.grants} grants give ${principals.size} principals roles on ${resources.size} resources. ` +
-      `Findings: ${s.errors} ${s.errors === 1 ? 'error' : 'errors'}, ${s.warnings} ${s.warnings === 1 ? 'warning' : 'warnings'}, ${s.suppressed} suppressed` +
+    `${counted(s.grants, 'grant')} ${s.grants === 1 ? 'gives' : 'give'} ${counted(principals.size, 'principal')} roles on ` +
+      `${counted(resources.size, 'resource')}. ` +
+      `Findings: ${counted(s.errors, 'error')}, ${counted(s.warnings, 'warning')}, ${s.suppressed} suppressed` +
       (s.knownAtApply > 0
-        ? `; ${s.knownAtApply} ${s.knownAtApply === 1 ? 'grant holds' : 'grants hold'} values known at apply (the provider checks them then).`
+        ? `; ${counted(s.knownAtApply, 'grant holds', 'grants hold')} values known at apply (the provider checks them then).`
         : '.'),
     '',
   ];

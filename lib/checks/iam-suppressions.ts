@@ -1,5 +1,6 @@
 import type { IConstruct } from 'constructs';
 import { validateSuppression } from '../iam/check-rules';
+import { callerLanguage, callerMethod } from '../synth/caller-language';
 import { checkAt, ConstructValidationError } from '../synth/errors';
 
 /** A finding of the IAM checks that is accepted, and why. */
@@ -18,9 +19,10 @@ const suppressionsByScope = new WeakMap<IConstruct, Map<string, string>>();
  * A suppressed finding is not raised (no error, no warning, at synth or in
  * the provider), but the reports keep it with its reason.
  *
- * ```ts
- * IamSuppressions.addSuppressions(statusPage, [{ id: 'GoogleIam-Public', reason: 'the status page is public by design' }]);
- * ```
+ * @exampleMetadata fixture=checks
+ * @example
+ * const publicByDesign: IamSuppression = { id: 'GoogleIam-Public', reason: 'the status page is public by design' };
+ * IamSuppressions.addSuppressions(statusPage, [publicByDesign]);
  */
 export class IamSuppressions {
   /**
@@ -32,9 +34,11 @@ export class IamSuppressions {
    * @param suppressions the rules' IDs and the reasons
    */
   public static addSuppressions(scope: IConstruct, suppressions: IamSuppression[]): void {
-    const where = scope?.node?.path ?? 'IamSuppressions.addSuppressions';
+    const where = scope?.node?.path ?? callerMethod('IamSuppressions', 'addSuppressions');
     if (!Array.isArray(suppressions)) {
-      throw new ConstructValidationError(where, 'suppressions', suppressions, 'expected a list of { id, reason }');
+      const language = callerLanguage();
+      const example = language.list('IamSuppression', [language.struct('IamSuppression', { id: 'GoogleIam-Public', reason: '<why>' })]);
+      throw new ConstructValidationError(where, 'suppressions', suppressions, `expected a list of IamSuppression, e.g. ${example}`);
     }
     const checked = suppressions.map((s, i) => {
       const { id, reason } = typeof s === 'object' && s !== null ? s : ({} as IamSuppression);

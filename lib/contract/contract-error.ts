@@ -1,6 +1,6 @@
 import { IamValidationError } from '../iam/errors';
 
-/** Which message a {@link ContractError} is about, as its text names it. */
+/** Which message a `ContractError` is about, as its text names it. */
 export type MessageName = 'read query' | 'lookup answer' | 'run declaration' | 'saved plan state';
 
 /** Where each message comes from, for the error's text. */

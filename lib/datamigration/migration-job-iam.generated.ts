@@ -17,7 +17,7 @@ import { GoogleiamMigrationJobIamMembers } from '../provider-bindings/migration-
 import { GoogleiamMigrationJobIamPolicy } from '../provider-bindings/migration-job-iam-policy.generated';
 import { DataGoogleiamMigrationJobIamPolicy } from '../provider-bindings/data-migration-job-iam-policy.generated';
 
-/** Properties of a {@link MigrationJobIamMember}. */
+/** Properties of a `MigrationJobIamMember`. */
 export interface MigrationJobIamMemberProps extends IamGrantOptions {
   /**
    * Name of the migration job:
@@ -65,7 +65,7 @@ export class MigrationJobIamMember extends IamMemberGrant {
   }
 }
 
-/** Properties of a {@link MigrationJobIamBinding}. */
+/** Properties of a `MigrationJobIamBinding`. */
 export interface MigrationJobIamBindingProps extends IamGrantOptions {
   /**
    * Name of the migration job:
@@ -110,7 +110,7 @@ export class MigrationJobIamBinding extends IamBindingGrant {
   }
 }
 
-/** Properties of a {@link MigrationJobIamPolicy}. */
+/** Properties of a `MigrationJobIamPolicy`. */
 export interface MigrationJobIamPolicyProps extends IamGrantOptions {
   /**
    * Name of the migration job:
@@ -153,7 +153,7 @@ export class MigrationJobIamPolicy extends IamPolicyGrant {
   }
 }
 
-/** Properties of a {@link MigrationJobIamMembers}. */
+/** Properties of a `MigrationJobIamMembers`. */
 export interface MigrationJobIamMembersProps extends IamGrantOptions {
   /**
    * Name of the migration job:
@@ -162,14 +162,14 @@ export interface MigrationJobIamMembersProps extends IamGrantOptions {
   readonly name: string;
   /**
    * The grants: each a principal, a role (e.g. a predefined role) and optionally a condition, granted as
-   * one {@link MigrationJobIamMember} would grant it. Each may be listed once.
+   * one `MigrationJobIamMember` would grant it. Each may be listed once.
    */
   readonly grants: IamGrantEntryProps[];
 }
 
 /**
  * Grants many principals roles on a Database Migration Service migration job, each entry as one
- * {@link MigrationJobIamMember} would (non-authoritative: grants made elsewhere are left alone).
+ * `MigrationJobIamMember` would (non-authoritative: grants made elsewhere are left alone).
  * Adding or removing entries changes only those entries, in one write; deleting the
  * construct revokes its entries. One Terraform resource for any number of grants:
  * for hundreds or thousands of grants on one resource, Terraform does one resource's work.
@@ -194,7 +194,7 @@ export class MigrationJobIamMembers extends IamMembersGrant {
   }
 }
 
-/** Properties of a {@link MigrationJobIamMemberRoles}. */
+/** Properties of a `MigrationJobIamMemberRoles`. */
 export interface MigrationJobIamMemberRolesProps extends IamGrantOptions {
   /**
    * Name of the migration job:
@@ -237,7 +237,7 @@ export class MigrationJobIamMemberRoles extends IamMemberRolesGrant {
   }
 }
 
-/** Properties of a {@link DataMigrationJobIamPolicy}: the arguments of `getMigrationJobIamPolicy`. */
+/** Properties of a `DataMigrationJobIamPolicy`: the arguments of `getMigrationJobIamPolicy`. */
 export interface DataMigrationJobIamPolicyProps {
   /** The migration job's id. */
   readonly migrationJobId: string;
@@ -249,7 +249,7 @@ export interface DataMigrationJobIamPolicyProps {
    */
   readonly project?: string;
   /**
-   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see `IamPolicyVersion`). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */

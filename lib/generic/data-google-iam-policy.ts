@@ -6,12 +6,12 @@ import type { GoogleIamResource } from '../grant/google-iam-resource';
 import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 import { DataGoogleiamIamPolicy } from '../provider-bindings/data-iam-policy.generated';
 
-/** Properties of a {@link DataGoogleIamPolicy}: the arguments of `getIamPolicy`. */
+/** Properties of a `DataGoogleIamPolicy`: the arguments of `getIamPolicy`. */
 export interface DataGoogleIamPolicyProps {
   /** The resource whose policy is read, e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/s' }`. */
   readonly resource: GoogleIamResource;
   /**
-   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see `IamPolicyVersion`). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */

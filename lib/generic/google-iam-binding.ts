@@ -8,7 +8,7 @@ import { isKnown } from '../synth/known-values';
 import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 import { GoogleiamIamBinding } from '../provider-bindings/iam-binding.generated';
 
-/** Properties of a {@link GoogleIamBinding}. */
+/** Properties of a `GoogleIamBinding`. */
 export interface GoogleIamBindingProps extends IamGrantOptions {
   /** The resource whose IAM policy holds the binding, e.g. `{ service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/p' }`. */
   readonly resource: GoogleIamResource;

@@ -7,7 +7,7 @@ import { isKnown } from '../synth/known-values';
 import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 import { GoogleiamIamMemberRoles } from '../provider-bindings/iam-member-roles.generated';
 
-/** Properties of a {@link GoogleIamMemberRoles}. */
+/** Properties of a `GoogleIamMemberRoles`. */
 export interface GoogleIamMemberRolesProps extends IamGrantOptions {
   /** The resource whose IAM policy holds the roles, e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/s' }`. */
   readonly resource: GoogleIamResource;

@@ -8,7 +8,7 @@ import { isKnown } from '../synth/known-values';
 import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 import { GoogleiamIamMember } from '../provider-bindings/iam-member.generated';
 
-/** Properties of a {@link GoogleIamMember}. */
+/** Properties of a `GoogleIamMember`. */
 export interface GoogleIamMemberProps extends IamGrantOptions {
   /** The resource whose IAM policy holds the grant, e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/s' }`. */
   readonly resource: GoogleIamResource;

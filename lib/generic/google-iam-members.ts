@@ -7,17 +7,17 @@ import { isKnown } from '../synth/known-values';
 import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 import { GoogleiamIamMembers } from '../provider-bindings/iam-members.generated';
 
-/** Properties of a {@link GoogleIamMembers}. */
+/** Properties of a `GoogleIamMembers`. */
 export interface GoogleIamMembersProps extends IamGrantOptions {
   /** The resource whose IAM policy holds the grants, e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/p/secrets/s' }`. */
   readonly resource: GoogleIamResource;
-  /** The grants: each a principal, a role and optionally a condition, as one {@link GoogleIamMember} would grant it. Each may be listed once. */
+  /** The grants: each a principal, a role and optionally a condition, as one `GoogleIamMember` would grant it. Each may be listed once. */
   readonly grants: IamGrantEntryProps[];
 }
 
 /**
  * Grants many principals roles on any resource with REST `:getIamPolicy` /
- * `:setIamPolicy`, each entry as one {@link GoogleIamMember} would
+ * `:setIamPolicy`, each entry as one `GoogleIamMember` would
  * (non-authoritative). Same lifecycle, batching, drift detection and errors
  * as the typed `*IamMembers` constructs; one Terraform resource for any
  * number of grants.

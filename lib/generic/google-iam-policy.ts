@@ -7,7 +7,7 @@ import { isKnown } from '../synth/known-values';
 import { genericResourceConfig, settledResource, shownResource, validateGoogleIamResource } from '../grant/generic-resource';
 import { GoogleiamIamPolicy } from '../provider-bindings/iam-policy.generated';
 
-/** Properties of a {@link GoogleIamPolicy}. */
+/** Properties of a `GoogleIamPolicy`. */
 export interface GoogleIamPolicyProps extends IamGrantOptions {
   /** The resource whose IAM policy this owns. */
   readonly resource: GoogleIamResource;

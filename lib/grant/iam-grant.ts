@@ -1,5 +1,6 @@
 import { Annotations, type ITerraformDependable, type TerraformResource } from 'cdktf';
 import { Construct } from 'constructs';
+import { checkGrantConditions } from '../iam/condition';
 import type { Grant, IamResource } from '../iam/grant';
 import { validateGrantValues } from '../iam/grant-validation';
 import { parseResourceName, type ResourceNameFormat } from '../iam/resource-name';
@@ -7,7 +8,7 @@ import { checkGrantRoles } from '../iam/role-check';
 import type { RoleTarget } from '../iam/role-grantability';
 import type { ConditionInput } from '../iam/types';
 import { genericRoleTarget } from '../resource-types/role-target';
-import { checkAt, validationMessage } from '../synth/errors';
+import { checkAt, ConstructValidationError, validationMessage } from '../synth/errors';
 import { roleCheckOptionsAtSynth } from '../synth/extra-roles';
 import { holdsTokens, isKnown, projectOfName } from '../synth/known-values';
 import { useGoogleIamProvider } from './default-provider';
@@ -96,9 +97,22 @@ export abstract class IamGrant extends Construct implements ITerraformDependable
     this.project = projectOfName(this.name);
     if (isKnown(this.name) && target.nameFormat) checkAt(this, () => parseResourceName(this.name, target.nameFormat!, 'name'));
     checkAt(this, () => validateGrantValues(grant, isKnown));
+    // A bulk grant of nothing is a mistake in a program (HCL's may be empty: a `dynamic` block over an empty list).
+    if (grant.mode === 'members' && isKnown(grant.grants) && Array.isArray(grant.grants) && grant.grants.length === 0) {
+      throw new ConstructValidationError(
+        this.node.path,
+        'grants',
+        grant.grants,
+        'must list at least one grant; to grant nothing, remove the construct',
+      );
+    }
     const roleTarget = target.roleTarget ?? publishedRoleTarget(target.resource);
     for (const warning of checkAt(this, () => checkGrantRoles(grant, roleTarget, isKnown, roleCheckOptionsAtSynth()))) {
       Annotations.of(this).addWarning(validationMessage(this, warning.field, warning.role, warning.reason));
+    }
+    // What Google may refuse in a condition although its reference does not make it certain (lib/iam/condition.ts).
+    for (const warning of checkGrantConditions(grant, isKnown)) {
+      Annotations.of(this).addWarning(validationMessage(this, warning.field, warning.expression, warning.reason));
     }
     GrantRegistry.of(this).register({ construct: this, typeName: target.typeName, grant });
     useGoogleIamProvider(this);

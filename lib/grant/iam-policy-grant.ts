@@ -22,9 +22,9 @@ export interface IamPolicyBindingProps {
   readonly condition?: IamCondition;
 }
 
-/** Logging for one type of permission, in an {@link IamAuditConfigProps}. */
+/** Logging for one type of permission, in an `IamAuditConfigProps`. */
 export interface IamAuditLogConfigProps {
-  /** `ADMIN_READ`, `DATA_WRITE` or `DATA_READ` (see {@link AuditLogType}; admin writes are always logged). */
+  /** `ADMIN_READ`, `DATA_WRITE` or `DATA_READ` (see `AuditLogType`; admin writes are always logged). */
   readonly logType: string;
   /**
    * Principals whose use of these permissions is not logged.

@@ -1,11 +1,16 @@
-/** The types of permission an audit config logs (admin writes are always logged). */
-export enum AuditLogType {
+/**
+ * The types of permission an audit config logs (admin writes are always logged): the values of `logType`.
+ * String constants rather than a jsii enum, so that every language passes Google's value itself.
+ */
+export class AuditLogType {
   /** Reads of metadata or configuration, e.g. getIamPolicy. */
-  ADMIN_READ = 'ADMIN_READ',
+  public static readonly ADMIN_READ = 'ADMIN_READ';
   /** Writes of user data. */
-  DATA_WRITE = 'DATA_WRITE',
+  public static readonly DATA_WRITE = 'DATA_WRITE';
   /** Reads of user data. */
-  DATA_READ = 'DATA_READ',
+  public static readonly DATA_READ = 'DATA_READ';
+
+  private constructor() {}
 }
 
 /**

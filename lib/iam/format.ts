@@ -5,6 +5,11 @@ export function formatCount(n: number): string {
   return n.toLocaleString('en-US');
 }
 
+/** `counted(1, 'grant')` → `1 grant`, `counted(2, 'principal')` → `2 principals`; `plural` for the irregular ones. */
+export function counted(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+}
+
 /** Quotes a value for a message the way the error type prints values. */
 export function quote(value: string): string {
   return JSON.stringify(value);

@@ -15,15 +15,51 @@ const always: IsKnown = () => true;
 export const AUDIT_LOG_TYPES: readonly string[] = Object.values(AuditLogType);
 
 /**
+ * Runs one independent check of a grant's values: `throwFirst` lets its error out (a construct stops at its first
+ * mistake), `grantValueErrors` collects it and goes on with the next check.
+ */
+type Check = (run: () => void) => void;
+const throwFirst: Check = (run) => run();
+
+/**
  * Checks a grant's roles, principals, conditions and audit configs, the same
  * way on both sides: the constructs check what is known at synth (values
  * that are Terraform tokens are left out), the provider checks every value at
- * plan, Terraform's values resolved. Errors name the field.
+ * plan, Terraform's values resolved. Errors name the field; this throws the first.
  */
 export function validateGrantValues(grant: Grant, isKnown: IsKnown = always): void {
+  checkGrantValues(grant, isKnown, throwFirst);
+}
+
+/**
+ * Every error `validateGrantValues` would find, not only the first: the role, the principals and the condition of
+ * each binding or entry are independent checks (an HCL resource hears all of its mistakes in one plan).
+ */
+export function grantValueErrors(grant: Grant, isKnown: IsKnown = always): IamValidationError[] {
+  const errors: IamValidationError[] = [];
+  const collect: Check = (run) => {
+    try {
+      run();
+    } catch (error) {
+      if (!(error instanceof IamValidationError)) throw error;
+      errors.push(error);
+    }
+  };
+  collect(() => checkGrantValues(grant, isKnown, collect));
+  return errors;
+}
+
+function checkGrantValues(grant: Grant, isKnown: IsKnown, check: Check): void {
   switch (grant.mode) {
     case 'member':
-      validateBinding(grant.role, [grant.member], grant.condition, { prefix: '', members: 'member', member: () => 'member' }, isKnown);
+      validateBinding(
+        grant.role,
+        [grant.member],
+        grant.condition,
+        { prefix: '', members: 'member', member: () => 'member' },
+        isKnown,
+        check,
+      );
       return;
     case 'binding':
       validateBinding(
@@ -32,6 +68,7 @@ export function validateGrantValues(grant: Grant, isKnown: IsKnown = always): vo
         grant.condition,
         { prefix: '', members: 'members', member: (i) => `members[${i}]` },
         isKnown,
+        check,
       );
       return;
     case 'policy':
@@ -46,26 +83,35 @@ export function validateGrantValues(grant: Grant, isKnown: IsKnown = always): vo
           binding.condition,
           { prefix, members: `${prefix}members`, member: (j) => `${prefix}members[${j}]` },
           isKnown,
+          check,
         );
       });
       checkDistinctBindings(grant.bindings, isKnown);
       if (grant.auditConfigs !== undefined && isKnown(grant.auditConfigs)) validateAuditConfigs(grant.auditConfigs, isKnown);
       return;
     case 'members':
-      validateEntries(grant.grants, 'grants', isKnown, (entry, prefix) =>
+      validateEntries(grant.grants, 'grants', isKnown, check, (entry, prefix, inEntry) =>
         validateBinding(
           entry.role,
           [entry.member],
           entry.condition,
           { prefix, members: `${prefix}member`, member: () => `${prefix}member` },
           isKnown,
+          inEntry,
         ),
       );
       return;
     case 'memberRoles':
       if (isKnown(grant.member)) parseGrantPrincipal(grant.member, 'member');
-      validateEntries(grant.roles, 'roles', isKnown, (entry, prefix) =>
-        validateBinding(entry.role, [grant.member], entry.condition, { prefix, members: 'member', member: () => 'member' }, isKnown),
+      validateEntries(grant.roles, 'roles', isKnown, check, (entry, prefix, inEntry) =>
+        validateBinding(
+          entry.role,
+          [grant.member],
+          entry.condition,
+          { prefix, members: 'member', member: () => 'member' },
+          isKnown,
+          inEntry,
+        ),
       );
       return;
   }
@@ -80,7 +126,8 @@ function validateEntries<Entry extends { readonly role: string; readonly member?
   entries: readonly Entry[],
   field: string,
   isKnown: IsKnown,
-  validate: (entry: Entry, prefix: string) => void,
+  check: Check,
+  validate: (entry: Entry, prefix: string, inEntry: Check) => void,
 ): void {
   if (!isKnown(entries)) return;
   if (!Array.isArray(entries)) throw new IamValidationError(field, entries, 'expected a list');
@@ -88,13 +135,21 @@ function validateEntries<Entry extends { readonly role: string; readonly member?
   entries.forEach((entry, i) => {
     if (!isKnown(entry)) return;
     const prefix = `${field}[${i}].`;
-    try {
-      validate(entry, prefix);
-    } catch (error) {
-      if (!(error instanceof IamValidationError)) throw error;
-      throw new IamValidationError(error.field, error.value, `${error.reason} (in ${describeEntry(entry)})`);
-    }
-    if (!knownThroughout(entry, isKnown)) return;
+    // Each check of the entry, its error saying which entry it is.
+    let entryValid = true;
+    const inEntry: Check = (run) => {
+      entryValid =
+        passes(check, () => {
+          try {
+            run();
+          } catch (error) {
+            if (!(error instanceof IamValidationError)) throw error;
+            throw new IamValidationError(error.field, error.value, `${error.reason} (in ${describeEntry(entry)})`);
+          }
+        }) && entryValid;
+    };
+    validate(entry, prefix, inEntry);
+    if (!entryValid || !knownThroughout(entry, isKnown)) return;
     const binding = BindingIdentity.of(entry.role, entry.condition);
     const key = `${binding.key}\n${entry.member === undefined ? '' : comparisonKey(entry.member)}`;
     const earlier = first.get(key);
@@ -209,17 +264,36 @@ function validateBinding(
   condition: ConditionInput | undefined,
   fields: Fields,
   isKnown: IsKnown,
+  check: Check,
 ): void {
-  if (isKnown(role)) validateRole(role, `${fields.prefix}role`);
+  const roleValid = !isKnown(role) || passes(check, () => validateRole(role, `${fields.prefix}role`));
+  let membersValid = true;
   if (isKnown(members)) {
-    if (members.length === 0) throw new IamValidationError(fields.members, members, 'must list at least one principal');
+    if (members.length === 0) {
+      membersValid = passes(check, () => {
+        throw new IamValidationError(fields.members, members, 'must list at least one principal');
+      });
+    }
     members.forEach((member, i) => {
-      if (isKnown(member)) parseGrantPrincipal(member, fields.member(i));
+      if (isKnown(member)) membersValid = passes(check, () => parseGrantPrincipal(member, fields.member(i))) && membersValid;
     });
   }
   if (!condition) return;
-  validateCondition(condition, `${fields.prefix}condition`, isKnown);
-  if (isKnown(role) && isKnown(members) && members.every(isKnown)) checkConditionAllowed(role, members, `${fields.prefix}condition`);
+  const conditionValid = passes(check, () => validateCondition(condition, `${fields.prefix}condition`, isKnown));
+  // Whether a condition is allowed depends on a valid role and valid principals.
+  if (conditionValid && roleValid && membersValid && isKnown(role) && isKnown(members) && members.every(isKnown)) {
+    check(() => checkConditionAllowed(role, members, `${fields.prefix}condition`));
+  }
+}
+
+/** Runs `run` as one check; whether it passed (a failure `check` collected returns false). */
+function passes(check: Check, run: () => void): boolean {
+  let passed = false;
+  check(() => {
+    run();
+    passed = true;
+  });
+  return passed;
 }
 
 /** Whether `value` and everything in it is known. */

@@ -97,6 +97,11 @@ export function notSupportedMessage(role: string): string {
   return `Role ${role} is not supported for this resource.`;
 }
 
+/** The role a `notSupportedMessage` (Google's wording) names, if `message` holds one. */
+export function roleNotSupported(message: string): string | undefined {
+  return /Role (\S+) is not supported for this resource/.exec(message)?.[1];
+}
+
 /** What the catalogue says the user can do about a role it does not list. */
 function howToGoOn(date: string): string {
   return (

@@ -52,7 +52,7 @@ export class LookupContext {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** The entry under `key`, unless absent or to be refreshed (see {@link LOOKUP_CONTEXT_ENV}). */
+  /** The entry under `key`, unless absent or to be refreshed (see `LOOKUP_CONTEXT_ENV`). */
   public get(key: string): object | undefined {
     if (this.refreshes(key)) return undefined;
     const value = this.entries()[key];

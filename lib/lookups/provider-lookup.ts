@@ -3,6 +3,7 @@ import * as fs from 'fs';
 import { CredentialsError, GoogleApiError } from '../api/errors';
 import { parseLookupAnswer, type LookupAnswer } from '../contract/lookup-answer';
 import { serializeReadQuery, type ReadQueryFields } from '../contract/read-query';
+import { callerCall } from '../synth/caller-language';
 import { ConstructValidationError } from '../synth/errors';
 import { providerPackage } from '../install/provider-package';
 
@@ -26,7 +27,7 @@ const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 export class ProviderLookup {
   /**
    * The read's value, or the error rebuilt in this process: Google's errors as
-   * {@link GoogleApiError} (status, HTTP code and message), refused arguments as
+   * `GoogleApiError` (status, HTTP code and message), refused arguments as
    * a validation error; each names `lookup` and its arguments.
    */
   public static read(lookup: string, args: object, query: ReadQueryFields, accessToken?: string): object {
@@ -44,7 +45,7 @@ export class ProviderLookup {
       maxBuffer: MAX_ANSWER_BYTES,
       windowsHide: true,
     });
-    const call = `${lookup}(${JSON.stringify(args)})`;
+    const call = callerCall(lookup, args);
     if (child.error) throw new Error(`${call}: the lookup did not complete: ${child.error.message}`);
     let answer: LookupAnswer;
     try {

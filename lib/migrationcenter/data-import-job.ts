@@ -7,7 +7,7 @@ import { useGoogleIamProvider } from '../grant/default-provider';
 import { validateImportJobView } from '../api/import-job-view';
 import { DataGoogleiamImportJob } from '../provider-bindings/data-import-job.generated';
 
-/** Properties of a {@link DataImportJob}: the arguments of `getImportJob`. */
+/** Properties of a `DataImportJob`: the arguments of `getImportJob`. */
 export interface DataImportJobProps {
   /** The import job's id. */
   readonly importJobId: string;
@@ -20,7 +20,7 @@ export interface DataImportJobProps {
   readonly project?: string;
   /**
    * Which parts to read: `IMPORT_JOB_VIEW_BASIC` leaves the reports out, `IMPORT_JOB_VIEW_FULL`
-   * includes them, `IMPORT_JOB_VIEW_UNSPECIFIED` is Google's default (see {@link ImportJobView}).
+   * includes them, `IMPORT_JOB_VIEW_UNSPECIFIED` is Google's default (see `ImportJobView`).
    * @default - not sent; Google's default is the full view
    */
   readonly view?: string;
@@ -60,7 +60,7 @@ export class DataImportJob extends Construct {
   public readonly updateTime: string;
   /** When the job completed (RFC 3339); null until then. */
   public readonly completeTime: string;
-  /** The job's state, e.g. `IMPORT_JOB_STATE_COMPLETED` (see {@link ImportJobState}). */
+  /** The job's state, e.g. `IMPORT_JOB_STATE_COMPLETED` (see `ImportJobState`). */
   public readonly state: string;
   /** Map of labels (null when none). */
   public readonly labels: IResolvable;

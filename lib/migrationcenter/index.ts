@@ -1,4 +1,4 @@
-// The import job's structs and enums live in lib/api, beside the client that reads them (the provider decodes them too).
+// The import job's structs and constants live in lib/api, beside the client that reads them (the provider decodes them too).
 export * from '../api/import-job-result';
 export * from './data-import-job';
 export * from '../api/import-job-enums';

@@ -17,7 +17,7 @@ import { GoogleiamAddressGroupIamMembers } from '../provider-bindings/address-gr
 import { GoogleiamAddressGroupIamPolicy } from '../provider-bindings/address-group-iam-policy.generated';
 import { DataGoogleiamAddressGroupIamPolicy } from '../provider-bindings/data-address-group-iam-policy.generated';
 
-/** Properties of an {@link AddressGroupIamMember}. */
+/** Properties of an `AddressGroupIamMember`. */
 export interface AddressGroupIamMemberProps extends IamGrantOptions {
   /**
    * Name of the address group:
@@ -65,7 +65,7 @@ export class AddressGroupIamMember extends IamMemberGrant {
   }
 }
 
-/** Properties of an {@link AddressGroupIamBinding}. */
+/** Properties of an `AddressGroupIamBinding`. */
 export interface AddressGroupIamBindingProps extends IamGrantOptions {
   /**
    * Name of the address group:
@@ -110,7 +110,7 @@ export class AddressGroupIamBinding extends IamBindingGrant {
   }
 }
 
-/** Properties of an {@link AddressGroupIamPolicy}. */
+/** Properties of an `AddressGroupIamPolicy`. */
 export interface AddressGroupIamPolicyProps extends IamGrantOptions {
   /**
    * Name of the address group:
@@ -153,7 +153,7 @@ export class AddressGroupIamPolicy extends IamPolicyGrant {
   }
 }
 
-/** Properties of an {@link AddressGroupIamMembers}. */
+/** Properties of an `AddressGroupIamMembers`. */
 export interface AddressGroupIamMembersProps extends IamGrantOptions {
   /**
    * Name of the address group:
@@ -162,14 +162,14 @@ export interface AddressGroupIamMembersProps extends IamGrantOptions {
   readonly name: string;
   /**
    * The grants: each a principal, a role (e.g. a predefined role) and optionally a condition, granted as
-   * one {@link AddressGroupIamMember} would grant it. Each may be listed once.
+   * one `AddressGroupIamMember` would grant it. Each may be listed once.
    */
   readonly grants: IamGrantEntryProps[];
 }
 
 /**
  * Grants many principals roles on a network-security address group, each entry as one
- * {@link AddressGroupIamMember} would (non-authoritative: grants made elsewhere are left alone).
+ * `AddressGroupIamMember` would (non-authoritative: grants made elsewhere are left alone).
  * Adding or removing entries changes only those entries, in one write; deleting the
  * construct revokes its entries. One Terraform resource for any number of grants:
  * for hundreds or thousands of grants on one resource, Terraform does one resource's work.
@@ -194,7 +194,7 @@ export class AddressGroupIamMembers extends IamMembersGrant {
   }
 }
 
-/** Properties of an {@link AddressGroupIamMemberRoles}. */
+/** Properties of an `AddressGroupIamMemberRoles`. */
 export interface AddressGroupIamMemberRolesProps extends IamGrantOptions {
   /**
    * Name of the address group:
@@ -237,7 +237,7 @@ export class AddressGroupIamMemberRoles extends IamMemberRolesGrant {
   }
 }
 
-/** Properties of a {@link DataAddressGroupIamPolicy}: the arguments of `getAddressGroupIamPolicy`. */
+/** Properties of a `DataAddressGroupIamPolicy`: the arguments of `getAddressGroupIamPolicy`. */
 export interface DataAddressGroupIamPolicyProps {
   /** The address group's id. */
   readonly addressGroupId: string;
@@ -249,7 +249,7 @@ export interface DataAddressGroupIamPolicyProps {
    */
   readonly project?: string;
   /**
-   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see `IamPolicyVersion`). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */

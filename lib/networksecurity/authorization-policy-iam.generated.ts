@@ -17,7 +17,7 @@ import { GoogleiamAuthorizationPolicyIamMembers } from '../provider-bindings/aut
 import { GoogleiamAuthorizationPolicyIamPolicy } from '../provider-bindings/authorization-policy-iam-policy.generated';
 import { DataGoogleiamAuthorizationPolicyIamPolicy } from '../provider-bindings/data-authorization-policy-iam-policy.generated';
 
-/** Properties of an {@link AuthorizationPolicyIamMember}. */
+/** Properties of an `AuthorizationPolicyIamMember`. */
 export interface AuthorizationPolicyIamMemberProps extends IamGrantOptions {
   /**
    * Name of the authorization policy:
@@ -65,7 +65,7 @@ export class AuthorizationPolicyIamMember extends IamMemberGrant {
   }
 }
 
-/** Properties of an {@link AuthorizationPolicyIamBinding}. */
+/** Properties of an `AuthorizationPolicyIamBinding`. */
 export interface AuthorizationPolicyIamBindingProps extends IamGrantOptions {
   /**
    * Name of the authorization policy:
@@ -110,7 +110,7 @@ export class AuthorizationPolicyIamBinding extends IamBindingGrant {
   }
 }
 
-/** Properties of an {@link AuthorizationPolicyIamPolicy}. */
+/** Properties of an `AuthorizationPolicyIamPolicy`. */
 export interface AuthorizationPolicyIamPolicyProps extends IamGrantOptions {
   /**
    * Name of the authorization policy:
@@ -153,7 +153,7 @@ export class AuthorizationPolicyIamPolicy extends IamPolicyGrant {
   }
 }
 
-/** Properties of an {@link AuthorizationPolicyIamMembers}. */
+/** Properties of an `AuthorizationPolicyIamMembers`. */
 export interface AuthorizationPolicyIamMembersProps extends IamGrantOptions {
   /**
    * Name of the authorization policy:
@@ -162,14 +162,14 @@ export interface AuthorizationPolicyIamMembersProps extends IamGrantOptions {
   readonly name: string;
   /**
    * The grants: each a principal, a role (e.g. `roles/networksecurity.viewer`) and optionally a condition, granted as
-   * one {@link AuthorizationPolicyIamMember} would grant it. Each may be listed once.
+   * one `AuthorizationPolicyIamMember` would grant it. Each may be listed once.
    */
   readonly grants: IamGrantEntryProps[];
 }
 
 /**
  * Grants many principals roles on a network-security authorization policy, each entry as one
- * {@link AuthorizationPolicyIamMember} would (non-authoritative: grants made elsewhere are left alone).
+ * `AuthorizationPolicyIamMember` would (non-authoritative: grants made elsewhere are left alone).
  * Adding or removing entries changes only those entries, in one write; deleting the
  * construct revokes its entries. One Terraform resource for any number of grants:
  * for hundreds or thousands of grants on one resource, Terraform does one resource's work.
@@ -194,7 +194,7 @@ export class AuthorizationPolicyIamMembers extends IamMembersGrant {
   }
 }
 
-/** Properties of an {@link AuthorizationPolicyIamMemberRoles}. */
+/** Properties of an `AuthorizationPolicyIamMemberRoles`. */
 export interface AuthorizationPolicyIamMemberRolesProps extends IamGrantOptions {
   /**
    * Name of the authorization policy:
@@ -237,7 +237,7 @@ export class AuthorizationPolicyIamMemberRoles extends IamMemberRolesGrant {
   }
 }
 
-/** Properties of a {@link DataAuthorizationPolicyIamPolicy}: the arguments of `getAuthorizationPolicyIamPolicy`. */
+/** Properties of a `DataAuthorizationPolicyIamPolicy`: the arguments of `getAuthorizationPolicyIamPolicy`. */
 export interface DataAuthorizationPolicyIamPolicyProps {
   /** The authorization policy's id. */
   readonly authorizationPolicyId: string;
@@ -249,7 +249,7 @@ export interface DataAuthorizationPolicyIamPolicyProps {
    */
   readonly project?: string;
   /**
-   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see `IamPolicyVersion`). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */

@@ -17,7 +17,7 @@ import { GoogleiamNetworkSecurityAuthzPolicyIamMembers } from '../provider-bindi
 import { GoogleiamNetworkSecurityAuthzPolicyIamPolicy } from '../provider-bindings/network-security-authz-policy-iam-policy.generated';
 import { DataGoogleiamNetworkSecurityAuthzPolicyIamPolicy } from '../provider-bindings/data-network-security-authz-policy-iam-policy.generated';
 
-/** Properties of a {@link NetworkSecurityAuthzPolicyIamMember}. */
+/** Properties of a `NetworkSecurityAuthzPolicyIamMember`. */
 export interface NetworkSecurityAuthzPolicyIamMemberProps extends IamGrantOptions {
   /**
    * Name of the authz policy:
@@ -66,7 +66,7 @@ export class NetworkSecurityAuthzPolicyIamMember extends IamMemberGrant {
   }
 }
 
-/** Properties of a {@link NetworkSecurityAuthzPolicyIamBinding}. */
+/** Properties of a `NetworkSecurityAuthzPolicyIamBinding`. */
 export interface NetworkSecurityAuthzPolicyIamBindingProps extends IamGrantOptions {
   /**
    * Name of the authz policy:
@@ -112,7 +112,7 @@ export class NetworkSecurityAuthzPolicyIamBinding extends IamBindingGrant {
   }
 }
 
-/** Properties of a {@link NetworkSecurityAuthzPolicyIamPolicy}. */
+/** Properties of a `NetworkSecurityAuthzPolicyIamPolicy`. */
 export interface NetworkSecurityAuthzPolicyIamPolicyProps extends IamGrantOptions {
   /**
    * Name of the authz policy:
@@ -156,7 +156,7 @@ export class NetworkSecurityAuthzPolicyIamPolicy extends IamPolicyGrant {
   }
 }
 
-/** Properties of a {@link NetworkSecurityAuthzPolicyIamMembers}. */
+/** Properties of a `NetworkSecurityAuthzPolicyIamMembers`. */
 export interface NetworkSecurityAuthzPolicyIamMembersProps extends IamGrantOptions {
   /**
    * Name of the authz policy:
@@ -166,14 +166,14 @@ export interface NetworkSecurityAuthzPolicyIamMembersProps extends IamGrantOptio
   readonly name: string;
   /**
    * The grants: each a principal, a role (e.g. a predefined role) and optionally a condition, granted as
-   * one {@link NetworkSecurityAuthzPolicyIamMember} would grant it. Each may be listed once.
+   * one `NetworkSecurityAuthzPolicyIamMember` would grant it. Each may be listed once.
    */
   readonly grants: IamGrantEntryProps[];
 }
 
 /**
  * Grants many principals roles on a network-security authz policy, each entry as one
- * {@link NetworkSecurityAuthzPolicyIamMember} would (non-authoritative: grants made elsewhere are left alone).
+ * `NetworkSecurityAuthzPolicyIamMember` would (non-authoritative: grants made elsewhere are left alone).
  * Adding or removing entries changes only those entries, in one write; deleting the
  * construct revokes its entries. One Terraform resource for any number of grants:
  * for hundreds or thousands of grants on one resource, Terraform does one resource's work.
@@ -198,7 +198,7 @@ export class NetworkSecurityAuthzPolicyIamMembers extends IamMembersGrant {
   }
 }
 
-/** Properties of a {@link NetworkSecurityAuthzPolicyIamMemberRoles}. */
+/** Properties of a `NetworkSecurityAuthzPolicyIamMemberRoles`. */
 export interface NetworkSecurityAuthzPolicyIamMemberRolesProps extends IamGrantOptions {
   /**
    * Name of the authz policy:
@@ -242,7 +242,7 @@ export class NetworkSecurityAuthzPolicyIamMemberRoles extends IamMemberRolesGran
   }
 }
 
-/** Properties of a {@link DataNetworkSecurityAuthzPolicyIamPolicy}: the arguments of `getNetworkSecurityAuthzPolicyIamPolicy`. */
+/** Properties of a `DataNetworkSecurityAuthzPolicyIamPolicy`: the arguments of `getNetworkSecurityAuthzPolicyIamPolicy`. */
 export interface DataNetworkSecurityAuthzPolicyIamPolicyProps {
   /** The authz policy's id. */
   readonly authzPolicyId: string;
@@ -254,7 +254,7 @@ export interface DataNetworkSecurityAuthzPolicyIamPolicyProps {
    */
   readonly project?: string;
   /**
-   * Policy version to request: 0, 1 or 3 (see {@link IamPolicyVersion}). Below 3, Google returns conditional
+   * Policy version to request: 0, 1 or 3 (see `IamPolicyVersion`). Below 3, Google returns conditional
    * bindings with mangled roles and no condition.
    * @default 3
    */

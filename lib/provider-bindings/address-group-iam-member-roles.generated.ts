@@ -9,7 +9,7 @@ import {
   googleiamMemberRolesGrantToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamAddressGroupIamMemberRoles}. */
+/** Configuration of a `GoogleiamAddressGroupIamMemberRoles`. */
 export interface GoogleiamAddressGroupIamMemberRolesConfig extends cdktf.TerraformMetaArguments {
   /**
    * The address group's full name: `projects/{project}/locations/{location}/addressGroups/{id}`.

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamAddressGroupIamMember}. */
+/** Configuration of a `GoogleiamAddressGroupIamMember`. */
 export interface GoogleiamAddressGroupIamMemberConfig extends cdktf.TerraformMetaArguments {
   /**
    * The address group's full name: `projects/{project}/locations/{location}/addressGroups/{id}`.

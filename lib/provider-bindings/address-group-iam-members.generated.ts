@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamMembersGrant, googleiamMembersGrantToTerraform, googleiamMembersGrantToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamAddressGroupIamMembers}. */
+/** Configuration of a `GoogleiamAddressGroupIamMembers`. */
 export interface GoogleiamAddressGroupIamMembersConfig extends cdktf.TerraformMetaArguments {
   /**
    * The address group's full name: `projects/{project}/locations/{location}/addressGroups/{id}`.

@@ -12,7 +12,7 @@ import {
   googleiamBindingsToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamAddressGroupIamPolicy}. */
+/** Configuration of a `GoogleiamAddressGroupIamPolicy`. */
 export interface GoogleiamAddressGroupIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The address group's full name: `projects/{project}/locations/{location}/addressGroups/{id}`.

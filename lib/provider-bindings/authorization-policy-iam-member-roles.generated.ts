@@ -9,7 +9,7 @@ import {
   googleiamMemberRolesGrantToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamAuthorizationPolicyIamMemberRoles}. */
+/** Configuration of a `GoogleiamAuthorizationPolicyIamMemberRoles`. */
 export interface GoogleiamAuthorizationPolicyIamMemberRolesConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authorization policy's full name: `projects/{project}/locations/{location}/authorizationPolicies/{id}`.

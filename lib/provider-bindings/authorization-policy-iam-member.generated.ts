@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamAuthorizationPolicyIamMember}. */
+/** Configuration of a `GoogleiamAuthorizationPolicyIamMember`. */
 export interface GoogleiamAuthorizationPolicyIamMemberConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authorization policy's full name: `projects/{project}/locations/{location}/authorizationPolicies/{id}`.

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamMembersGrant, googleiamMembersGrantToTerraform, googleiamMembersGrantToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamAuthorizationPolicyIamMembers}. */
+/** Configuration of a `GoogleiamAuthorizationPolicyIamMembers`. */
 export interface GoogleiamAuthorizationPolicyIamMembersConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authorization policy's full name: `projects/{project}/locations/{location}/authorizationPolicies/{id}`.

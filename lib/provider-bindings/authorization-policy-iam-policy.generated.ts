@@ -12,7 +12,7 @@ import {
   googleiamBindingsToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamAuthorizationPolicyIamPolicy}. */
+/** Configuration of a `GoogleiamAuthorizationPolicyIamPolicy`. */
 export interface GoogleiamAuthorizationPolicyIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authorization policy's full name: `projects/{project}/locations/{location}/authorizationPolicies/{id}`.

@@ -4,7 +4,7 @@ import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
-/** Configuration of the data source {@link DataGoogleiamAddressGroupIamPolicy}. */
+/** Configuration of the data source `DataGoogleiamAddressGroupIamPolicy`. */
 export interface DataGoogleiamAddressGroupIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The address group's id.

@@ -4,7 +4,7 @@ import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
-/** Configuration of the data source {@link DataGoogleiamAuthorizationPolicyIamPolicy}. */
+/** Configuration of the data source `DataGoogleiamAuthorizationPolicyIamPolicy`. */
 export interface DataGoogleiamAuthorizationPolicyIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authorization policy's id.

@@ -4,7 +4,7 @@ import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
-/** Configuration of the data source {@link DataGoogleiamIamPolicy}. */
+/** Configuration of the data source `DataGoogleiamIamPolicy`. */
 export interface DataGoogleiamIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The resource's full name, as its API's getIamPolicy takes it.

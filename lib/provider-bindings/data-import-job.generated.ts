@@ -4,7 +4,7 @@ import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
-/** Configuration of the data source {@link DataGoogleiamImportJob}. */
+/** Configuration of the data source `DataGoogleiamImportJob`. */
 export interface DataGoogleiamImportJobConfig extends cdktf.TerraformMetaArguments {
   /**
    * The import job's id.

@@ -4,7 +4,7 @@ import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
-/** Configuration of the data source {@link DataGoogleiamMigrationJobIamPolicy}. */
+/** Configuration of the data source `DataGoogleiamMigrationJobIamPolicy`. */
 export interface DataGoogleiamMigrationJobIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The migration job's id.

@@ -4,7 +4,7 @@ import * as cdktf from 'cdktf';
 import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 
-/** Configuration of the data source {@link DataGoogleiamNetworkSecurityAuthzPolicyIamPolicy}. */
+/** Configuration of the data source `DataGoogleiamNetworkSecurityAuthzPolicyIamPolicy`. */
 export interface DataGoogleiamNetworkSecurityAuthzPolicyIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authz policy's id.

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { layOutProviderAtSynth } from '../synth/provider-layout';
 
-/** Configuration of a {@link GoogleIamProvider}. */
+/** Configuration of a `GoogleIamProvider`. */
 export interface GoogleIamProviderConfig {
   /**
    * The default project of the data sources; else `GOOGLE_CLOUD_PROJECT` and the like, else the credentials'.

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamIamBinding}. */
+/** Configuration of a `GoogleiamIamBinding`. */
 export interface GoogleiamIamBindingConfig extends cdktf.TerraformMetaArguments {
   /**
    * The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`.

@@ -9,7 +9,7 @@ import {
   googleiamMemberRolesGrantToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamIamMemberRoles}. */
+/** Configuration of a `GoogleiamIamMemberRoles`. */
 export interface GoogleiamIamMemberRolesConfig extends cdktf.TerraformMetaArguments {
   /**
    * The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`.

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamMembersGrant, googleiamMembersGrantToTerraform, googleiamMembersGrantToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamIamMembers}. */
+/** Configuration of a `GoogleiamIamMembers`. */
 export interface GoogleiamIamMembersConfig extends cdktf.TerraformMetaArguments {
   /**
    * The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`.

@@ -12,7 +12,7 @@ import {
   googleiamBindingsToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamIamPolicy}. */
+/** Configuration of a `GoogleiamIamPolicy`. */
 export interface GoogleiamIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`.

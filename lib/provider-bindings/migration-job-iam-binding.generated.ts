@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamMigrationJobIamBinding}. */
+/** Configuration of a `GoogleiamMigrationJobIamBinding`. */
 export interface GoogleiamMigrationJobIamBindingConfig extends cdktf.TerraformMetaArguments {
   /**
    * The migration job's full name: `projects/{project}/locations/{location}/migrationJobs/{id}`.

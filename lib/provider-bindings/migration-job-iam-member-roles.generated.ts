@@ -9,7 +9,7 @@ import {
   googleiamMemberRolesGrantToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamMigrationJobIamMemberRoles}. */
+/** Configuration of a `GoogleiamMigrationJobIamMemberRoles`. */
 export interface GoogleiamMigrationJobIamMemberRolesConfig extends cdktf.TerraformMetaArguments {
   /**
    * The migration job's full name: `projects/{project}/locations/{location}/migrationJobs/{id}`.

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamMigrationJobIamMember}. */
+/** Configuration of a `GoogleiamMigrationJobIamMember`. */
 export interface GoogleiamMigrationJobIamMemberConfig extends cdktf.TerraformMetaArguments {
   /**
    * The migration job's full name: `projects/{project}/locations/{location}/migrationJobs/{id}`.

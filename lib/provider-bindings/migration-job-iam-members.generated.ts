@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamMembersGrant, googleiamMembersGrantToTerraform, googleiamMembersGrantToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamMigrationJobIamMembers}. */
+/** Configuration of a `GoogleiamMigrationJobIamMembers`. */
 export interface GoogleiamMigrationJobIamMembersConfig extends cdktf.TerraformMetaArguments {
   /**
    * The migration job's full name: `projects/{project}/locations/{location}/migrationJobs/{id}`.

@@ -12,7 +12,7 @@ import {
   googleiamBindingsToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamMigrationJobIamPolicy}. */
+/** Configuration of a `GoogleiamMigrationJobIamPolicy`. */
 export interface GoogleiamMigrationJobIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The migration job's full name: `projects/{project}/locations/{location}/migrationJobs/{id}`.

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamNetworkSecurityAuthzPolicyIamBinding}. */
+/** Configuration of a `GoogleiamNetworkSecurityAuthzPolicyIamBinding`. */
 export interface GoogleiamNetworkSecurityAuthzPolicyIamBindingConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authz policy's full name: `projects/{project}/locations/{location}/authzPolicies/{id}`.

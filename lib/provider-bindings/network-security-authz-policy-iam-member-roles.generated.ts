@@ -9,7 +9,7 @@ import {
   googleiamMemberRolesGrantToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamNetworkSecurityAuthzPolicyIamMemberRoles}. */
+/** Configuration of a `GoogleiamNetworkSecurityAuthzPolicyIamMemberRoles`. */
 export interface GoogleiamNetworkSecurityAuthzPolicyIamMemberRolesConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authz policy's full name: `projects/{project}/locations/{location}/authzPolicies/{id}`.

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamCondition, googleiamConditionToTerraform, googleiamConditionToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamNetworkSecurityAuthzPolicyIamMember}. */
+/** Configuration of a `GoogleiamNetworkSecurityAuthzPolicyIamMember`. */
 export interface GoogleiamNetworkSecurityAuthzPolicyIamMemberConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authz policy's full name: `projects/{project}/locations/{location}/authzPolicies/{id}`.

@@ -5,7 +5,7 @@ import type { Construct } from 'constructs';
 import { hclLiteral, jsonLiteral } from '../synth/literal-strings';
 import { GoogleiamMembersGrant, googleiamMembersGrantToTerraform, googleiamMembersGrantToHclTerraform } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamNetworkSecurityAuthzPolicyIamMembers}. */
+/** Configuration of a `GoogleiamNetworkSecurityAuthzPolicyIamMembers`. */
 export interface GoogleiamNetworkSecurityAuthzPolicyIamMembersConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authz policy's full name: `projects/{project}/locations/{location}/authzPolicies/{id}`.

@@ -12,7 +12,7 @@ import {
   googleiamBindingsToHclTerraform,
 } from './structs.generated';
 
-/** Configuration of a {@link GoogleiamNetworkSecurityAuthzPolicyIamPolicy}. */
+/** Configuration of a `GoogleiamNetworkSecurityAuthzPolicyIamPolicy`. */
 export interface GoogleiamNetworkSecurityAuthzPolicyIamPolicyConfig extends cdktf.TerraformMetaArguments {
   /**
    * The authz policy's full name: `projects/{project}/locations/{location}/authzPolicies/{id}`.

@@ -23,7 +23,7 @@ export interface GoogleiamCondition {
   readonly description?: string;
 }
 
-/** {@link GoogleiamCondition} as Terraform JSON. */
+/** `GoogleiamCondition` as Terraform JSON. */
 export function googleiamConditionToTerraform(struct?: GoogleiamCondition | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamCondition;
@@ -34,7 +34,7 @@ export function googleiamConditionToTerraform(struct?: GoogleiamCondition | cdkt
   };
 }
 
-/** {@link GoogleiamCondition} for cdktf's HCL renderer. */
+/** `GoogleiamCondition` for cdktf's HCL renderer. */
 export function googleiamConditionToHclTerraform(struct?: GoogleiamCondition | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamCondition;
@@ -65,7 +65,7 @@ export interface GoogleiamBindings {
   readonly condition?: GoogleiamCondition;
 }
 
-/** {@link GoogleiamBindings} as Terraform JSON. */
+/** `GoogleiamBindings` as Terraform JSON. */
 export function googleiamBindingsToTerraform(struct?: GoogleiamBindings | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamBindings;
@@ -76,7 +76,7 @@ export function googleiamBindingsToTerraform(struct?: GoogleiamBindings | cdktf.
   };
 }
 
-/** {@link GoogleiamBindings} for cdktf's HCL renderer. */
+/** `GoogleiamBindings` for cdktf's HCL renderer. */
 export function googleiamBindingsToHclTerraform(struct?: GoogleiamBindings | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamBindings;
@@ -108,7 +108,7 @@ export interface GoogleiamAuditConfigsAuditLogConfigs {
   readonly exemptedMembers?: string[];
 }
 
-/** {@link GoogleiamAuditConfigsAuditLogConfigs} as Terraform JSON. */
+/** `GoogleiamAuditConfigsAuditLogConfigs` as Terraform JSON. */
 export function googleiamAuditConfigsAuditLogConfigsToTerraform(struct?: GoogleiamAuditConfigsAuditLogConfigs | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamAuditConfigsAuditLogConfigs;
@@ -118,7 +118,7 @@ export function googleiamAuditConfigsAuditLogConfigsToTerraform(struct?: Googlei
   };
 }
 
-/** {@link GoogleiamAuditConfigsAuditLogConfigs} for cdktf's HCL renderer. */
+/** `GoogleiamAuditConfigsAuditLogConfigs` for cdktf's HCL renderer. */
 export function googleiamAuditConfigsAuditLogConfigsToHclTerraform(struct?: GoogleiamAuditConfigsAuditLogConfigs | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamAuditConfigsAuditLogConfigs;
@@ -148,7 +148,7 @@ export interface GoogleiamAuditConfigs {
   readonly auditLogConfigs: GoogleiamAuditConfigsAuditLogConfigs[] | cdktf.IResolvable;
 }
 
-/** {@link GoogleiamAuditConfigs} as Terraform JSON. */
+/** `GoogleiamAuditConfigs` as Terraform JSON. */
 export function googleiamAuditConfigsToTerraform(struct?: GoogleiamAuditConfigs | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamAuditConfigs;
@@ -158,7 +158,7 @@ export function googleiamAuditConfigsToTerraform(struct?: GoogleiamAuditConfigs 
   };
 }
 
-/** {@link GoogleiamAuditConfigs} for cdktf's HCL renderer. */
+/** `GoogleiamAuditConfigs` for cdktf's HCL renderer. */
 export function googleiamAuditConfigsToHclTerraform(struct?: GoogleiamAuditConfigs | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamAuditConfigs;
@@ -193,7 +193,7 @@ export interface GoogleiamMembersGrant {
   readonly condition?: GoogleiamCondition;
 }
 
-/** {@link GoogleiamMembersGrant} as Terraform JSON. */
+/** `GoogleiamMembersGrant` as Terraform JSON. */
 export function googleiamMembersGrantToTerraform(struct?: GoogleiamMembersGrant | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamMembersGrant;
@@ -204,7 +204,7 @@ export function googleiamMembersGrantToTerraform(struct?: GoogleiamMembersGrant 
   };
 }
 
-/** {@link GoogleiamMembersGrant} for cdktf's HCL renderer. */
+/** `GoogleiamMembersGrant` for cdktf's HCL renderer. */
 export function googleiamMembersGrantToHclTerraform(struct?: GoogleiamMembersGrant | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamMembersGrant;
@@ -236,7 +236,7 @@ export interface GoogleiamMemberRolesGrant {
   readonly condition?: GoogleiamCondition;
 }
 
-/** {@link GoogleiamMemberRolesGrant} as Terraform JSON. */
+/** `GoogleiamMemberRolesGrant` as Terraform JSON. */
 export function googleiamMemberRolesGrantToTerraform(struct?: GoogleiamMemberRolesGrant | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamMemberRolesGrant;
@@ -246,7 +246,7 @@ export function googleiamMemberRolesGrantToTerraform(struct?: GoogleiamMemberRol
   };
 }
 
-/** {@link GoogleiamMemberRolesGrant} for cdktf's HCL renderer. */
+/** `GoogleiamMemberRolesGrant` for cdktf's HCL renderer. */
 export function googleiamMemberRolesGrantToHclTerraform(struct?: GoogleiamMemberRolesGrant | cdktf.IResolvable): any {
   if (!cdktf.canInspect(struct) || cdktf.Tokenization.isResolvable(struct)) return struct;
   const value = struct as GoogleiamMemberRolesGrant;

@@ -1,6 +1,7 @@
 import { GoogleApiError } from '../api/errors';
 import { IamValidationError } from '../iam/errors';
-import type { RoleWarning } from '../iam/role-check';
+import { snakeCase } from '../iam/name-style';
+import { roleNotSupported, type RoleWarning } from '../iam/role-check';
 import { ContractError } from '../contract/contract-error';
 import type { AttributePath, Diagnostics } from './framework/diagnostics';
 
@@ -69,6 +70,18 @@ export const ProviderErrors = {
         "the provider block's eventual_consistency_timeout sets how long to wait",
       'NOT_VISIBLE',
     ),
+  /** Google refused a role no binding of this grant holds (`reportWriteError`). */
+  refusedOtherBinding: (role: string) =>
+    `${role} is not this grant's role: the policy already holds a binding of ${role}, made elsewhere, and every write ` +
+    'sends the whole policy back, so Google refuses every write of it until that binding is changed or removed (in the console, ' +
+    'or by whatever made it)',
+  /**
+   * A create's plan read answered NOT_FOUND: a name with a typo (the apply would wait out the visibility budget for
+   * it), or a resource this apply creates (nothing wrong). A warning: this provider cannot see other providers' plans.
+   */
+  missingAtPlan: (resource: string, waits: string, cause: GoogleApiError) =>
+    `${cause.message}. If another resource of this apply creates ${resource}, nothing is wrong; ` +
+    `else check the name: the apply will wait up to ${waits} for it to appear (the provider block's eventual_consistency_timeout), then fail`,
   importId: (id: string, expected: string) =>
     new ProviderError(
       `wrong import ID ${JSON.stringify(id)}: expected ${expected} (the Terraform google provider's IAM import format)`,
@@ -134,10 +147,20 @@ export function reportWriteError(
   summary: string,
   error: unknown,
   operation: 'create' | 'update' | 'delete',
+  ownRoles: readonly string[] = [],
 ): void {
-  if (isOutcomeUnknown(error))
+  if (isOutcomeUnknown(error)) {
     diagnostics.error(summary, `${(error as Error).message}. ${ProviderErrors.keptAfterUnknownOutcome[operation]}`);
-  else reportError(diagnostics, summary, error);
+    return;
+  }
+  // Every write sends the whole policy back: a binding someone else made with a role Google now refuses fails
+  // every grant's write, naming a role that is not the grant's own.
+  const refused = error instanceof GoogleApiError ? roleNotSupported(error.apiMessage) : undefined;
+  if (refused !== undefined && !ownRoles.includes(refused)) {
+    diagnostics.error(summary, `${error instanceof Error ? error.message : String(error)}. ${ProviderErrors.refusedOtherBinding(refused)}`);
+    return;
+  }
+  reportError(diagnostics, summary, error);
 }
 
 /**
@@ -179,21 +202,20 @@ function problemOf(error: unknown, attributes?: FieldToAttribute): { message: st
 /** Maps a lib/iam field name to the schema's attribute path. */
 export type FieldToAttribute = (field: string) => AttributePath;
 
+/** The entries of a bulk grant (`grants`) and of a principal's roles (`roles`) are `grant` blocks in HCL. */
+const ENTRY_BLOCKS: Readonly<Record<string, string>> = { grants: 'grant', roles: 'grant' };
+
 /**
- * `auditConfigs[0].auditLogConfigs[1].logType` → `['audit_configs', 0, 'audit_log_configs', 1, 'log_type']`.
+ * `auditConfigs[0].auditLogConfigs[1].logType` → `['audit_configs', 0, 'audit_log_configs', 1, 'log_type']`;
+ * `grants[2].member` → `['grant', 2, 'member']`.
  */
 export function attributePath(field: string, prefix: AttributePath = []): AttributePath {
   const path: (string | number)[] = [...prefix];
   for (const part of field.split('.')) {
     const match = /^([A-Za-z_]+)((?:\[\d+\])*)$/.exec(part);
     if (!match) return path.length > prefix.length ? path : [...prefix, snakeCase(part)];
-    path.push(snakeCase(match[1]));
+    path.push(path.length === prefix.length ? (ENTRY_BLOCKS[match[1]] ?? snakeCase(match[1])) : snakeCase(match[1]));
     for (const index of match[2].matchAll(/\[(\d+)\]/g)) path.push(Number(index[1]));
   }
   return path;
-}
-
-/** `auditLogConfigs` → `audit_log_configs`. */
-export function snakeCase(name: string): string {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 }

@@ -1,5 +1,6 @@
 import type { IConstruct } from 'constructs';
 import { IamValidationError } from '../iam/errors';
+import { callerField } from './caller-language';
 
 /**
  * A synth-time error of a construct or lookup: the construct path (or the
@@ -29,10 +30,13 @@ export class ConstructValidationError extends Error {
   }
 }
 
-/** `stack/Grant: member: <reason> (got "value")`: the text of every validation error and warning. */
+/**
+ * `stack/Grant: member: <reason> (got "value")`: the text of every validation error and warning, the field
+ * spelt as the calling language spells it (`condition.expression`, Python's `options_requested_policy_version`).
+ */
 export function validationMessage(where: string | IConstruct, field: string, value: unknown, reason: string): string {
   const place = typeof where === 'string' ? where : where.node.path;
-  return `${place}: ${field}: ${reason} (got ${IamValidationError.show(value)})`;
+  return `${place}: ${callerField(field)}: ${reason} (got ${IamValidationError.show(value)})`;
 }
 
 /** Runs `check`; an IamValidationError from the IAM domain becomes a ConstructValidationError at `where`. */

@@ -10,7 +10,7 @@ export interface CommandResult {
   readonly output: string;
 }
 
-/** Options of {@link TerraformCli.run}. */
+/** Options of `TerraformCli.run`. */
 export interface TerraformRunOptions {
   /** The stack's folder, e.g. `cdktf.out/stacks/<stack>`. */
   readonly cwd: string;

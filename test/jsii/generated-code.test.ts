@@ -4,12 +4,23 @@
  * compiles, the Java parses, and in every language the lookups are plain
  * synchronous calls into the kernel. The Python examples of the README and
  * docs/ compile, and every generated name their Python and Go examples use
- * exists with that spelling.
+ * exists with that spelling. The docs' examples are translated by
+ * jsii-rosetta (`extract --strict`, then pacmak with its tablet, as
+ * `npm run package` does): no TSDoc and no TypeScript example is left in
+ * the generated docs.
  */
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runCommand } from '../support/terraform';
+
+const rosetta = require('../../scripts/translate-examples.js') as {
+  ROSETTA: string;
+  CACHE: string;
+  pacmakArgs(tablet: string): string[];
+  stage(packageDir: string): string;
+  extractArgs(stageDir: string, cache?: string): string[];
+};
 
 jest.setTimeout(240_000);
 
@@ -29,17 +40,29 @@ const LOOKUPS = [
 ];
 
 const FLAVOURS = [
-  { name: 'cdktf-google-iam', packageDir: ROOT, python: 'cdktf_google_iam', go: 'cdktfgoogleiam', dotnet: 'CdktfGoogleIam' },
+  {
+    name: 'cdktf-google-iam',
+    packageDir: ROOT,
+    python: 'cdktf_google_iam',
+    go: 'cdktfgoogleiam',
+    dotnet: 'CdktfGoogleIam',
+    // The README's four ```ts blocks and the @example of GoogleIamChecks and of IamSuppressions.
+    examples: 6,
+  },
   {
     name: 'cdktn-google-iam',
     packageDir: path.join(ROOT, 'dist-cdktn'),
     python: 'cdktn_google_iam',
     go: 'cdktngoogleiam',
     dotnet: 'CdktnGoogleIam',
+    // Its README has no example: the two @example.
+    examples: 2,
   },
 ];
+/** Rosetta's translations from the runs before, reused where example, fixture and types did not change (`--cache`). */
+const ROSETTA_CACHE = path.join(rosetta.CACHE, 'jsii-tests');
 
-describe.each(FLAVOURS)('$name: generated code', ({ packageDir, python, go, dotnet }) => {
+describe.each(FLAVOURS)('$name: generated code', ({ name, packageDir, python, go, dotnet, examples }) => {
   let outdir: string;
   const read = (...parts: string[]) => fs.readFileSync(path.join(outdir, ...parts), 'utf8');
   const filesUnder = (dir: string, ending: string) =>
@@ -48,11 +71,28 @@ describe.each(FLAVOURS)('$name: generated code', ({ packageDir, python, go, dotn
       .filter((f) => f.endsWith(ending))
       .map((f) => path.join(outdir, dir, f));
 
+  let tablet: string;
   beforeAll(async () => {
     outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'jsii-generated-'));
+    // As `npm run package` does: every example compiles (--strict), and pacmak fails on one the tablet lacks.
+    const stage = rosetta.stage(packageDir);
+    try {
+      fs.mkdirSync(ROSETTA_CACHE, { recursive: true });
+      const extract = await runCommand(
+        rosetta.ROSETTA,
+        rosetta.extractArgs(stage, path.join(ROSETTA_CACHE, `${name}.tabl.json`)),
+        ROOT,
+        {},
+      );
+      expect({ code: extract.code, errors: extract.output.match(/.*error.*/gi) ?? [] }).toEqual({ code: 0, errors: [] });
+      tablet = path.join(outdir, 'examples.tabl.json');
+      fs.copyFileSync(path.join(stage, '.jsii.tabl.json'), tablet);
+    } finally {
+      fs.rmSync(stage, { recursive: true, force: true });
+    }
     const pacmak = await runCommand(
       path.join(ROOT, 'node_modules', '.bin', 'jsii-pacmak'),
-      ['--code-only', '--targets', 'python,java,go,dotnet', '--outdir', outdir],
+      ['--code-only', '--targets', 'python,java,go,dotnet', '--outdir', outdir, ...rosetta.pacmakArgs(tablet)],
       packageDir,
       {},
     );
@@ -108,6 +148,96 @@ describe.each(FLAVOURS)('$name: generated code', ({ packageDir, python, go, dotn
     expect(dotnetLookups.match(/InvokeInstanceMethod</g)).toHaveLength(LOOKUPS.length);
   });
 
+  test('no TSDoc in the docs of any language: the assembly and the generated Python, Go and C# have no {@link}', () => {
+    const assembly = fs.readFileSync(path.join(packageDir, '.jsii'), 'utf8');
+    expect(assembly.match(/.{0,60}\{@\w+.{0,60}/g) ?? []).toEqual([]);
+    for (const [dir, ending] of [
+      ['python', '.py'],
+      ['go', '.go'],
+      ['dotnet', '.cs'],
+    ]) {
+      const tsdoc = filesUnder(dir, ending).flatMap((f) => fs.readFileSync(f, 'utf8').match(/.*(\{@\w+|@link\b|@inheritDoc).*/g) ?? []);
+      expect({ [dir]: tsdoc }).toEqual({ [dir]: [] });
+    }
+  });
+
+  test("Java: the docs' only {@link X} are Javadoc's own, to a generated class (a builder or a getter of one)", () => {
+    const sources = filesUnder('java', '.java');
+    const classes = new Set(sources.map((f) => path.basename(f, '.java')));
+    const links = sources.flatMap((f) => [...fs.readFileSync(f, 'utf8').matchAll(/\{@link ([^}]*)\}/g)].map((m) => m[1]));
+    expect(links.length).toBeGreaterThan(0);
+    const toAClass = (link: string) => /^[\w.]+(#\w+)?$/.test(link) && classes.has(link.split('#')[0].split('.').pop()!);
+    expect(links.filter((link) => link !== 'Builder' && !toAClass(link))).toEqual([]);
+  });
+
+  test('every example is translated: the Python docstrings and README hold Python that compiles, no TypeScript', async () => {
+    const module = pythonModule(outdir, python);
+    // pacmak writes an @example as `Example::` and an indented block (reStructuredText), the README's as ```python.
+    const docstringExamples = [...module.matchAll(/^( *)Example::\n\n((?:\1 +\S.*\n|\n)+)/gm)].map((m) => dedent(m[2]));
+    const readme = /^r'''\n([\s\S]*?)^'''/m.exec(module)?.[1] ?? '';
+    const readmeExamples = [...readme.matchAll(/^```python\n([\s\S]*?)^```/gm)].map((m) => m[1]);
+    expect(docstringExamples.length + readmeExamples.length).toBeGreaterThanOrEqual(examples);
+    // What TypeScript has and Python has not, at the start of a statement or anywhere.
+    const typescript = [
+      /^\s*import \{.*\} from ['"]/m,
+      /^\s*(const|let|var) \w+/m,
+      /\bnew [A-Z]\w*\(/,
+      /=>/,
+      /\w: (string|number|boolean)\b/,
+      /;\s*$/m,
+      /&&|\|\||===|!==/,
+      /\(\{ ?\w+:/,
+      /\/\/ /,
+    ];
+    const typescriptLooking = [...docstringExamples, ...readmeExamples].filter((block) => typescript.some((re) => re.test(block)));
+    expect(typescriptLooking).toEqual([]);
+
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'translated-python-'));
+    try {
+      const files = [...docstringExamples, ...readmeExamples].map((block, i) => {
+        const file = path.join(scratch, `example_${i}.py`);
+        fs.writeFileSync(file, block);
+        return file;
+      });
+      const compiled = await runCommand('python3', ['-m', 'py_compile', ...files], ROOT, {});
+      expect({ code: compiled.code, output: compiled.output }).toEqual({ code: 0, output: '' });
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+
+  test("Java, C# and Go: the examples in the docs are in the language (the tablet's translations), no TypeScript", () => {
+    // The doc comments' lines, without the README's JavaScript program (C# has the README, its ```js block as <code>).
+    const doc = (dir: string, ending: string, comment: RegExp) =>
+      filesUnder(dir, ending).flatMap((f) =>
+        (fs.readFileSync(f, 'utf8').match(comment) ?? [])
+          .join('\n')
+          .replace(/<code><!\[CDATA\[[\s\S]*?\]\]><\/code>/g, (block) => (/= require\('/.test(block) ? '' : block))
+          .split('\n')
+          .map((line) => `${path.basename(f)}: ${line}`),
+      );
+    const docs = [
+      ...doc('java', '.java', /^\s*\*.*$/gm),
+      ...doc('dotnet', '.cs', /^\s*\/\/\/.*$/gm),
+      ...doc('go', '.go', /^\s*\/\/.*$/gm),
+      // The Go README's examples (its ```js and ```python blocks are those languages' own, written so).
+      ...filesUnder('go', 'README.md').flatMap((f) =>
+        [...fs.readFileSync(f, 'utf8').matchAll(/^```go\n([\s\S]*?)^```/gm)].flatMap((m) => m[1].split('\n')),
+      ),
+    ];
+    const typescript = [/import \{.*\} from ['"]/, /\b(const|let) \w+ = /, /=>/, /\bnew [A-Z]\w*\(\w+, '/, /\(\{ ?\w+: /];
+    expect(docs.filter((line) => typescript.some((re) => re.test(line)))).toEqual([]);
+    // The translations are there: GoogleIamChecks's @example in each language.
+    const checks = (file: string) => fs.readFileSync(filesUnder('', file)[0], 'utf8');
+    expect(checks(`${path.sep}GoogleIamChecks.java`)).toContain(
+      'GoogleIamChecks.Builder.create().allowedMemberDomains(List.of("example.com")).build()',
+    );
+    expect(checks(`${path.sep}GoogleIamChecks.cs`)).toContain(
+      'new GoogleIamChecks(new GoogleIamChecksProps { AllowedMemberDomains = new [] { "example.com" } })',
+    );
+    expect(checks(`${path.sep}GoogleIamChecks.go`)).toContain(`${go}.NewGoogleIamChecks(&GoogleIamChecksProps{`);
+  });
+
   if (python === 'cdktf_google_iam') {
     test("the docs' Python examples compile, and every name they take from this package exists in the generated module", async () => {
       const blocks = codeBlocks('python');
@@ -151,6 +281,17 @@ function pythonModule(outdir: string, python: string): string {
 /** The fenced code blocks of the README and docs/ in one language. */
 function codeBlocks(language: string): string[] {
   return [...DOCS.matchAll(new RegExp('```' + language + '\\n([\\s\\S]*?)```', 'g'))].map((m) => m[1]);
+}
+
+/** The block with the indentation its lines share removed. */
+function dedent(block: string): string {
+  const indent = Math.min(
+    ...block
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => /^ */.exec(l)![0].length),
+  );
+  return block.replace(new RegExp(`^ {${indent}}`, 'gm'), '');
 }
 
 function snake(name: string): string {

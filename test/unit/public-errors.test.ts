@@ -40,16 +40,29 @@ test('a Direct-form lookup with a malformed argument throws a ConstructValidatio
 });
 
 test('unusable credentials throw a CredentialsError, a GoogleApiError with status UNAUTHENTICATED', () => {
-  const error = thrownBy(
-    () =>
-      new GoogleLookups({ project: 'p-123456', accessToken: ' ' }).getAuthorizationPolicyIamPolicy({
-        authorizationPolicyId: 'ap',
-        location: 'global',
-      }),
-    CredentialsError,
-  );
-  expect(error).toBeInstanceOf(GoogleApiError);
-  expect(error).toMatchObject({ status: 'UNAUTHENTICATED', httpStatus: 0, retryable: false });
+  const saved = { ...process.env };
+  delete process.env.GOOGLE_OAUTH_ACCESS_TOKEN;
+  delete process.env.GOOGLE_CREDENTIALS;
+  process.env.GOOGLE_APPLICATION_CREDENTIALS = '/nonexistent/key.json';
+  try {
+    const error = thrownBy(
+      () => new GoogleLookups({ project: 'p-123456' }).getAuthorizationPolicyIamPolicy({ authorizationPolicyId: 'ap', location: 'global' }),
+      CredentialsError,
+    );
+    expect(error).toBeInstanceOf(GoogleApiError);
+    expect(error).toMatchObject({ status: 'UNAUTHENTICATED', httpStatus: 0, retryable: false });
+    expect(error.message.split('\n')[0]).toContain('/nonexistent/key.json');
+  } finally {
+    process.env = saved;
+  }
+});
+
+test('an empty accessToken is refused when the lookups are made, not taken as an empty GOOGLE_OAUTH_ACCESS_TOKEN', () => {
+  for (const accessToken of ['', ' ']) {
+    const error = thrownBy(() => new GoogleLookups({ project: 'p-123456', accessToken }), ConstructValidationError);
+    expect(error).toMatchObject({ where: 'GoogleLookups', field: 'accessToken', value: accessToken });
+    expect(error.message).toMatch(/^GoogleLookups: accessToken: is empty; leave it out to use GOOGLE_OAUTH_ACCESS_TOKEN/);
+  }
 });
 
 test("an answer from Google becomes a GoogleApiError with Google's status and message", () => {

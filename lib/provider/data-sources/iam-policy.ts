@@ -4,7 +4,8 @@ import { validateGetIamPolicyMethod, validateIamResource } from '../../api/resou
 import type { IamPolicyRead } from '../../contract/read-query';
 import { TYPED_RESOURCE_TYPE_ROWS, type TypedResourceTypeRow } from '../../resource-types/typed-resource-types';
 import { validateLocatedResource, validatePolicyVersion, type PolicyVersion } from '../../iam/located-resource';
-import { reportError, snakeCase } from '../errors';
+import { reportError } from '../errors';
+import { snakeCase } from '../../iam/name-style';
 import type { CtyObject } from '../framework/cty';
 import type { DataSourceType } from '../framework/resource';
 import type { Attribute } from '../framework/schema';

@@ -2,6 +2,7 @@ import type { IamResourceUse } from '../../api/resource-validation';
 import {
   changeEdits,
   describeGrant,
+  grantedBindings,
   grantEdits,
   grantId,
   grantKey,
@@ -14,8 +15,9 @@ import { claimsOf } from '../../iam/grant-claims';
 import { PolicyIdentity } from '../../iam/identity';
 import type { PolicyEdit } from '../../iam/policy-edit';
 import { applyEdits } from '../../iam/policy-edit';
-import { describePolicyMember, removedMembers, type PolicyMember } from '../../iam/policy-diff';
-import { validateGrantValues } from '../../iam/grant-validation';
+import { describePolicyMember, removedMembers } from '../../iam/policy-diff';
+import type { GoogleApiError } from '../../api/errors';
+import { grantValueErrors } from '../../iam/grant-validation';
 import { EMPTY_POLICY_ETAG, type Policy } from '../../iam/types';
 import { isNotFound, ProviderErrors, reportError, reportRefusalAhead, reportWriteError } from '../errors';
 import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
@@ -33,6 +35,7 @@ import { grantTypeName, type IamTypeDescriptor } from './iam-type-descriptor';
 import { CHECK_SUPPRESSIONS_ATTRIBUTE, COMPUTED_ATTRIBUTES } from './iam-schema';
 import { refusedByChecks, reportCheckFindings } from './check-findings';
 import { emptyAfterOwnWrite, olderThanOwnWrite, ownWriteRecent, rememberWrite } from './own-writes';
+import { reportConditionWarnings } from './condition-findings';
 import { reportRoleWarnings, roleRefusal } from './role-findings';
 import { changeOnceVisible } from './visible-change';
 import { keptAfterFailedWrite, markSettled, pendingValues, unsettled, unsettledRecently } from './failed-write';
@@ -155,11 +158,7 @@ export function grantResourceType<Model extends GrantModel>(
     } catch (error) {
       found.push({ summary: `Invalid ${descriptor.noun}`, error });
     }
-    try {
-      validateGrantValues(kind.partialGrant(values), knownValue);
-    } catch (error) {
-      found.push({ summary: 'Invalid IAM grant', error });
-    }
+    for (const error of grantValueErrors(kind.partialGrant(values), knownValue)) found.push({ summary: 'Invalid IAM grant', error });
     const role = roleRefusal(descriptor, kind.partialGrant(values), values);
     if (role) found.push(role);
     return found;
@@ -189,21 +188,39 @@ export function grantResourceType<Model extends GrantModel>(
    * says what the apply will remove that the configuration never listed (one
    * read per policy): not what the configuration held at the last apply, which the user took out (last-applied.ts).
    */
-  async function planEffects(context: CallContext<GoogleIamContext>, grant: Grant, diagnostics: Diagnostics): Promise<void> {
+  async function planEffects(
+    context: CallContext<GoogleIamContext>,
+    grant: Grant,
+    creating: boolean,
+    diagnostics: Diagnostics,
+  ): Promise<void> {
     const edits = grantEdits(grant, 'apply');
     const overlaps = await context.provider.policies.planned(grant.resource, edits, claimsOf(grant), labelOf(grant));
     reportOverlaps(context, grant, overlaps, diagnostics);
     const alone = context.provider.policies.runUnavailable();
     if (alone) diagnostics.warning(alone.summary, alone.detail);
-    if (!isAuthoritative(grant.mode)) return;
-    let removed: PolicyMember[];
+    if (!creating && !isAuthoritative(grant.mode)) return;
+    let policy: Policy;
     try {
-      const policy = await (await batcher(context, grant)).read();
-      const listed = lastAppliedPairs(context.private);
-      removed = removedMembers(policy, applyEdits(policy, edits)).filter((m) => !listed.has(grantPairKey(m.role, m.condition, m.member)));
-    } catch {
-      return; // not readable yet (created in this apply), or refused: the apply reads and reports it
+      // One read per policy and process, shared by every grant of it.
+      policy = await (await batcher(context, grant)).read();
+    } catch (error) {
+      // Refused, or not there: the apply reads again and reports it. A create whose resource is not there hears it
+      // now, not after the apply has waited out the visibility budget for a name with a typo.
+      if (creating && isNotFound(error)) {
+        const waits = formatDuration(context.provider.visibilityRetry.maxElapsedMs);
+        diagnostics.warning(
+          'The resource does not exist',
+          ProviderErrors.missingAtPlan(grant.resource.name, waits, error as GoogleApiError),
+        );
+      }
+      return;
     }
+    if (!isAuthoritative(grant.mode)) return;
+    const listed = lastAppliedPairs(context.private);
+    const removed = removedMembers(policy, applyEdits(policy, edits)).filter(
+      (m) => !listed.has(grantPairKey(m.role, m.condition, m.member)),
+    );
     if (removed.length > 0) {
       diagnostics.warning(
         `${typeName} removes grants the configuration does not list`,
@@ -211,6 +228,9 @@ export function grantResourceType<Model extends GrantModel>(
       );
     }
   }
+
+  /** The roles `grant` holds: Google refusing another one means a binding it does not touch (reportWriteError). */
+  const rolesOf = (grant: Grant) => grantedBindings(grant).map((binding) => binding.role);
 
   /** How messages name `grant`'s resource, and what tells it from the others: its type and grant key. */
   const labelOf = (grant: Grant) => ({ label: `${typeName} ${grantId(grant)}`, key: `${typeName}|${grantKey(grant)}` });
@@ -266,6 +286,7 @@ export function grantResourceType<Model extends GrantModel>(
       const report = request.providerConfigured ? reportRefusalAhead : reportError;
       for (const { summary, error } of refusals(config)) report(diagnostics, summary, error);
       reportRoleWarnings(diagnostics, descriptor, kind.partialGrant(config), config, request.providerConfigured);
+      reportConditionWarnings(diagnostics, kind.partialGrant(config), request.providerConfigured);
       reportCheckFindings(diagnostics, kind.partialGrant(config), config, request);
       // The static validation sees every resource before any is planned: what it records lets both of two
       // resources whose claims contradict fail at plan, each under its own address.
@@ -291,7 +312,7 @@ export function grantResourceType<Model extends GrantModel>(
         etag: changed ? UNKNOWN : (prior?.etag ?? UNKNOWN),
       };
       const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
-      if (context && grant && refusals(proposed).length === 0) await planEffects(context, grant, diagnostics);
+      if (context && grant && refusals(proposed).length === 0) await planEffects(context, grant, prior === null, diagnostics);
       return { planned, requiresReplace };
     },
 
@@ -319,7 +340,7 @@ export function grantResourceType<Model extends GrantModel>(
         if (isAuthoritative(kind.mode)) rememberLastApplied(context.private, grant);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
-        reportWriteError(diagnostics, `Could not grant ${describeGrant(grant)}`, error, 'create');
+        reportWriteError(diagnostics, `Could not grant ${describeGrant(grant)}`, error, 'create', rolesOf(grant));
         return keptAfterFailedWrite('create', error, { prior: null, planned }, context.private, stateType);
       }
     },
@@ -338,7 +359,7 @@ export function grantResourceType<Model extends GrantModel>(
         if (isAuthoritative(kind.mode)) rememberLastApplied(context.private, after);
         return encode({ ...plan, etag: result.etag });
       } catch (error) {
-        reportWriteError(diagnostics, `Could not change ${describeGrant(after)}`, error, 'update');
+        reportWriteError(diagnostics, `Could not change ${describeGrant(after)}`, error, 'update', [...rolesOf(before), ...rolesOf(after)]);
         return keptAfterFailedWrite('update', error, { prior, planned }, context.private, stateType);
       }
     },
@@ -356,7 +377,7 @@ export function grantResourceType<Model extends GrantModel>(
           return;
         }
         // The object stays in Terraform's state (an outcome unknown included), so the next destroy tries again.
-        reportWriteError(diagnostics, `Could not revoke ${describeGrant(grant)}`, error, 'delete');
+        reportWriteError(diagnostics, `Could not revoke ${describeGrant(grant)}`, error, 'delete', rolesOf(grant));
       }
     },
 

@@ -11,7 +11,7 @@ import { FaultInjector, type EmulatedMethod, type FaultOptions } from './faults'
 import { IamPolicyStore, type PolicyFields, type PolicyWrite, type Visibility } from './iam-store';
 import { ImportJobStore } from './import-job-store';
 
-/** Options of {@link GoogleApiEmulator.start}. */
+/** Options of `GoogleApiEmulator.start`. */
 export interface EmulatorOptions {
   /** @default 0 (any free port) */
   readonly port?: number;

@@ -74,7 +74,7 @@ interface StoredResource {
  * getIamPolicy / setIamPolicy (versions, etags, conditions, limits), and,
  * opt-in, Google's eventual consistency: resources and service accounts
  * that become visible to IAM only some time after they are created
- * ({@link Visibility}, `addServiceAccount`) and reads that lag writes
+ * (`Visibility`, `addServiceAccount`) and reads that lag writes
  * (`readLagMs`).
  */
 export class IamPolicyStore {

@@ -61,7 +61,8 @@ function pageBlocks(page: string): Block[] {
   const lines = PAGES.get(page)!.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const open = /^```(\w*)\s*$/.exec(lines[i]);
+    // After the language, jsii-rosetta's parameters, if any (```ts fixture=stack: scripts/translate-examples.js).
+    const open = /^```(\w*)(?:[ \t]+\S.*)?\s*$/.exec(lines[i]);
     if (!open) continue;
     const end = lines.indexOf('```', i + 1);
     const previous =
@@ -203,6 +204,26 @@ describe('README code blocks', () => {
       {},
     );
     expect({ code: checked.code, output: checked.output }).toEqual({ code: 0, output: 'checked\n' });
+  });
+
+  test("every Java program parses with javac's parser and imports only classes the package has", async () => {
+    // Compiling needs the jsii runtime's and cdktf's jars, which come from Maven: parsing is what runs here.
+    const programs = marked('program', 'java');
+    expect(programs.length).toBeGreaterThanOrEqual(2);
+    const { types } = JSON.parse(fs.readFileSync(path.join(ROOT, '.jsii'), 'utf8')) as { types: Record<string, unknown> };
+    const sources = programs.map((block) => {
+      const className = /public class (\w+)/.exec(block.code)?.[1];
+      expect({ where: where(block), className }).toEqual({ where: where(block), className: expect.any(String) });
+      const imported = [...block.code.matchAll(/^import io\.github\.cdktfgoogleiam\.(\w+);$/gm)].map((m) => m[1]);
+      expect(imported.filter((name) => !(`cdktf-google-iam.${name}` in types))).toEqual([]);
+      const dir = path.join(project, `java-${slug(block)}`);
+      fs.mkdirSync(dir, { recursive: true });
+      const file = path.join(dir, `${className}.java`);
+      fs.writeFileSync(file, block.code);
+      return file;
+    });
+    const parsed = await runCommand('java', [path.join(ROOT, 'test', 'jsii', 'support', 'JavaParse.java'), ...sources], project, {});
+    expect({ code: parsed.code, output: parsed.output.trim() }).toEqual({ code: 0, output: `parsed ${sources.length} files, 0 errors` });
   });
 
   test('the "Testing your stacks" block is the test that runs in this repository', () => {
@@ -396,6 +417,7 @@ for root, _, names in os.walk(package_dir):
         tree = ast.parse(open(os.path.join(root, name)).read())
         for node in ast.walk(tree):
             if isinstance(node, ast.ClassDef):
+                classes.setdefault(node.name, set())  # a class of constants has no __init__
                 for item in node.body:
                     if isinstance(item, ast.FunctionDef):
                         params = {a.arg for a in item.args.args + item.args.kwonlyargs}

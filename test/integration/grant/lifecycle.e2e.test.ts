@@ -6,6 +6,8 @@
  * import, failures, interruptions) are tested at provider level
  * (test/integration/provider). The real `terraform` runs the provider synth laid out.
  */
+import * as fs from 'fs';
+import * as path from 'path';
 import { TerraformLocal, TerraformStack } from 'cdktf';
 import { Construct } from 'constructs';
 import { AuthorizationPolicyIamMember, GoogleIamProvider, MigrationJobIamBinding, type IamCondition } from '../../../lib';
@@ -147,6 +149,33 @@ test("a stack's last grant deleted while the stack keeps a GoogleIamProvider: th
   await expectApplied(ws, /0 added, 0 changed, 1 destroyed/);
   expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
   expect(await ws.stateList()).toEqual([]);
+});
+
+test('every grant removed, deployed from a fresh cdktf.out as a CI run does: terraform init finds the provider, the apply revokes', async () => {
+  const { ap, mj } = resources();
+  const ws = await deployed((s) => {
+    new GoogleIamProvider(s, 'googleiam');
+    new AuthorizationPolicyIamMember(s, 'Reader', { name: ap, role: VIEWER, member: 'user:reader@example.com' });
+    new MigrationJobIamBinding(s, 'Editors', { name: mj, role: DMS_EDITOR, members: ['user:editor@example.com'] });
+  });
+  expect(membersOf(emulator, mj, DMS_EDITOR)).toEqual(['user:editor@example.com']);
+
+  // A new checkout: a new synth in a new folder (no .terraform, no plugin cache), the state from the backend.
+  const fresh = TerraformWorkspace.synth((s) => new GoogleIamProvider(s, 'googleiam'));
+  try {
+    fs.copyFileSync(path.join(ws.dir, 'terraform.tfstate'), path.join(fresh.dir, 'terraform.tfstate'));
+    expect(fs.existsSync(path.join(fresh.dir, '.terraform'))).toBe(false);
+    await fresh.init();
+    emulator.clearWrites();
+    await expectApplied(fresh, /0 added, 0 changed, 2 destroyed/);
+    expect(emulator.policy(ap).bindings).toEqual([FOREIGN]);
+    expect(membersOf(emulator, mj, DMS_EDITOR)).toEqual([]);
+    expect(emulator.writes(ap)).toHaveLength(1);
+    expect(emulator.writes(mj)).toHaveLength(1);
+    expect(await fresh.stateList()).toEqual([]);
+  } finally {
+    fresh.dispose();
+  }
 });
 
 test("a construct's fqn is what -target and -replace take", async () => {

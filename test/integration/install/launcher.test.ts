@@ -149,6 +149,20 @@ test('synth on a Node.js older than 22 warns in the stack (the provider it lays 
   expect(unsupportedNodeWarning()).toBeUndefined();
 });
 
+test('npm run demo and npm test on a Node.js older than 22 stop at once, before building, saying why', () => {
+  const root = path.join(__dirname, '..', '..', '..');
+  const node = oldNode();
+  const old = spawnSync(node, [path.join(root, 'scripts', 'check-node.js')], { encoding: 'utf8' });
+  expect(old.status).toBe(1);
+  expect(old.stderr).toContain(
+    `cdktf-google-iam needs Node.js ${MIN_NODE_MAJOR} or newer (package.json engines: >=${MIN_NODE_MAJOR}); this is v`,
+  );
+  const current = spawnSync(process.execPath, [path.join(root, 'scripts', 'check-node.js')], { encoding: 'utf8' });
+  expect({ status: current.status, stderr: current.stderr }).toEqual({ status: 0, stderr: '' });
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  for (const name of ['demo', 'test']) expect(scripts[name]).toMatch(/^node scripts\/check-node\.js && npm run build && /);
+});
+
 test('a bundle gone from beside the launcher, or changed, is named in terraform plan', async () => {
   await workspace.terraform(['version']);
   const packagePath = path.join('registry.terraform.io', 'cdktf-google-iam', 'googleiam', providerPackage().version);

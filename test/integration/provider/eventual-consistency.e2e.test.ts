@@ -158,6 +158,17 @@ describe('a name or member learned at apply, visible to IAM seconds later', () =
       { resource: { googleiam_authorization_policy_iam_member: { typo: { name, role: ROLE, member: user(1) } } } },
       { eventual_consistency_timeout: '3s' },
     );
+    // The plan says so at once, before any wait (a warning: the resource may be another provider's create).
+    const planStarted = Date.now();
+    const plan = await tf.plan();
+    const planElapsed = Date.now() - planStarted;
+    expect(plan.code).toBe(2); // -detailed-exitcode: changes
+    expect(plan.output).toContain('Warning: The resource does not exist');
+    expect(squashed(plan.output)).toContain(
+      `NOT_FOUND (HTTP 404): Resource '${name}' was not found [GET v1/${name}:getIamPolicy]. If another resource of this apply creates ${name}, nothing is wrong; else check the name: the apply will wait up to 3s for it to appear (the provider block's eventual_consistency_timeout), then fail`,
+    );
+    expect(squashed(plan.output)).toContain('with googleiam_authorization_policy_iam_member.typo');
+    console.log(`plan of a name that does not exist: the warning in ${planElapsed} ms`);
     const started = Date.now();
     const apply = await tf.apply();
     const elapsed = Date.now() - started;
@@ -170,6 +181,34 @@ describe('a name or member learned at apply, visible to IAM seconds later', () =
     expect(tf.addresses()).toEqual([]);
   });
 });
+
+test('a name known at plan whose resource this apply creates: the plan warns that it is not there yet, and the apply grants once', async () => {
+  const name = policyName();
+  const tf = workspace();
+  tf.configure(
+    {
+      resource: {
+        terraform_data: { policy: createdInThisApply({ name, policy: { bindings: [] } }, 'resources') },
+        googleiam_authorization_policy_iam_member: {
+          reader: { name, role: ROLE, member: user('reader'), depends_on: ['terraform_data.policy'] },
+        },
+      },
+    },
+    { eventual_consistency_timeout: '30s' },
+  );
+  const apply = await tf.apply();
+  expect(apply.code).toBe(0);
+  expect(squashed(apply.output)).toContain(`If another resource of this apply creates ${name}, nothing is wrong`);
+  expect(emulator.writes(name)).toHaveLength(1);
+  expect(members(name)).toEqual([user('reader')]);
+  const plan = await tf.plan();
+  expect({ code: plan.code, warned: plan.output.includes('The resource does not exist') }).toEqual({ code: 0, warned: false });
+});
+
+/** Terraform's output with its line wrapping and box drawing undone, for matching a message across lines. */
+function squashed(output: string): string {
+  return output.replace(/[│╷╵]/g, ' ').replace(/\s+/g, ' ');
+}
 
 describe('reads that lag writes', () => {
   // 8 s: longer than terraform takes to finish the apply and start the plan's refresh, so its first reads are stale.

@@ -97,3 +97,18 @@ test("a real role Google refuses on the type: a warning at plan, Google's 400 at
   expect(unwrapped(apply.stderr)).toContain('Role roles/networksecurity.viewer is not supported for this resource.');
   expect(hcl.emulator.writes()).toEqual([]);
 });
+
+test("a binding made elsewhere with a role Google refuses: the apply's error says it is not the grant's own role", async () => {
+  const seeded = 'projects/my-project/locations/us-central1/migrationJobs/seeded';
+  // Made before Google refused the role there (or by an API that did not check): every write sends it back.
+  hcl.emulator.addResource(seeded, { bindings: [{ role: 'roles/networksecurity.viewer', members: ['user:old@example.com'] }] });
+  const dir = await configuration('seeded-refused', member('migration_job', seeded, '"roles/datamigration.editor"'));
+  const apply = await terraform(dir, 'apply', '-auto-approve', '-input=false');
+  expect(apply.code).toBe(1);
+  expect(unwrapped(apply.stderr)).toContain('Role roles/networksecurity.viewer is not supported for this resource. [');
+  expect(unwrapped(apply.stderr)).toContain(
+    "roles/networksecurity.viewer is not this grant's role: the policy already holds a binding of roles/networksecurity.viewer, made elsewhere, " +
+      'and every write sends the whole policy back, so Google refuses every write of it until that binding is changed or removed',
+  );
+  expect(hcl.emulator.writes(seeded)).toEqual([]);
+});

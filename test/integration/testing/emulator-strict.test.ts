@@ -176,6 +176,22 @@ describe("a condition is compiled and linted as Google's setIamPolicy does (ERRO
       'request.time <',
       /^Condition "t" of role roles\/secretmanager\.secretAccessor does not compile: ERROR: <input>:1:15: Syntax error: /,
     ],
+    // The three of issue 52: an attribute Google does not declare, no CEL overload for the operands, a date that does not exist.
+    [
+      'naming an attribute Google does not declare',
+      'request.tme < timestamp("2027-01-01T00:00:00Z")',
+      /^Condition "t" of role roles\/secretmanager\.secretAccessor does not compile: ERROR: <input>:1:9: `request` has no attribute `tme`/,
+    ],
+    [
+      'comparing a timestamp with a string',
+      'request.time < "2027-01-01"',
+      /does not compile: ERROR: <input>:1:16: `request\.time` is a timestamp: compare it with `timestamp\("2027-01-01T00:00:00Z"\)`/,
+    ],
+    [
+      'with a date that does not exist',
+      'request.time < timestamp("2027-13-01T00:00:00Z")',
+      /does not compile: ERROR: <input>:1:26: `timestamp\("2027-13-01T00:00:00Z"\)` is not a valid timestamp: month 13 does not exist/,
+    ],
     ['with 13 logical operators', hours(14), /ConditionComplexityCheck: the expression has 13 logical operators/],
     [
       'with hasOnly() of 11 values',

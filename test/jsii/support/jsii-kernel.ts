@@ -98,6 +98,28 @@ export class JsiiKernel {
     return ((await this.request({ api: 'get', objref, property })) as { value: unknown }).value;
   }
 
+  /** `sget`: a static property (a constant, as the generated code of every language reads one). */
+  public async sget(fqn: string, property: string): Promise<unknown> {
+    return ((await this.request({ api: 'sget', fqn, property })) as { value: unknown }).value;
+  }
+
+  /**
+   * `getBinScriptCommand`: how Python's and Java's runtimes start a package's console script (`bin` of its
+   * package.json): the kernel answers the unpacked file to execute, its arguments and environment, and the host
+   * runs that file itself.
+   */
+  public async binScriptCommand(
+    assembly: string,
+    script: string,
+    args: string[],
+  ): Promise<{ command: string; args: string[]; env: Record<string, string> }> {
+    return (await this.request({ api: 'getBinScriptCommand', assembly, script, args })) as {
+      command: string;
+      args: string[];
+      env: Record<string, string>;
+    };
+  }
+
   /** Ends the runtime: closing stdin is how the host runtimes say goodbye. */
   public async close(): Promise<void> {
     if (this.exited) return;

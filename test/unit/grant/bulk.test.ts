@@ -121,6 +121,13 @@ describe('every entry is validated as a grant of its own, named by index and con
     expect(error.message).toMatch(message);
   });
 
+  test("a bulk grant of no entries is refused, naming the construct (a principal's empty roles are a choice: see above)", () => {
+    const stack = newStack();
+    const error = thrownBy(() => new AuthorizationPolicyIamMembers(stack, 'Nobody', { name: AP, grants: [] }), ConstructValidationError);
+    expect(error).toMatchObject({ where: 'stack/Nobody', field: 'grants', value: [] });
+    expect(error.message).toBe('stack/Nobody: grants: must list at least one grant; to grant nothing, remove the construct (got [])');
+  });
+
   test('an entry listed twice in one construct is refused, naming both', () => {
     const stack = newStack();
     const error = thrownBy(

@@ -65,6 +65,7 @@ const NOT_GOOGLE_ROLES: ReadonlyArray<{ readonly file: string; readonly role: st
   { file: 'test/unit/grant/grant-validation.test.ts', role: 'roles/network', why: 'the shape check: `roles/network security.viewer`' },
   { file: 'test/integration/provider/import-read.test.ts', role: 'roles/networksecurity.viwer', why: "an import ID's misspelt role" },
   { file: 'test/unit/grant/bulk.test.ts', role: 'roles/networksecurity.viwer', why: 'a misspelt role in one entry, named by index' },
+  { file: 'test/jsii/caller-language.test.ts', role: 'roles/networksecurity.viwer', why: 'a misspelt role as each language hears of it' },
   {
     file: 'test/integration/lookups/plan-time.e2e.test.ts',
     role: 'roles/compute.networkUser_withcond_',

@@ -52,6 +52,35 @@ describe('validate', () => {
     expect(validate('googleiam_authorization_policy_iam_member', values, false).all.map((d) => d.severity)).toEqual(['ERROR']);
   });
 
+  test('a resource with several mistakes hears all of them in one validation, each on its attribute', async () => {
+    const diagnostics = validate('googleiam_authorization_policy_iam_member', {
+      name: AP,
+      role: 'networksecurity.viewer',
+      member: 'alice@example.com',
+      condition: { title: 'soon', expression: 'request.time < ' },
+    });
+    const invalid = diagnostics.all.filter((d) => d.summary === 'Invalid IAM grant');
+    expect(invalid.map((d) => d.attribute)).toEqual([['role'], ['member'], ['condition', 'expression']]);
+    expect(invalid.every((d) => d.severity === 'ERROR')).toBe(true);
+  });
+
+  test('a bulk grant: every wrong entry, each named', async () => {
+    const diagnostics = validate('googleiam_authorization_policy_iam_members', {
+      name: AP,
+      grant: [
+        { role: ROLE, member: 'bob' },
+        { role: ROLE, member: 'user:ok@example.com' },
+        { role: 'viewer', member: 'user:carol@example.com' },
+      ],
+    });
+    const invalid = diagnostics.all.filter((d) => d.summary === 'Invalid IAM grant');
+    expect(invalid.map((d) => d.attribute)).toEqual([
+      ['grant', 0, 'member'],
+      ['grant', 2, 'role'],
+    ]);
+    expect(invalid[1].detail).toContain('(in viewer for user:carol@example.com)');
+  });
+
   test('a typed grant whose name is of another collection is refused, on the name', async () => {
     const diagnostics = validate('googleiam_authorization_policy_iam_member', { name: AG, role: ROLE, member: 'user:a@example.com' });
     expect(diagnostics.all).toEqual([
