@@ -33,7 +33,7 @@ import * as path from 'path';
 import { importJobQuery, serializeReadQuery } from '../../../lib/contract/read-query';
 import { runLookup } from '../../../lib/provider/lookup-mode';
 import { GoogleApiEmulator } from '../../../lib/testing';
-import { runCommand, type CommandResult } from '../../support/terraform';
+import { emptyCliConfig, ownPluginCache, runCommand, type CommandResult } from '../../support/terraform';
 
 jest.setTimeout(300_000);
 
@@ -145,11 +145,14 @@ function succeeded(result: CommandResult): { code: number; output: string } {
 }
 
 describe('README code blocks', () => {
-  test('the README marks its programs (TypeScript, JavaScript and Python), the docs their fragments', () => {
+  test('the README marks its programs (TypeScript and JavaScript), docs/languages.md its Python and Java ones, the docs their fragments', () => {
     const inReadme = (marker: string, lang: string) => marked(marker, lang).filter((b) => b.page === 'README.md').length;
     expect(inReadme('program', 'ts')).toBeGreaterThanOrEqual(2);
     expect(inReadme('program', 'js')).toBeGreaterThanOrEqual(1);
-    expect(inReadme('program', 'python')).toBeGreaterThanOrEqual(1);
+    // The other languages' programs are on their own page, which the README points to.
+    const languages = (lang: string) => marked('program', lang).filter((b) => b.page === path.join('docs', 'languages.md')).length;
+    expect([languages('python'), languages('java')]).toEqual([2, 2]);
+    expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toContain('](docs/languages.md)');
     expect(marked('fragment', 'ts', 'python').length).toBeGreaterThanOrEqual(2);
   });
 
@@ -247,6 +250,54 @@ describe('README code blocks', () => {
   });
 });
 
+describe("the README's new app, from its text alone", () => {
+  test('its npm install lines name the versions this repository builds and tests with', () => {
+    const install = blocks.find((b) => b.page === 'README.md' && b.lang === 'sh' && b.code.includes('npm install -D cdktf-cli@'));
+    expect(install).toBeDefined();
+    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      devDependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+    };
+    for (const name of ['cdktf-cli', 'typescript', 'ts-node']) expect(install!.code).toContain(`${name}@${pkg.devDependencies[name]}`);
+    for (const name of ['cdktf', 'constructs']) expect(install!.code).toContain(`${name}@${pkg.peerDependencies[name]}`);
+    expect(JSON.parse(readmeTsconfig().code).compilerOptions).toMatchObject({ module: 'commonjs', strict: true });
+  });
+
+  test('cdktf.json, tsconfig.json and the quick start as main.ts: npx cdktf deploy grants, offline; cdktf destroy revokes', async () => {
+    const app = path.join(project, 'new-app');
+    fs.mkdirSync(path.join(app, 'node_modules', '.bin'), { recursive: true });
+    // node_modules as the README's npm install lines leave it.
+    fs.symlinkSync(ROOT, path.join(app, 'node_modules', 'cdktf-google-iam'));
+    for (const dependency of ['cdktf', 'constructs', 'cdktf-cli', 'typescript', 'ts-node', '@types']) {
+      fs.symlinkSync(path.join(ROOT, 'node_modules', dependency), path.join(app, 'node_modules', dependency));
+    }
+    for (const bin of ['cdktf', 'ts-node']) fs.symlinkSync(path.join(BIN, bin), path.join(app, 'node_modules', '.bin', bin));
+    const [cdktfJson] = marked('cdktf-json', 'json').filter((b) => b.page === 'README.md');
+    fs.writeFileSync(path.join(app, 'cdktf.json'), cdktfJson.code);
+    fs.writeFileSync(path.join(app, 'tsconfig.json'), readmeTsconfig().code);
+    const quickStart = blocks.find((b) => b.page === 'README.md' && b.lang === 'ts' && b.marker === 'program')!;
+    fs.writeFileSync(path.join(app, 'main.ts'), quickStart.code);
+    const deployLine = blocks.find((b) => b.page === 'README.md' && b.lang === 'sh' && /npx cdktf deploy/.test(b.code))!.code.trim();
+    expect(deployLine).toBe('CHECKPOINT_DISABLE=1 npx cdktf deploy --auto-approve');
+
+    const AP = 'projects/my-project/locations/global/authorizationPolicies/internal-apis';
+    const MJ = 'projects/my-project/locations/us-central1/migrationJobs/orders-db';
+    emulator.addResource(AP, { bindings: [] });
+    emulator.addResource(MJ, { bindings: [] });
+    const cliEnv = { ...env, ...emptyCliConfig(app), ...ownPluginCache(app), CHECKPOINT_DISABLE: '1', CI: '1' };
+    const npx = 'npx';
+    const deploy = await runCommand(npx, ['cdktf', 'deploy', '--auto-approve'], app, cliEnv);
+    expect({ code: deploy.code, output: deploy.code === 0 ? '' : deploy.output.slice(-3000) }).toEqual({ code: 0, output: '' });
+    expect(emulator.policy(AP).bindings).toEqual([
+      expect.objectContaining({ role: 'roles/networksecurity.viewer', members: ['group:api-readers@example.com'] }),
+    ]);
+    expect(emulator.policy(MJ).bindings?.[0]?.members?.length).toBe(2);
+    const destroy = await runCommand(npx, ['cdktf', 'destroy', '--auto-approve'], app, cliEnv);
+    expect({ code: destroy.code, output: destroy.code === 0 ? '' : destroy.output.slice(-3000) }).toEqual({ code: 0, output: '' });
+    expect([emulator.policy(AP).bindings ?? [], emulator.policy(MJ).bindings ?? []]).toEqual([[], []]);
+  });
+});
+
 test.each(blocks.filter((b) => b.marker?.startsWith('excerpt-of ')).map((b) => [where(b), b] as const))(
   'the excerpt at %s is a part of the file it names',
   (_name, block) => {
@@ -296,13 +347,6 @@ describe("the README's statements", () => {
     const result = await runProgram(file);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain(`\n${shown}\n    at `);
-  });
-
-  test("a TypeScript app's set-up names the TypeScript and ts-node that run the README's programs here, and its tsconfig.json", () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-    const install = /`npm install -D (typescript@\S+) (ts-node@\S+) @types\/node`/.exec(README);
-    expect(install?.slice(1)).toEqual([`typescript@${pkg.devDependencies.typescript}`, `ts-node@${pkg.devDependencies['ts-node']}`]);
-    expect(JSON.parse(readmeTsconfig().code).compilerOptions).toMatchObject({ module: 'commonjs', strict: true });
   });
 
   test('the published names match the packages the build makes', () => {

@@ -39,9 +39,7 @@ test("conditions Google's IAM environment refuses fail terraform plan at the res
   const plan = await terraform(dir, 'plan', '-input=false');
   expect(plan.code).toBe(1);
   const stderr = unwrapped(plan.stderr);
-  expect(stderr).toContain(
-    'Error: Invalid IAM grant with googleiam_authorization_policy_iam_member.overload, on main.tf line ',
-  );
+  expect(stderr).toContain('Error: Invalid IAM grant with googleiam_authorization_policy_iam_member.overload, on main.tf line ');
   expect(stderr).toContain(
     'condition.expression: not a valid IAM condition: `request.time` is a timestamp: compare it with `timestamp("2027-01-01T00:00:00Z")`, ' +
       'not a string (CEL has no `<` for a timestamp and a string) at line 1, column 16: request.time < "2027-01-01" ^',
@@ -63,7 +61,11 @@ test("an api.getAttribute key Google's reference does not document: a warning at
   const dir = await configuration('warned', member('undocumented', "api.getAttribute('example.googleapis.com/key', '') == 'x'"));
   const plan = await terraform(dir, 'plan', '-input=false');
   expect(plan.code).toBe(0);
-  expect(unwrapped(plan.output)).toContain('Warning: IAM condition Google may refuse with googleiam_authorization_policy_iam_member.undocumented');
-  expect(unwrapped(plan.output)).toContain('not `example.googleapis.com/key`: a service may provide it, or Google may refuse the condition');
+  expect(unwrapped(plan.output)).toContain(
+    'Warning: IAM condition Google may refuse with googleiam_authorization_policy_iam_member.undocumented',
+  );
+  expect(unwrapped(plan.output)).toContain(
+    'not `example.googleapis.com/key`: a service may provide it, or Google may refuse the condition',
+  );
   fs.writeFileSync(path.join(hcl.scratch, 'warned.txt'), plan.output);
 });

@@ -65,12 +65,16 @@ test('an api.getAttribute key Google does not document: a warning naming the con
   Testing.synth(stack);
 });
 
-test('a policy names the binding; a documented condition has no warning; a token is the provider\'s to check', () => {
+test("a policy names the binding; a documented condition has no warning; a token is the provider's to check", () => {
   const stack = newStack();
   const policy = new GoogleIamPolicy(stack, 'Policy', {
     resource: { service: 'secretmanager', apiVersion: 'v1', name: 'projects/my-project/secrets/db-password' },
     bindings: [
-      { role: 'roles/secretmanager.viewer', members: ['user:a@example.com'], condition: { title: 'ok', expression: 'resource.name.endsWith("/db-password")' } },
+      {
+        role: 'roles/secretmanager.viewer',
+        members: ['user:a@example.com'],
+        condition: { title: 'ok', expression: 'resource.name.endsWith("/db-password")' },
+      },
       {
         role: 'roles/secretmanager.secretAccessor',
         members: ['user:a@example.com'],

@@ -66,7 +66,10 @@ const DOCUMENTED: ReadonlyArray<readonly [source: string, expression: string]> =
   ],
   [`${REFERENCE}#date-time`, 'request.time.getFullYear("America/Los_Angeles") >= 2020 && request.time.getMonth("America/Los_Angeles") < 6'],
   [`${REFERENCE}#date-time`, 'request.time.getDayOfMonth("America/New_York") == 1 && request.time.getDayOfYear() < 100'],
-  [`${REFERENCE}#date-time`, 'request.time.getDate("Asia/Tokyo") >= 15 && request.time.getMinutes() < 30 && request.time.getSeconds() < 59'],
+  [
+    `${REFERENCE}#date-time`,
+    'request.time.getDate("Asia/Tokyo") >= 15 && request.time.getMinutes() < 30 && request.time.getSeconds() < 59',
+  ],
   [`${REFERENCE}#date-time`, 'request.time < timestamp("2021-01-01T00:00:00Z") + duration("3600s")'],
   // Resource attributes: service, type, name (startsWith, endsWith, extract).
   [`${REFERENCE}#resource-service`, 'resource.service == "compute.googleapis.com"'],
@@ -96,7 +99,7 @@ const DOCUMENTED: ReadonlyArray<readonly [source: string, expression: string]> =
   // Forwarding rule attributes.
   [
     `${REFERENCE}#forwarding-rule`,
-    "!compute.isForwardingRuleCreationOperation() || (compute.isForwardingRuleCreationOperation() && " +
+    '!compute.isForwardingRuleCreationOperation() || (compute.isForwardingRuleCreationOperation() && ' +
       "compute.matchLoadBalancingSchemes(['INTERNAL', 'INTERNAL_MANAGED', 'INTERNAL_SELF_MANAGED']))",
   ],
   // URL host/path (IAP).
@@ -119,36 +122,121 @@ describe("Google's documented conditions type-check and are accepted", () => {
  */
 const REFUSED: ReadonlyArray<readonly [source: string, expression: string, column: number, reason: RegExp]> = [
   // Attributes the reference does not declare.
-  [`${REFERENCE}#resource-name`, 'resource.nam.startsWith("projects/")', 10, /`resource` has no attribute `nam` \(did you mean `resource\.name`\?\)/],
-  [`${REFERENCE}#resource-attributes`, 'resource.labels["env"] == "prod"', 10, /`resource` has no attribute `labels`: Google documents `resource\.service`/],
+  [
+    `${REFERENCE}#resource-name`,
+    'resource.nam.startsWith("projects/")',
+    10,
+    /`resource` has no attribute `nam` \(did you mean `resource\.name`\?\)/,
+  ],
+  [
+    `${REFERENCE}#resource-attributes`,
+    'resource.labels["env"] == "prod"',
+    10,
+    /`resource` has no attribute `labels`: Google documents `resource\.service`/,
+  ],
   [`${REFERENCE}#access-levels`, 'request.auth.claims.email == "a@example.com"', 14, /`request\.auth` has no attribute `claims`/],
   [`${REFERENCE}#destination-ip-port`, 'destination.address == "10.0.0.1"', 13, /`destination` has no attribute `address`/],
   [`${REFERENCE}#api-attributes`, 'api.modifiedGrantsByRole == []', 5, /`api` has no attributes, only functions: `api\.getAttribute\(/],
-  [`${REFERENCE}`, 'origin.ip == "10.0.0.1"', 1, /`origin` is not an attribute of IAM conditions: they are `request`, `resource`, `destination`, `api` and `compute`/],
-  [`${REFERENCE}`, 'requst.time < timestamp("2027-01-01T00:00:00Z")', 1, /`requst` is not an attribute of IAM conditions \(did you mean `request`\?\)/],
+  [
+    `${REFERENCE}`,
+    'origin.ip == "10.0.0.1"',
+    1,
+    /`origin` is not an attribute of IAM conditions: they are `request`, `resource`, `destination`, `api` and `compute`/,
+  ],
+  [
+    `${REFERENCE}`,
+    'requst.time < timestamp("2027-01-01T00:00:00Z")',
+    1,
+    /`requst` is not an attribute of IAM conditions \(did you mean `request`\?\)/,
+  ],
   // Functions: a misspelt one, and the documented ones with the wrong arguments.
-  [`${REFERENCE}#resource-name`, 'resource.name.startWith("projects/")', 15, /`startWith\(\)` is not a function of a string: did you mean `startsWith\(\)`\?/],
-  [`${REFERENCE}#resource-tags`, 'resource.matchTag("123456789012/env")', 10, /no overload of `matchTag\(\)` takes `resource\.matchTag\(string\)`: it is `resource\.matchTag\(string, string\): bool`/],
+  [
+    `${REFERENCE}#resource-name`,
+    'resource.name.startWith("projects/")',
+    15,
+    /`startWith\(\)` is not a function of a string: did you mean `startsWith\(\)`\?/,
+  ],
+  [
+    `${REFERENCE}#resource-tags`,
+    'resource.matchTag("123456789012/env")',
+    10,
+    /no overload of `matchTag\(\)` takes `resource\.matchTag\(string\)`: it is `resource\.matchTag\(string, string\): bool`/,
+  ],
   [`${REFERENCE}#resource-tags`, 'resource.hasTagKey(123)', 10, /no overload of `hasTagKey\(\)` takes `resource\.hasTagKey\(int\)`/],
-  [`${REFERENCE}#forwarding-rule`, "compute.matchLoadBalancingSchemes('INTERNAL')", 9, /no overload of `matchLoadBalancingSchemes\(\)` takes `compute\.matchLoadBalancingSchemes\(string\)`/],
-  [`${REFERENCE}#date-time`, 'request.time.getHour() > 9', 14, /`getHour\(\)` is not a function of a timestamp: did you mean `getHours\(\)`\?/],
+  [
+    `${REFERENCE}#forwarding-rule`,
+    "compute.matchLoadBalancingSchemes('INTERNAL')",
+    9,
+    /no overload of `matchLoadBalancingSchemes\(\)` takes `compute\.matchLoadBalancingSchemes\(string\)`/,
+  ],
+  [
+    `${REFERENCE}#date-time`,
+    'request.time.getHour() > 9',
+    14,
+    /`getHour\(\)` is not a function of a timestamp: did you mean `getHours\(\)`\?/,
+  ],
   // Overloads: the attribute's type against another.
   [`${REFERENCE}#destination-ip-port`, 'destination.port == "22"', 21, /`destination\.port` is an int: compare it with `22`, not a string/],
-  [`${REFERENCE}#destination-ip-port`, 'destination.ip == 167772161', 19, /`destination\.ip` is a string: compare it with `"167772161"`, not an int/],
-  [`${REFERENCE}#date-time`, 'request.time > 1735689600', 16, /`request\.time` is a timestamp: compare it with `timestamp\("2027-01-01T00:00:00Z"\)`, not an int/],
-  [`${REFERENCE}#date-time`, 'request.time < "2027-01-01T00:00:00Z"', 16, /compare it with `timestamp\("2027-01-01T00:00:00Z"\)`, not a string/],
-  [`${REFERENCE}#date-time`, 'request.time - timestamp("2027-01-01T00:00:00Z") < 3600', 52, /is a duration: compare it with `duration\("3600s"\)`, not an int/],
+  [
+    `${REFERENCE}#destination-ip-port`,
+    'destination.ip == 167772161',
+    19,
+    /`destination\.ip` is a string: compare it with `"167772161"`, not an int/,
+  ],
+  [
+    `${REFERENCE}#date-time`,
+    'request.time > 1735689600',
+    16,
+    /`request\.time` is a timestamp: compare it with `timestamp\("2027-01-01T00:00:00Z"\)`, not an int/,
+  ],
+  [
+    `${REFERENCE}#date-time`,
+    'request.time < "2027-01-01T00:00:00Z"',
+    16,
+    /compare it with `timestamp\("2027-01-01T00:00:00Z"\)`, not a string/,
+  ],
+  [
+    `${REFERENCE}#date-time`,
+    'request.time - timestamp("2027-01-01T00:00:00Z") < 3600',
+    52,
+    /is a duration: compare it with `duration\("3600s"\)`, not an int/,
+  ],
   [`${REFERENCE}#date-time`, 'request.time.getHours("UTC") == "9"', 33, /is an int: compare it with `9`, not a string/],
-  [`${REFERENCE}#resource-type`, 'resource.type == ["storage.googleapis.com/Object"]', 18, /`resource\.type` is a string and `\["storage\.googleapis\.com\/Object"\]` a list<string>: CEL has no `==`/],
-  [`${REFERENCE}#access-levels`, 'request.auth.access_levels == "accessPolicies/1/accessLevels/CorpNet"', 31, /`request\.auth\.access_levels` is a list<string> and/],
+  [
+    `${REFERENCE}#resource-type`,
+    'resource.type == ["storage.googleapis.com/Object"]',
+    18,
+    /`resource\.type` is a string and `\["storage\.googleapis\.com\/Object"\]` a list<string>: CEL has no `==`/,
+  ],
+  [
+    `${REFERENCE}#access-levels`,
+    'request.auth.access_levels == "accessPolicies/1/accessLevels/CorpNet"',
+    31,
+    /`request\.auth\.access_levels` is a list<string> and/,
+  ],
   // A condition is a bool.
   [`${REFERENCE}#resource-name`, 'resource.name', 1, /a condition must be true or false, but this expression is a string/],
-  [`${REFERENCE}#resource-name`, 'resource.name.extract("projects/{project}/")', 1, /a condition must be true or false, but this expression is a string/],
+  [
+    `${REFERENCE}#resource-name`,
+    'resource.name.extract("projects/{project}/")',
+    1,
+    /a condition must be true or false, but this expression is a string/,
+  ],
   // Literals that do not exist.
   [`${REFERENCE}#date-time`, 'request.time < timestamp("2027-02-29T00:00:00Z")', 26, /February 2027 has no day 29 \(it has 28 days\)/],
-  [`${REFERENCE}#date-time`, 'request.time < timestamp("2027-01-01")', 26, /a date alone is not an RFC 3339 time; add the time and its zone, e.g\. T00:00:00Z/],
+  [
+    `${REFERENCE}#date-time`,
+    'request.time < timestamp("2027-01-01")',
+    26,
+    /a date alone is not an RFC 3339 time; add the time and its zone, e.g\. T00:00:00Z/,
+  ],
   [`${REFERENCE}#date-time`, 'request.time < timestamp("2027-01-01T24:00:00Z")', 26, /hour 24 does not exist/],
-  [`${REFERENCE}#date-time`, 'request.time < timestamp("2021-01-01T00:00:00Z") + duration("1d")', 61, /`duration\("1d"\)` is not a valid duration: "d" is not a unit/],
+  [
+    `${REFERENCE}#date-time`,
+    'request.time < timestamp("2021-01-01T00:00:00Z") + duration("1d")',
+    61,
+    /`duration\("1d"\)` is not a valid duration: "d" is not a unit/,
+  ],
   [`${REFERENCE}#date-time`, 'request.time < timestamp("2021-01-01T00:00:00Z") + duration("3600")', 61, /the number 3600 has no unit/],
 ];
 
@@ -163,10 +251,12 @@ describe('typed cases Google refuses: the message says what is wrong and what wo
 
 test('a multi-line condition: the caret on the line of the mistake', () => {
   const expression = 'request.time < timestamp("2027-01-01T00:00:00Z") &&\n  // only prod\n  destination.port == "22"';
-  expect(refusal(expression)).toMatch(/compare it with `22`, not a string \(CEL has no `==` for an int and a string\) at line 3, column 23:\n {4}destination\.port == "22"\n {24}\^$/);
+  expect(refusal(expression)).toMatch(
+    /compare it with `22`, not a string \(CEL has no `==` for an int and a string\) at line 3, column 23:\n {4}destination\.port == "22"\n {24}\^$/,
+  );
 });
 
-test('checks run after the linter: its units keep their messages (Google\'s linter examples)', () => {
+test("checks run after the linter: its units keep their messages (Google's linter examples)", () => {
   expect(refusal("api.getAttribute('k', []).hasOnly(roles)")).toMatch(/HasOnlyListConstCheck/);
 });
 
@@ -202,11 +292,20 @@ const CEL_GO_TYPED: readonly string[] = [
   '1 in dyn([1, 2, 3])',
   'type(null) == null_type',
   'type(type) == type',
-  '[dyn(\'string\')] + [1]',
+  "[dyn('string')] + [1]",
   '[1].map(x, [x, x]).map(x, [x, x])',
   'list == type([1]) && map == type({1:2u})',
 ];
-const CEL_GO_REFUSED: readonly string[] = ['foo', '1 + x', 'fun()', "'string'.fun()", '[].length', 'undef', 'undef()', '[].map(x, [].map(y, x in y && y in x))'];
+const CEL_GO_REFUSED: readonly string[] = [
+  'foo',
+  '1 + x',
+  'fun()',
+  "'string'.fun()",
+  '[].length',
+  'undef',
+  'undef()',
+  '[].map(x, [].map(y, x in y && y in x))',
+];
 
 /** Where cel-js 8 and cel-go's test configuration disagree; none refuses a condition cel-go accepts but the last. */
 const CEL_GO_DEVIATIONS: ReadonlyArray<readonly [expression: string, why: string]> = [
@@ -267,7 +366,11 @@ describe('what Google may refuse but its reference leaves uncertain is a warning
       `${REFERENCE}#api-attributes`,
       /^Google's reference documents the api\.getAttribute\(\) keys `iam\.googleapis\.com\/modifiedGrantsByRole` and `storage\.googleapis\.com\/objectListPrefix`, not `somekey`: a service may provide it, or Google may refuse the condition/,
     ],
-    ['resource.name.lowerAscii() == "a"', 'cel-go ext/strings.go', /^`lowerAscii\(\)` is from cel-go's strings extension, not CEL's standard library: .* at line 1, column 15:/],
+    [
+      'resource.name.lowerAscii() == "a"',
+      'cel-go ext/strings.go',
+      /^`lowerAscii\(\)` is from cel-go's strings extension, not CEL's standard library: .* at line 1, column 15:/,
+    ],
     ['principal.type == "iam.googleapis.com/ServiceAccount"', `${REFERENCE}#principal`, /principal access boundary policy bindings/],
   ])('%s (%s)', (expression, _source, reason) => {
     expect(accepted(expression)).toBe(true);
@@ -301,12 +404,16 @@ describe('what Google may refuse but its reference leaves uncertain is a warning
 });
 
 describe("timestamp literals as Go's time.Parse(time.RFC3339, …) reads them, in CEL's range", () => {
-  test.each(['2027-01-01T00:00:00Z', '2024-02-29T23:59:59Z', '2027-01-01T09:00:00.123456789+01:00', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2027-06-30T12:00:00-07:30'])(
-    'accepts %s',
-    (text) => {
-      expect(timestampProblem(text)).toBeUndefined();
-    },
-  );
+  test.each([
+    '2027-01-01T00:00:00Z',
+    '2024-02-29T23:59:59Z',
+    '2027-01-01T09:00:00.123456789+01:00',
+    '0001-01-01T00:00:00Z',
+    '9999-12-31T23:59:59.999Z',
+    '2027-06-30T12:00:00-07:30',
+  ])('accepts %s', (text) => {
+    expect(timestampProblem(text)).toBeUndefined();
+  });
 
   test.each<[string, RegExp]>([
     ['2027-13-01T00:00:00Z', /^month 13 does not exist$/],
@@ -329,9 +436,12 @@ describe("timestamp literals as Go's time.Parse(time.RFC3339, …) reads them, i
 });
 
 describe("duration literals as Go's time.ParseDuration reads them", () => {
-  test.each(['3600s', '1h', '1.5h', '1h30m', '-1m30s', '+5s', '0', '.5s', '5.s', '300ms', '10us', '10µs', '10μs', '1ns', '2562047h'])('accepts %s', (text) => {
-    expect(durationProblem(text)).toBeUndefined();
-  });
+  test.each(['3600s', '1h', '1.5h', '1h30m', '-1m30s', '+5s', '0', '.5s', '5.s', '300ms', '10us', '10µs', '10μs', '1ns', '2562047h'])(
+    'accepts %s',
+    (text) => {
+      expect(durationProblem(text)).toBeUndefined();
+    },
+  );
 
   test.each<[string, RegExp]>([
     ['', /^expected numbers with units/],
