@@ -4,9 +4,10 @@ import { celGoSyntaxError } from './cel-go-syntax';
 
 /**
  * The CEL parser (@marcbachmann/cel-js), loaded on first use so that
- * requiring this library stays cheap. Only this file knows the package; the
- * rest of lib/iam sees the two small shapes of cel-ast.ts, which keep the
- * package's types out of the public declarations.
+ * requiring this library stays cheap. Only this file and cel-checker.ts (its
+ * type checker) know the package; the rest of lib/iam sees the small shapes
+ * of cel-ast.ts, which keep the package's types out of the public
+ * declarations.
  *
  * Google parses conditions with cel-go; where cel-js parses differently,
  * parseCel follows cel-go (see cel-go-syntax.ts and the form feed below).
@@ -21,12 +22,14 @@ import { celGoSyntaxError } from './cel-go-syntax';
 /** A parsed expression, or where and why it does not parse. */
 export type CelParseResult = { readonly ok: true; readonly ast: CelNode } | { readonly ok: false; readonly error: CelSyntaxError };
 
-type CelModule = typeof CelJs;
+/** The package's module (cel-checker.ts uses its Environment). */
+export type CelModule = typeof CelJs;
 
 let celModule: CelModule | undefined;
 
 /* eslint-disable @typescript-eslint/no-require-imports */
-function loadCel(): CelModule {
+/** The package, loaded on first use: the bundled copy, or the package itself in a checkout not yet built. */
+export function loadCel(): CelModule {
   if (!celModule) {
     try {
       celModule = require('../../dist/vendor/cel.js') as CelModule;
@@ -46,7 +49,7 @@ function loadCel(): CelModule {
  * whitespace too, and in a string literal or comment both are ordinary
  * characters. Offsets stay the same.
  */
-function withFormFeedsAsSpaces(expression: string): string {
+export function withFormFeedsAsSpaces(expression: string): string {
   return expression.replace(/\f/g, ' ');
 }
 
