@@ -1,7 +1,7 @@
 import { checkRule, ruleSetting, type CheckLevel, type CheckSettings } from './check-rules';
 import { conditionExpiry } from './condition-expiry';
 import { grantedBindings, isAuthoritative, type Grant, type GrantedBinding } from './grant';
-import type { IsKnown } from './grant-validation';
+import type { IsKnown } from './types';
 import { comparisonKey } from './principal';
 import { isBasicRole } from './role';
 import { predefinedRole } from './role-table';

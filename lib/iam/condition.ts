@@ -6,7 +6,7 @@ import { parseCel } from './cel-parser';
 import { countLogicalOperatorsIn, lintCondition } from './condition-lint';
 import { IamValidationError } from './errors';
 import type { Grant } from './grant';
-import type { IsKnown } from './grant-validation';
+import type { IsKnown } from './types';
 import { isBasicRole } from './role';
 import { describePosition } from './source-excerpt';
 import type { ConditionInput } from './types';

@@ -5,10 +5,8 @@ import type { Grant, GrantBinding } from './grant';
 import { BindingIdentity } from './identity';
 import { comparisonKey, parseGrantPrincipal } from './principal';
 import { validateRole } from './role';
-import type { AuditConfig, ConditionInput } from './types';
+import type { AuditConfig, ConditionInput, IsKnown } from './types';
 
-/** Whether a value is known; the constructs pass "not a Terraform token", the provider "always". */
-export type IsKnown = (value: unknown) => boolean;
 const always: IsKnown = () => true;
 
 /** The log types an audit config may name; `LOG_TYPE_UNSPECIFIED` is Google's "should never be this". */

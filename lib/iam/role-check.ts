@@ -1,7 +1,7 @@
 import { IamValidationError } from './errors';
 import { formatCount } from './format';
 import type { Grant } from './grant';
-import type { IsKnown } from './grant-validation';
+import type { IsKnown } from './types';
 import { isPredefinedRoleName } from './role';
 import { grantability, type RoleTarget } from './role-grantability';
 import { misspellingOf, nearest } from './role-suggestions';

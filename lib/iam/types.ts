@@ -58,3 +58,6 @@ export interface ConditionInput {
  * created again answers it again.
  */
 export const EMPTY_POLICY_ETAG = 'ACAB';
+
+/** Whether a value is known; the constructs pass "not a Terraform token", the provider "always". */
+export type IsKnown = (value: unknown) => boolean;

@@ -1,5 +1,6 @@
 import type { IamPolicyEndpoint } from '../../api/iam-policy';
 import { ClaimIndex, claimOverlap, type ClaimOverlap, type GrantClaims } from '../../iam/grant-claims';
+import { shortDigest } from '../../iam/digest';
 import type { IamResource } from '../../iam/grant';
 import type { PolicyEdit } from '../../iam/policy-edit';
 import { PolicyIdentity } from '../../iam/identity';
@@ -15,8 +16,9 @@ export interface GrantLabel {
 
 /** What the grants of the configuration claim on one policy, as one process knows them. */
 interface PolicyClaims {
+  /** By claim id (`claimId`: grant key and claims). */
   readonly index: ClaimIndex<string>;
-  /** Grant key → how messages name its resource. */
+  /** Claim id → how messages name its resource. */
   readonly labels: Map<string, string>;
   /** Grant key → the claims the static validation first recorded under it. */
   readonly statics: Map<string, GrantClaims>;
@@ -134,19 +136,23 @@ export class PolicyBatchers {
         const first = claimed.statics.get(other.key);
         if (other.static && first && !claimed.twins.has(other.key)) claimed.twins.set(other.key, claimOverlap(first, other.claims));
         if (other.static && !first) claimed.statics.set(other.key, other.claims);
-        if (claimed.labels.has(other.key)) continue; // this process's own claim of that resource, or one already known
-        claimed.index.add(other.key, other.claims);
-        claimed.labels.set(other.key, other.label);
+        const id = claimId(other.key, other.claims);
+        if (claimed.labels.has(id)) continue; // this process's own claim of that resource, or one already known
+        claimed.index.add(id, other.claims);
+        claimed.labels.set(id, other.label);
       }
     }
-    const overlaps = claimed.index
-      .overlapping(claims, who.key)
-      .map(({ id, overlap }) => ({ overlap, declaredBy: claimed.labels.get(id) ?? id }));
+    const own = claimId(who.key, claims);
     const twin = claimed.twins.get(who.key);
+    const overlaps = claimed.index
+      .overlapping(claims, own)
+      // Another resource of this grant key: the static validation's twin says it once (below), when it saw both.
+      .filter(({ id }) => !(twin && keyOfClaimId(id) === who.key))
+      .map(({ id, overlap }) => ({ overlap, declaredBy: claimed.labels.get(id) ?? keyOfClaimId(id) }));
     if (twin) overlaps.push({ overlap: twin, declaredBy: who.label });
-    if (!claimed.labels.has(who.key)) run?.claim(policy, claims, who);
-    claimed.index.add(who.key, claims);
-    claimed.labels.set(who.key, who.label);
+    if (!claimed.labels.has(own)) run?.claim(policy, claims, who);
+    claimed.index.add(own, claims);
+    claimed.labels.set(own, who.label);
     return overlaps;
   }
 
@@ -194,4 +200,18 @@ export class PolicyBatchers {
     this.stopped = true;
     for (const batcher of this.batchers.values()) batcher.stop();
   }
+}
+
+/**
+ * How the claim index tells resources apart: by grant key, and by what they claim. Terraform plans a resource
+ * more than once a run with the same values, so the same key and claims are the same resource again; two
+ * resources of one key (a principal's roles declared twice, once with other roles) claim differently, and each
+ * must be seen by the grants it contradicts, not replaced by the other.
+ */
+function claimId(key: string, claims: GrantClaims): string {
+  return `${key}\n${shortDigest(claims.claims.join('\n'), 16)}`;
+}
+
+function keyOfClaimId(id: string): string {
+  return id.slice(0, id.lastIndexOf('\n'));
 }

@@ -928,6 +928,10 @@ const EXAMPLES: [string, Case][] = [
     fixed(refusedThenAlone([{ ...member(0, at(0, 0), ALICE), byNumber: true, alias: 1 }, EMPTY_POLICY_A])),
   ],
   [
+    "(l) a principal's roles declared twice on one policy, with no role and with viewer, beside binding(viewer = [bob]): refused at plan, the binding too (the second of the twins used to replace the first in the claim index; seed 884902941)",
+    fixed(refusedThenAlone([memberRoles(0, 1, ALICE, []), binding(0, at(1, 0), [BOB]), memberRoles(4, 1, ALICE, [at(1, 0)])])),
+  ],
+  [
     "(j) an _iam_member_roles removed from the configuration while the refresh answers the policy before its write (the empty one) and the delete's read is current: revoked",
     lostWhileLagging(memberRoles(0, 0, ALICE, [at(0, 0)])),
   ],
