@@ -33,3 +33,18 @@ export function styleFieldPath(path: string, style: NameStyle): string {
     name === undefined ? match : `${dot}${styleName(name, style)}`,
   );
 }
+
+/**
+ * The struct shapes a message describes, `{ service, apiVersion, name, policyReadMethod? }`, with each field
+ * name in `style` (Python's `{ service, api_version, name, policy_read_method? }`); the rest of `text` as it is.
+ */
+export function styleShapes(text: string, style: NameStyle): string {
+  if (style === 'camel') return text;
+  return text.replace(/\{ ((?:[A-Za-z_]\w*\??, )*[A-Za-z_]\w*\??) \}/g, (_shape, fields: string) => {
+    const styled = fields.split(', ').map((field) => {
+      const optional = field.endsWith('?');
+      return `${styleName(optional ? field.slice(0, -1) : field, style)}${optional ? '?' : ''}`;
+    });
+    return `{ ${styled.join(', ')} }`;
+  });
+}

@@ -5,7 +5,7 @@
  * JavaScript. Every message that names a member of the API asks here.
  */
 import { packageManifest } from '../install/provider-package';
-import { styleFieldPath, styleName, type NameStyle } from '../iam/name-style';
+import { styleFieldPath, styleName, styleShapes, type NameStyle } from '../iam/name-style';
 
 /** One jsii language: how its users spell members, calls, structs and lists. */
 export interface CallerLanguage {
@@ -94,6 +94,11 @@ export function callerLanguage(env: NodeJS.ProcessEnv = process.env): CallerLang
 /** A field path (`grants[2].condition.expression`) as the calling language spells it. */
 export function callerField(field: string, language: CallerLanguage = callerLanguage()): string {
   return styleFieldPath(field, language.style);
+}
+
+/** A message's struct shapes (`{ service, apiVersion, name }`) with the field names the calling language uses. */
+export function callerShapes(text: string, language: CallerLanguage = callerLanguage()): string {
+  return styleShapes(text, language.style);
 }
 
 /** `Type.method` (a lookup or static method) as the calling language spells it, e.g. `GoogleLookups.get_import_job`. */

@@ -1,6 +1,6 @@
 import type { IConstruct } from 'constructs';
 import { IamValidationError } from '../iam/errors';
-import { callerField } from './caller-language';
+import { callerField, callerShapes } from './caller-language';
 
 /**
  * A synth-time error of a construct or lookup: the construct path (or the
@@ -36,7 +36,7 @@ export class ConstructValidationError extends Error {
  */
 export function validationMessage(where: string | IConstruct, field: string, value: unknown, reason: string): string {
   const place = typeof where === 'string' ? where : where.node.path;
-  return `${place}: ${callerField(field)}: ${reason} (got ${IamValidationError.show(value)})`;
+  return `${place}: ${callerField(field)}: ${callerShapes(reason)} (got ${IamValidationError.show(value)})`;
 }
 
 /** Runs `check`; an IamValidationError from the IAM domain becomes a ConstructValidationError at `where`. */

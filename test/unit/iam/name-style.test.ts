@@ -1,4 +1,4 @@
-import { snakeCase, styleFieldPath, styleName } from '../../../lib/iam/name-style';
+import { snakeCase, styleFieldPath, styleName, styleShapes } from '../../../lib/iam/name-style';
 import { counted } from '../../../lib/iam/format';
 
 test.each([
@@ -39,4 +39,12 @@ describe('counted (lib/iam/format.ts)', () => {
   ])('%s %s', (n, singular, plural, expected) => {
     expect(counted(n, singular, plural)).toBe(expected);
   });
+});
+
+test('struct shapes in a message: each field styled, the optional mark kept, the rest of the text untouched', () => {
+  const text = 'expected { service, apiVersion, name, policyReadMethod? } (see {docs})';
+  expect(styleShapes(text, 'camel')).toBe(text);
+  expect(styleShapes(text, 'snake')).toBe('expected { service, api_version, name, policy_read_method? } (see {docs})');
+  expect(styleShapes(text, 'pascal')).toBe('expected { Service, ApiVersion, Name, PolicyReadMethod? } (see {docs})');
+  expect(styleShapes('a list of { role, members, condition? }', 'snake')).toBe('a list of { role, members, condition? }');
 });

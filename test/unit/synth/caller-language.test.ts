@@ -64,6 +64,9 @@ test('validation messages spell the field as the calling language does (JSII_AGE
     expect(validationMessage('stack/Grant', 'condition.celExpression', 'x', 'bad')).toBe(
       'stack/Grant: condition.cel_expression: bad (got "x")',
     );
+    expect(
+      validationMessage('GoogleLookups.get_iam_policy', 'resource', 1, 'expected { service, apiVersion, name, policyReadMethod? }'),
+    ).toBe('GoogleLookups.get_iam_policy: resource: expected { service, api_version, name, policy_read_method? } (got 1)');
     delete process.env.JSII_AGENT;
     expect(validationMessage('stack/Grant', 'condition.celExpression', 'x', 'bad')).toBe(
       'stack/Grant: condition.celExpression: bad (got "x")',
