@@ -116,6 +116,9 @@ export const ProviderErrors = {
   },
   /** The detail under the summary that names the resource type and the import ID. */
   nothingToImport: (what: string) => new ProviderError(what, 'NOT_FOUND_ON_IMPORT'),
+  /** A `moved` block this provider cannot map (MoveResourceState is told the types, not the addresses). */
+  moveRefused: (source: string, target: string, why: string) =>
+    `A moved block cannot bring a ${source} into ${target}: ${why}. Nothing was changed. Import it instead: an \`import\` block for the ${target} (docs/hcl.md, "From the google provider"), and for the ${source} a \`removed\` block with \`lifecycle { destroy = false }\` in place of the \`moved\` block, so that it leaves the state without being destroyed.`,
 } as const;
 
 /** Whether `error` says Google may hold a change whose answer was lost (ProviderErrors.outcomeUnknown). */

@@ -138,6 +138,31 @@ export interface ResourceType<Context = ProviderContext> {
    * null answer there is "Cannot import non-existent remote object".
    */
   importState(context: CallContext<Context>, id: string, diagnostics: Diagnostics): Promise<CtyObject[]>;
+  /**
+   * MoveResourceState (a `moved` block whose `from` is another type, or
+   * another provider's): the state of this type that holds what `source`
+   * held, without calling anything remote; Terraform then refreshes it
+   * (ReadResource) and plans it as any other object. `target` is the new
+   * object's private state (empty to start with). A source it cannot map is
+   * an error naming it (the RPC gets no address to name); a null answer with
+   * no error is a type that takes no moves. Without it, every move into the
+   * type is refused.
+   */
+  moveFrom?(source: MoveSource, diagnostics: Diagnostics, target: PrivateState): CtyObject | null;
+}
+
+/** What MoveResourceState tells of the object a `moved` block moves (never its address). */
+export interface MoveSource {
+  /** The source's provider, as Terraform sends it (`registry.terraform.io/hashicorp/google`); OpenTofu may send a bare name. */
+  readonly providerAddress: string;
+  /** The source's type, e.g. `google_network_security_address_group_iam_member`. */
+  readonly typeName: string;
+  /** The version of the source's schema the state was written with. */
+  readonly schemaVersion: number;
+  /** The source's state as stored (Terraform's JSON state of the source's schema), parsed. */
+  readonly state: unknown;
+  /** The source's private state, if this provider wrote it (another provider's bytes read as empty). */
+  readonly private: PrivateState;
 }
 
 /** One data source type, e.g. `googleiam_iam_policy`. */

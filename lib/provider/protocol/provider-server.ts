@@ -14,8 +14,8 @@ import { ProviderState } from './provider-state';
 import { unchangedObjects } from './saved-plan';
 import { terraformCommandOfParent } from './terraform-command';
 
-/** As terraform-plugin-framework announces them, except MoveResourceState, which no type here supports. */
-export const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: false };
+/** As terraform-plugin-framework announces them (MoveResourceState answered by the types that take moves: ResourceType `moveFrom`). */
+export const SERVER_CAPABILITIES = { plan_destroy: true, get_provider_schema_optional: true, move_resource_state: true };
 
 /** A type with its schema's cty type. */
 export interface Typed<T> {

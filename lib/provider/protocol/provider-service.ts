@@ -18,6 +18,7 @@ import { callFunction, getFunctions } from './rpc/functions';
 import { getMetadata } from './rpc/get-metadata';
 import { getProviderSchema } from './rpc/get-provider-schema';
 import { importResourceState } from './rpc/import-resource-state';
+import { moveResourceState } from './rpc/move-resource-state';
 import { planResourceChange } from './rpc/plan-resource-change';
 import { readDataSource } from './rpc/read-data-source';
 import { readResource } from './rpc/read-resource';
@@ -57,7 +58,7 @@ export function createProviderService<Context>(definition: ProviderDefinition<Co
     PlanResourceChange: rpc('PlanResourceChange', planResourceChange),
     ApplyResourceChange: rpc('ApplyResourceChange', applyResourceChange),
     ImportResourceState: rpc('ImportResourceState', importResourceState),
-    MoveResourceState: refused('MoveResourceState', 'moving resources between types (moved blocks across resource types)'),
+    MoveResourceState: rpc('MoveResourceState', moveResourceState),
     ReadDataSource: rpc('ReadDataSource', readDataSource),
     OpenEphemeralResource: refused('OpenEphemeralResource', 'ephemeral resources'),
     RenewEphemeralResource: refused('RenewEphemeralResource', 'ephemeral resources'),

@@ -75,6 +75,16 @@ export interface ImportResourceStateRequest {
   readonly id: string;
 }
 
+/** MoveResourceState request: the source as stored, and the target type. */
+export interface MoveResourceStateRequest {
+  readonly source_provider_address: string;
+  readonly source_type_name: string;
+  readonly source_schema_version: string | number;
+  readonly source_state?: { readonly json?: Uint8Array; readonly flatmap?: { readonly [key: string]: string } } | null;
+  readonly target_type_name: string;
+  readonly source_private?: Uint8Array;
+}
+
 /** A DynamicValue this layer writes: always msgpack. */
 export interface WireEncodedValue {
   readonly msgpack: Buffer;
@@ -112,6 +122,12 @@ export interface ApplyResourceChangeResponse extends DiagnosticsResponse {
 /** ImportResourceState response. */
 export interface ImportResourceStateResponse extends DiagnosticsResponse {
   readonly imported_resources: readonly { readonly type_name: string; readonly state: WireEncodedValue; readonly private: Uint8Array }[];
+}
+
+/** MoveResourceState response: no state when the move is refused. */
+export interface MoveResourceStateResponse extends DiagnosticsResponse {
+  readonly target_state: WireEncodedValue | null;
+  readonly target_private: Uint8Array;
 }
 
 /** ReadDataSource response: no state when the read failed. */

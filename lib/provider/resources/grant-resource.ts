@@ -20,7 +20,7 @@ import type { GoogleApiError } from '../../api/errors';
 import { grantValueErrors } from '../../iam/grant-validation';
 import { EMPTY_POLICY_ETAG, type Policy } from '../../iam/types';
 import { isNotFound, ProviderErrors, reportError, reportRefusalAhead, reportWriteError } from '../errors';
-import { isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
+import { ctyFromJson, isWhollyKnown, UNKNOWN, type CtyObject } from '../framework/cty';
 import type { Diagnostics } from '../framework/diagnostics';
 import { formatDuration } from '../framework/duration';
 import type { CallContext, PlannedChange, PlanRequest, ResourceType } from '../framework/resource';
@@ -39,7 +39,8 @@ import { reportConditionWarnings } from './condition-findings';
 import { reportRoleWarnings, roleRefusal } from './role-findings';
 import { changeOnceVisible } from './visible-change';
 import { keptAfterFailedWrite, markSettled, pendingValues, unsettled, unsettledRecently } from './failed-write';
-import { grantPairKey, lastAppliedPairs, rememberLastApplied } from './last-applied';
+import { carryLastApplied, grantPairKey, lastAppliedPairs, rememberLastApplied } from './last-applied';
+import { movedGrant, MoveRefusal, type MovedGrant } from './move-sources';
 
 /** What every grant's model holds besides its kind's own attributes: its resource, and what the provider sets. */
 export interface GrantModel {
@@ -442,6 +443,39 @@ export function grantResourceType<Model extends GrantModel>(
       if (fresh === null) return null;
       // An older version that shows no change keeps the state's etag, the newer one.
       return encode({ ...fresh, etag: olderThanOwnWrite(context.private, policy) ? current.etag : policy.etag });
+    },
+
+    // A `moved` block from the google provider's grant of the same resource, or from this provider's other family
+    // (typed <-> generic): the state an import would write, with the source's etag; nothing is read or written.
+    moveFrom(source, diagnostics, target) {
+      const refuse = (why: string): null => {
+        diagnostics.error(`Cannot move ${source.typeName} to ${typeName}`, ProviderErrors.moveRefused(source.typeName, typeName, why));
+        return null;
+      };
+      let moved: MovedGrant;
+      try {
+        moved = movedGrant(source, { typeName, mode: kind.mode });
+      } catch (error) {
+        if (error instanceof MoveRefusal) return refuse(error.message);
+        throw error;
+      }
+      // The resource as this family names it; `get_iam_policy_method` left to its default, as a configuration leaves it.
+      const { get_iam_policy_method: _method, ...resource } = descriptor.encodeResource(moved.resource);
+      let value: CtyObject;
+      let model: Model;
+      try {
+        value = ctyFromJson(JSON.parse(JSON.stringify({ ...moved.attributes, ...resource, etag: moved.etag ?? null })), stateType, {
+          dropUnknownAttributes: true,
+        }) as CtyObject;
+        descriptor.validate(value, use(value), kind.mode);
+        model = decode(value);
+      } catch (error) {
+        return refuse(error instanceof Error ? error.message : String(error));
+      }
+      if (PolicyIdentity.of(model.resource).key !== PolicyIdentity.of(moved.resource).key)
+        return refuse(`${moved.resource.name} of ${moved.resource.service} is not a ${descriptor.noun}`);
+      if (moved.own) carryLastApplied(source.private, target);
+      return encode({ ...model, id: grantId(kind.grantOf(model)) });
     },
 
     async importState(context, id, diagnostics) {

@@ -1,5 +1,7 @@
+import type { GrantBinding } from '../../iam/grant';
+import { BindingIdentity } from '../../iam/identity';
 import { samePrincipal } from '../../iam/principal';
-import type { AuditConfig, ConditionInput, Expr } from '../../iam/types';
+import type { AuditConfig, Binding, ConditionInput, Expr } from '../../iam/types';
 import type { CtyObject, CtyValue } from '../framework/cty';
 import { isKnown, objectOf, partial } from '../framework/cty-values';
 import type { ModelObject, ModelReader } from '../framework/model';
@@ -113,4 +115,29 @@ export function knownElements<T>(value: CtyValue, map: (object: CtyObject) => T)
     const object = objectOf(v);
     return object ? [map(object)] : [];
   });
+}
+
+/**
+ * Google's bindings as state holds them: one per binding identity (Google
+ * may split one in two), those the state knows first and in its order, each
+ * keeping the state's condition and member spellings.
+ */
+export function bindingsFrom(bindings: readonly Binding[], prior: readonly GrantBinding[]): GrantBinding[] {
+  const priorKeys = prior.map((p) => BindingIdentity.of(p.role, p.condition).key);
+  const merged = new Map<string, { binding: Binding; members: string[] }>();
+  for (const binding of bindings) {
+    const key = BindingIdentity.ofBinding(binding).key;
+    const entry = merged.get(key) ?? { binding, members: [] };
+    entry.members.push(...(binding.members ?? []));
+    merged.set(key, entry);
+  }
+  const rank = (key: string) => (priorKeys.includes(key) ? priorKeys.indexOf(key) : prior.length);
+  return [...merged]
+    .filter(([, { members }]) => members.length > 0)
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([key, { binding, members }]) => {
+      const mine = prior[priorKeys.indexOf(key)];
+      const condition = mine ? mine.condition : conditionFrom(binding.condition);
+      return { role: binding.role, members: membersAsSpelled(members, mine?.members ?? []), ...(condition ? { condition } : {}) };
+    });
 }

@@ -1,19 +1,16 @@
 import type { GrantBinding, PolicyGrant } from '../../iam/grant';
-import { BindingIdentity } from '../../iam/identity';
-import type { Binding } from '../../iam/types';
 import type { ResourceType } from '../framework/resource';
 import type { GoogleIamContext } from '../provider-context';
 import { partial } from '../framework/cty-values';
 import { grantResourceType, type GrantKind, type GrantModel } from './grant-resource';
 import {
   auditConfigsFrom,
-  conditionFrom,
+  bindingsFrom,
   decodeAuditConfigs,
   decodeCondition,
   encodeAuditConfigs,
   encodeCondition,
   knownElements,
-  membersAsSpelled,
   partialCondition,
   type AuditConfigModel,
 } from './grant-values';
@@ -88,31 +85,6 @@ const POLICY: GrantKind<IamPolicyModel> = {
   importWords: { min: 0, exact: true, format: '"<resource>"' },
   imported: (_words, policy, common) => ({ ...common, bindings: bindingsFrom(policy.bindings ?? [], []) }),
 };
-
-/**
- * Google's bindings as state holds them: one per binding identity (Google
- * may split one in two), those the state knows first and in its order, each
- * keeping the state's condition and member spellings.
- */
-function bindingsFrom(bindings: readonly Binding[], prior: readonly GrantBinding[]): GrantBinding[] {
-  const priorKeys = prior.map((p) => BindingIdentity.of(p.role, p.condition).key);
-  const merged = new Map<string, { binding: Binding; members: string[] }>();
-  for (const binding of bindings) {
-    const key = BindingIdentity.ofBinding(binding).key;
-    const entry = merged.get(key) ?? { binding, members: [] };
-    entry.members.push(...(binding.members ?? []));
-    merged.set(key, entry);
-  }
-  const rank = (key: string) => (priorKeys.includes(key) ? priorKeys.indexOf(key) : prior.length);
-  return [...merged]
-    .filter(([, { members }]) => members.length > 0)
-    .sort(([a], [b]) => rank(a) - rank(b))
-    .map(([key, { binding, members }]) => {
-      const mine = prior[priorKeys.indexOf(key)];
-      const condition = mine ? mine.condition : conditionFrom(binding.condition);
-      return { role: binding.role, members: membersAsSpelled(members, mine?.members ?? []), ...(condition ? { condition } : {}) };
-    });
-}
 
 /** `googleiam_<type>_iam_policy` of `descriptor`. */
 export function iamPolicyResource(descriptor: IamTypeDescriptor): ResourceType<GoogleIamContext> {

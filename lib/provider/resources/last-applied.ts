@@ -43,3 +43,8 @@ export function lastAppliedPairs(privateState: PrivateState): Set<string> {
   for (let i = 0; i < kept.length; i += DIGITS) pairs.add(kept.slice(i, i + DIGITS));
   return pairs;
 }
+
+/** A grant moved from another of this provider's types (MoveResourceState): what its configuration held stays remembered. */
+export function carryLastApplied(from: PrivateState, to: PrivateState): void {
+  to.set(KEY, from.get(KEY));
+}
