@@ -1,7 +1,7 @@
 import { IamValidationError } from '../iam/errors';
 
 /** Which message a `ContractError` is about, as its text names it. */
-export type MessageName = 'read query' | 'lookup answer' | 'run declaration' | 'saved plan state';
+export type MessageName = 'read query' | 'lookup answer' | 'run declaration' | 'saved plan state' | 'moved state';
 
 /** Where each message comes from, for the error's text. */
 const SOURCES: Readonly<Record<MessageName, string>> = {
@@ -9,6 +9,7 @@ const SOURCES: Readonly<Record<MessageName, string>> = {
   'lookup answer': "the provider's lookup answer",
   'run declaration': "a declaration of another googleiam provider process of this terraform run (in the run's folder)",
   'saved plan state': 'the prior state in the saved plan terraform applies (its tfstate)',
+  'moved state': "the state terraform sends of the object a moved block moves (another resource type's, perhaps the google provider's)",
 };
 
 /** What to do about a message that is not what its sender writes. */
@@ -17,6 +18,7 @@ const REMEDIES: Readonly<Record<MessageName, string>> = {
   'lookup answer': 'run the lookup from the same version of cdktf-google-iam as the provider bundle it starts',
   'run declaration': 'use one version of the googleiam provider in one terraform run, and let nothing else write in that folder',
   'saved plan state': 'apply the plan with the terraform version that made it (terraform itself refuses any other)',
+  'moved state': 'import the object instead of moving it (an import block, and a removed block with destroy = false for the old one)',
 };
 
 /**

@@ -11,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { GoogleApiEmulator } from '../../lib/testing';
 import { AssemblyReader } from './support/assembly-reader';
-import { JsiiKernel, KernelError, enumValue, struct, type ObjRef } from './support/jsii-kernel';
+import { JsiiKernel, enumValue, kernelError, struct, type ObjRef } from './support/jsii-kernel';
 import { jsiiRuntimeEntry, packFlavour, type PackedPackage } from './support/packages';
 
 jest.setTimeout(240_000);
@@ -104,15 +104,6 @@ async function startKernel(agent: string): Promise<JsiiKernel> {
   );
   for (const p of [packages.constructs, packages.framework, packages.library]) await kernel.load(p.name, p.version, p.tarball);
   return kernel;
-}
-
-async function kernelError(call: Promise<unknown>): Promise<KernelError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KernelError);
-  return error as KernelError;
 }
 
 describe.each(LANGUAGES)('JSII_AGENT=$agent: messages as that language writes them', (language) => {

@@ -192,18 +192,7 @@ describe.each(FLAVOURS)('$name: generated code', ({ name, packageDir, python, go
     const typescriptLooking = [...docstringExamples, ...readmeExamples].filter((block) => typescript.some((re) => re.test(block)));
     expect(typescriptLooking).toEqual([]);
 
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'translated-python-'));
-    try {
-      const files = [...docstringExamples, ...readmeExamples].map((block, i) => {
-        const file = path.join(scratch, `example_${i}.py`);
-        fs.writeFileSync(file, block);
-        return file;
-      });
-      const compiled = await runCommand('python3', ['-m', 'py_compile', ...files], ROOT, {});
-      expect({ code: compiled.code, output: compiled.output }).toEqual({ code: 0, output: '' });
-    } finally {
-      fs.rmSync(scratch, { recursive: true, force: true });
-    }
+    await expectPythonCompiles([...docstringExamples, ...readmeExamples]);
   });
 
   test("Java, C# and Go: the examples in the docs are in the language (the tablet's translations), no TypeScript", () => {
@@ -242,18 +231,7 @@ describe.each(FLAVOURS)('$name: generated code', ({ name, packageDir, python, go
     test("the docs' Python examples compile, and every name they take from this package exists in the generated module", async () => {
       const blocks = codeBlocks('python');
       expect(blocks.length).toBeGreaterThan(2);
-      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-python-'));
-      try {
-        const files = blocks.map((block, i) => {
-          const file = path.join(scratch, `example_${i}.py`);
-          fs.writeFileSync(file, block);
-          return file;
-        });
-        const compiled = await runCommand('python3', ['-m', 'py_compile', ...files], ROOT, {});
-        expect({ code: compiled.code, output: compiled.output }).toEqual({ code: 0, output: '' });
-      } finally {
-        fs.rmSync(scratch, { recursive: true, force: true });
-      }
+      await expectPythonCompiles(blocks);
       const module = pythonModule(outdir, python);
       const missing = blocks.flatMap((block) => pythonNamesOfThisPackage(block)).filter((name) => !definedInPython(module, name));
       expect(missing).toEqual([]);
@@ -346,4 +324,20 @@ function withoutStrings(code: string): string {
 
 function definedInGo(code: string, name: string): boolean {
   return new RegExp(`(func ${name}\\(|type ${name} |\\t${name} |\\t${name}\\()`).test(code);
+}
+
+/** Every block, written to a file of its own, byte-compiles (`python3 -m py_compile`). */
+async function expectPythonCompiles(blocks: readonly string[]): Promise<void> {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'python-examples-'));
+  try {
+    const files = blocks.map((block, i) => {
+      const file = path.join(scratch, `example_${i}.py`);
+      fs.writeFileSync(file, block);
+      return file;
+    });
+    const compiled = await runCommand('python3', ['-m', 'py_compile', ...files], ROOT, {});
+    expect({ code: compiled.code, output: compiled.output }).toEqual({ code: 0, output: '' });
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }

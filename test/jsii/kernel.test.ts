@@ -15,7 +15,7 @@ import * as path from 'path';
 import { GoogleApiEmulator } from '../../lib/testing';
 import { emptyCliConfig, runCommand } from '../support/terraform';
 import { AssemblyReader } from './support/assembly-reader';
-import { JsiiKernel, KernelError, enumValue, struct, type ObjRef } from './support/jsii-kernel';
+import { JsiiKernel, enumValue, kernelError, struct, type ObjRef } from './support/jsii-kernel';
 import { jsiiRuntimeEntry, packFlavour } from './support/packages';
 
 jest.setTimeout(240_000);
@@ -467,14 +467,6 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
 });
 
 /** The error a kernel call fails with (the test fails if it succeeds). */
-async function kernelError(call: Promise<unknown>): Promise<KernelError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(KernelError);
-  return error as KernelError;
-}
 
 /** The test process's environment without project, credential or endpoint settings, which could point elsewhere. */
 function withoutGoogleSettings(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {

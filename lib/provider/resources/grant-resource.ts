@@ -464,7 +464,7 @@ export function grantResourceType<Model extends GrantModel>(
       let value: CtyObject;
       let model: Model;
       try {
-        value = ctyFromJson(JSON.parse(JSON.stringify({ ...moved.attributes, ...resource, etag: moved.etag ?? null })), stateType, {
+        value = ctyFromJson({ ...moved.attributes, ...resource, etag: moved.etag ?? null }, stateType, {
           dropUnknownAttributes: true,
         }) as CtyObject;
         descriptor.validate(value, use(value), kind.mode);

@@ -1,5 +1,7 @@
 import type { Grant, IamResource } from '../../iam/grant';
 import type { Policy } from '../../iam/types';
+import { ContractError } from '../../contract/contract-error';
+import { parseGooglePolicyData } from '../../contract/moved-state';
 import { TYPED_RESOURCE_TYPE_ROWS } from '../../resource-types/typed-resource-types';
 import type { CtyObject } from '../framework/cty';
 import type { MoveSource } from '../framework/resource';
@@ -159,36 +161,14 @@ function googleCondition(raw: Record<string, unknown>, typeName: string): Record
 
 /** The google provider's `policy_data` (the policy's JSON: `bindings` and `auditConfigs`) as a policy. */
 function googlePolicy(policyData: string, typeName: string): Policy {
-  let parsed: unknown;
   try {
-    parsed = JSON.parse(policyData);
+    return parseGooglePolicyData(policyData);
   } catch (error) {
-    throw new MoveRefusal(`the ${typeName} state's policy_data is not JSON (${(error as Error).message})`);
+    if (!(error instanceof ContractError)) throw error;
+    throw new MoveRefusal(
+      `the ${typeName} state's ${error.field || 'policy_data'} is ${error.reason.replace(/^expected/, 'not what an IAM policy holds: expected')}`,
+    );
   }
-  const policy = parsed as Policy;
-  const bindingsOk =
-    typeof parsed === 'object' &&
-    parsed !== null &&
-    !Array.isArray(parsed) &&
-    (policy.bindings === undefined ||
-      (Array.isArray(policy.bindings) &&
-        policy.bindings.every(
-          (b) =>
-            typeof b === 'object' &&
-            b !== null &&
-            typeof b.role === 'string' &&
-            Array.isArray(b.members) &&
-            b.members.every((m: unknown) => typeof m === 'string') &&
-            (b.condition === undefined ||
-              (typeof b.condition === 'object' && b.condition !== null && typeof b.condition.expression === 'string')),
-        )));
-  const auditOk =
-    bindingsOk &&
-    (policy.auditConfigs === undefined ||
-      (Array.isArray(policy.auditConfigs) &&
-        policy.auditConfigs.every((c) => typeof c === 'object' && c !== null && typeof c.service === 'string')));
-  if (!auditOk) throw new MoveRefusal(`the ${typeName} state's policy_data is not an IAM policy this provider can read`);
-  return policy;
 }
 
 /** A policy's bindings (and audit configs, when it has any) as an import of this provider's policy kind writes them. */
@@ -201,7 +181,7 @@ function policyAttributes(policy: Policy): Record<string, unknown> {
       : null,
   }));
   const audit = policy.auditConfigs?.length ? encodeAuditConfigs(auditConfigsFrom(policy.auditConfigs, [])) : undefined;
-  return { bindings, audit_configs: audit ? JSON.parse(JSON.stringify(audit)) : null };
+  return { bindings, audit_configs: audit ?? null };
 }
 
 function requiredString(raw: Record<string, unknown>, name: string, what: string): string {

@@ -163,3 +163,13 @@ function decodeConsole(line: string): string {
     return line;
   }
 }
+
+/** The kernel error `call` fails with (a test fails if it succeeds or fails otherwise). */
+export async function kernelError(call: Promise<unknown>): Promise<KernelError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(KernelError);
+  return error as KernelError;
+}

@@ -5,7 +5,7 @@
  * lock entry), so that terraform init finds it offline.
  */
 import * as path from 'path';
-import { buildSync } from 'esbuild';
+import { bundleTestProvider } from '../bundle-test-provider';
 import { installProvider, lockEntry, writeLockEntry, type ProviderPackage } from '../../../lib/install';
 
 /** The version the stand-in is installed as (the google provider of @cdktf/provider-google 16.12). */
@@ -14,17 +14,7 @@ export const STANDIN_VERSION = '6.50.0';
 /** Writes the stand-in's bundle into `dir` and returns its package. */
 export function bundleGoogleStandin(dir: string): ProviderPackage {
   const outfile = path.join(dir, 'terraform-provider-google.js');
-  buildSync({
-    entryPoints: [path.join(__dirname, 'main.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
-    minify: true,
-    loader: { '.proto': 'text' },
-    outfile,
-    logLevel: 'warning',
-  });
+  bundleTestProvider(path.join(__dirname, 'main.ts'), outfile);
   return { hostname: 'registry.terraform.io', namespace: 'hashicorp', type: 'google', version: STANDIN_VERSION, bundlePath: outfile };
 }
 

@@ -3,7 +3,7 @@
  * the real one, and describes it as a ProviderPackage for installProvider.
  */
 import * as path from 'path';
-import { buildSync } from 'esbuild';
+import { bundleTestProvider } from '../bundle-test-provider';
 import type { ProviderPackage } from '../../../lib/install';
 
 export const TOY_SOURCE = 'registry.terraform.io/cdktf-google-iam-test/toy';
@@ -11,16 +11,6 @@ export const TOY_SOURCE = 'registry.terraform.io/cdktf-google-iam-test/toy';
 /** Writes the toy provider's bundle into `dir` and returns its package. */
 export function bundleToyProvider(dir: string): ProviderPackage {
   const outfile = path.join(dir, 'terraform-provider-toy.js');
-  buildSync({
-    entryPoints: [path.join(__dirname, 'main.ts')],
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'cjs',
-    minify: true,
-    loader: { '.proto': 'text' },
-    outfile,
-    logLevel: 'warning',
-  });
+  bundleTestProvider(path.join(__dirname, 'main.ts'), outfile);
   return { hostname: 'registry.terraform.io', namespace: 'cdktf-google-iam-test', type: 'toy', version: '0.0.1', bundlePath: outfile };
 }

@@ -183,7 +183,10 @@ test.each([
   ],
   [
     'another kind',
-    { typeName: 'google_network_security_address_group_iam_binding', state: { name: NAME, role: 'roles/x', members: [] } },
+    {
+      typeName: 'google_network_security_address_group_iam_binding',
+      state: { name: NAME, role: 'roles/networksecurity.viewer', members: [] },
+    },
     /grants differently/,
   ],
   ['a policy_data it cannot parse', { typeName: 'google_network_security_address_group_iam_member', state: googleMember() }, null],

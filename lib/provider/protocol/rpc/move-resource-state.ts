@@ -7,6 +7,8 @@
  * them (ResourceType `moveFrom`) to a state of its own, which Terraform then
  * refreshes and plans. Nothing remote is called here.
  */
+import { ContractError } from '../../../contract/contract-error';
+import { parseMovedState } from '../../../contract/moved-state';
 import { Diagnostics } from '../../framework/diagnostics';
 import { PrivateState } from '../../framework/private-state';
 import type { CtyObject } from '../../framework/cty';
@@ -70,9 +72,9 @@ function rawState(request: wire.MoveResourceStateRequest, diagnostics: Diagnosti
     return undefined;
   }
   try {
-    return JSON.parse(Buffer.from(raw.json).toString('utf8'));
+    return parseMovedState(Buffer.from(raw.json).toString('utf8'));
   } catch (e) {
-    diagnostics.error('Unable to move the state', `The ${source} state is not JSON: ${(e as Error).message}`);
+    diagnostics.error('Unable to move the state', `The ${source} state is ${e instanceof ContractError ? e.reason : String(e)}.`);
     return undefined;
   }
 }
