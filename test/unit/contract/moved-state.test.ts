@@ -30,8 +30,8 @@ test.each([
   ['not json', ''],
   ['[]', 'policy_data'],
   ['{"bindings":[{"members":["user:a@example.com"]}]}', 'policy_data.bindings[0].role'],
-  ['{"bindings":[{"role":"roles/x","members":[1]}]}', 'policy_data.bindings[0].members[0]'],
-  ['{"bindings":[{"role":"roles/x","condition":{"title":"t"}}]}', 'policy_data.bindings[0].condition.expression'],
+  ['{"bindings":[{"role":"roles/networksecurity.viewer","members":[1]}]}', 'policy_data.bindings[0].members[0]'],
+  ['{"bindings":[{"role":"roles/networksecurity.viewer","condition":{"title":"t"}}]}', 'policy_data.bindings[0].condition.expression'],
   ['{"auditConfigs":[{"auditLogConfigs":[]}]}', 'policy_data.auditConfigs[0].service'],
 ])('%s is refused at %s', (json, field) => {
   let error: unknown;
