@@ -5,6 +5,7 @@ import { parseGooglePolicyData } from '../../contract/moved-state';
 import { TYPED_RESOURCE_TYPE_ROWS } from '../../resource-types/typed-resource-types';
 import type { CtyObject } from '../framework/cty';
 import type { MoveSource } from '../framework/resource';
+import { GOOGLE_GENERIC_MOVE_ROWS, genericMovedResource } from './google-move-table';
 import { auditConfigsFrom, bindingsFrom, encodeAuditConfigs } from './grant-values';
 import { GENERIC_DESCRIPTOR, grantTypeName, typedDescriptor, type IamTypeDescriptor } from './iam-type-descriptor';
 
@@ -26,7 +27,8 @@ import { GENERIC_DESCRIPTOR, grantTypeName, typedDescriptor, type IamTypeDescrip
  * `_iam_policy`) of the typed rows (lib/resource-types/typed-resource-types.ts,
  * by stem) whose IAM resources it has, each with its resource in `name` (the
  * full resource name, as the google provider normalizes it). A row added here
- * moves in from the google provider.
+ * moves in from the google provider. The google types that move into the
+ * generic kinds only are in google-move-table.ts.
  */
 export const GOOGLE_MOVE_SOURCES: Readonly<Record<string, string>> = {
   AddressGroup: 'google_network_security_address_group',
@@ -53,11 +55,34 @@ export interface MovedGrant {
 /** Why a move is refused: the message of the target's error. */
 export class MoveRefusal extends Error {}
 
-const GOOGLE_TYPES = new Map<string, { readonly descriptor: IamTypeDescriptor; readonly mode: GoogleKind }>(
-  TYPED_RESOURCE_TYPE_ROWS.filter((row) => GOOGLE_MOVE_SOURCES[row.stem] !== undefined).flatMap((row) =>
-    GOOGLE_KINDS.map((mode) => [`${GOOGLE_MOVE_SOURCES[row.stem]}_iam_${mode}`, { descriptor: typedDescriptor(row), mode }] as const),
+interface GoogleSourceType {
+  readonly mode: GoogleKind;
+  /** The generic kinds only: a source without a typed family of this provider. */
+  readonly genericOnly: boolean;
+  /** The resource its state names, or what it lacks. */
+  resourceOf(state: Readonly<Record<string, unknown>>): IamResource | string;
+}
+
+const GOOGLE_TYPES = new Map<string, GoogleSourceType>([
+  ...TYPED_RESOURCE_TYPE_ROWS.filter((row) => GOOGLE_MOVE_SOURCES[row.stem] !== undefined).flatMap((row) => {
+    const descriptor = typedDescriptor(row);
+    return GOOGLE_KINDS.map((mode) => {
+      const type: GoogleSourceType = {
+        mode,
+        genericOnly: false,
+        resourceOf: (state) =>
+          typeof state.name === 'string' && state.name !== '' ? descriptor.resourceOf({ name: state.name })! : 'has no name',
+      };
+      return [`${GOOGLE_MOVE_SOURCES[row.stem]}_iam_${mode}`, type] as const;
+    });
+  }),
+  ...GOOGLE_GENERIC_MOVE_ROWS.flatMap((row) =>
+    GOOGLE_KINDS.map((mode) => {
+      const type: GoogleSourceType = { mode, genericOnly: true, resourceOf: (state) => genericMovedResource(row, state) };
+      return [`${row.google}_iam_${mode}`, type] as const;
+    }),
   ),
-);
+]);
 
 const OWN_MODES: readonly Grant['mode'][] = ['member', 'binding', 'policy', 'members', 'memberRoles'];
 const OWN_TYPES = new Map<string, { readonly descriptor: IamTypeDescriptor; readonly mode: Grant['mode'] }>(
@@ -105,19 +130,26 @@ export function movedGrant(source: MoveSource, target: { readonly typeName: stri
     throw new MoveRefusal(`the ${source.typeName} state is not an object`);
   const raw = state as Record<string, unknown>;
   const etag = optionalString(raw, 'etag', source.typeName);
-  if (provider === 'googleiam') {
-    const resource = known.descriptor.resourceOf(raw as CtyObject);
+  const ownType = provider === 'googleiam' ? OWN_TYPES.get(source.typeName) : undefined;
+  if (ownType) {
+    const resource = ownType.descriptor.resourceOf(raw as CtyObject);
     if (resource === undefined) throw new MoveRefusal(`the ${source.typeName} state names no resource`);
-    const resourceNames = new Set([...known.descriptor.resourceAttributes.map((a) => a.name), 'id', 'etag']);
+    const resourceNames = new Set([...ownType.descriptor.resourceAttributes.map((a) => a.name), 'id', 'etag']);
     const attributes = Object.fromEntries(Object.entries(raw).filter(([name]) => !resourceNames.has(name)));
-    return { mode: known.mode, resource, attributes, etag, own: true };
+    return { mode: ownType.mode, resource, attributes, etag, own: true };
   }
-  const name = requiredString(raw, 'name', source.typeName);
-  const resource = known.descriptor.resourceOf({ name })!;
+  const google = GOOGLE_TYPES.get(source.typeName)!;
+  const generic = grantTypeName(GENERIC_DESCRIPTOR.typeInfix, target.mode);
+  if (google.genericOnly && target.typeName !== generic)
+    throw new MoveRefusal(
+      `a ${source.typeName} moves into the generic ${generic} (service, api_version and name), not into ${target.typeName}`,
+    );
+  const resource = google.resourceOf(raw);
+  if (typeof resource === 'string') throw new MoveRefusal(`the ${source.typeName} state ${resource}`);
   return {
-    mode: known.mode,
+    mode: google.mode,
     resource,
-    attributes: googleAttributes(known.mode as GoogleKind, raw, source.typeName),
+    attributes: googleAttributes(google.mode, raw, source.typeName),
     etag,
     own: false,
   };

@@ -2,7 +2,10 @@
  * A stand-in for the Terraform google provider (`hashicorp/google`) in tests
  * with real terraform, which cannot download it: the schemas of the source
  * types a `moved` block brings into this provider (the google provider's
- * address-group IAM resources, as its 6.x schemas declare them), and a
+ * address-group IAM resources, as its 6.x schemas declare them, and the
+ * member, binding and policy of each row of google-move-table.ts: the
+ * resource's attribute required, the others of its name, `project` and
+ * `location`, optional), and a
  * Create that stores what the google provider stores (the given values, the
  * id it builds, an etag, an unset condition description as ""); Read keeps
  * the state; Update and Delete do nothing remote. Served by the project's
@@ -12,6 +15,7 @@
 import type { CtyObject } from '../../../lib/provider/framework/cty';
 import type { ProviderDefinition, ResourceType } from '../../../lib/provider/framework/resource';
 import type { Attribute, Block, Schema } from '../../../lib/provider/framework/schema';
+import { GOOGLE_GENERIC_MOVE_ROWS, resourceAttribute, rowAttributes } from '../../../lib/provider/resources/google-move-table';
 
 /** The etag the stand-in's Create stores (the google provider stores the policy's, read after its write). */
 export const STANDIN_ETAG = 'BwYstandin0=';
@@ -83,8 +87,17 @@ export const googleStandin: ProviderDefinition<object> = {
     ),
     standin('google_network_security_address_group_iam_binding', [string('name'), string('role'), MEMBERS], [CONDITION], bindingId),
     standin('google_network_security_address_group_iam_policy', [string('name'), string('policy_data')], [], (v) => String(v.name)),
-    // A source type this provider does not take (yet): the move is refused.
-    standin('google_project_iam_member', [string('project'), string('role'), string('member')], [CONDITION], memberId('project')),
+    ...GOOGLE_GENERIC_MOVE_ROWS.flatMap((row) => {
+      const own = resourceAttribute(row);
+      const resource = rowAttributes(row).map((a) => string(a, a === own));
+      return [
+        standin(`${row.google}_iam_member`, [...resource, string('role'), string('member')], [CONDITION], memberId(own)),
+        standin(`${row.google}_iam_binding`, [...resource, string('role'), MEMBERS], [CONDITION], (v) => bindingId({ ...v, name: v[own] })),
+        standin(`${row.google}_iam_policy`, [...resource, string('policy_data')], [], (v) => String(v[own])),
+      ];
+    }),
+    // A source type this provider does not take (the generic kinds do not reach Cloud Storage): the move is refused.
+    standin('google_storage_bucket_iam_member', [string('bucket'), string('role'), string('member')], [CONDITION], memberId('bucket')),
   ],
   dataSources: [],
   configure: async () => ({}),

@@ -10,7 +10,8 @@
 import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { GoogleIamApis } from '../../../lib/api/iam-apis';
+import { GoogleIamApis, type IamCollection } from '../../../lib/api/iam-apis';
+import { IAM_APIS } from '../../../lib/api/iam-apis.generated';
 import { grantability, type RoleTarget } from '../../../lib/iam/role-grantability';
 import { predefinedRole } from '../../../lib/iam/role-table';
 import { templateRoleTarget, typedRoleTarget } from '../../../lib/resource-types/role-target';
@@ -134,17 +135,26 @@ const TYPED_MENTIONS = TYPED_RESOURCE_TYPE_ROWS.map((row) => ({
   target: typedRoleTarget(row),
 }));
 
+/** The collections of any API at `version` that `name` belongs to (none of the catch-all `**` ones). */
+function collectionsOf(version: string, name: string): IamCollection[] {
+  return IAM_APIS.filter(([, v]) => v === version)
+    .map(([service]) => GoogleIamApis.collection(service, version, name))
+    .filter((c): c is IamCollection => c !== undefined && !c.template.includes('**'));
+}
+
 /** The resource types a line names: typed ones, the collection of each resource name Google publishes, and the file's constants that name one. */
 function targetsOf(line: string, constants: ReadonlyMap<string, readonly RoleTarget[]> = new Map()): RoleTarget[] {
   const targets = TYPED_MENTIONS.filter((m) => m.pattern.test(line)).map((m) => m.target);
   for (const [word] of line.matchAll(/\b[A-Z][A-Z0-9_]*\b/g)) targets.push(...(constants.get(word) ?? []));
   for (const [name] of line.matchAll(/\b(?:projects|organizations|folders)\/[^\s'"`,)]+/g)) {
     const concrete = name.replace(/\$\{[^}]*\}/g, 'x').replace(/[.:;]+$/, '');
-    const collection = ['v1', 'v2', 'v3', 'v1beta1']
-      .map((version) => GoogleIamApis.collectionOfAnyService(version, concrete))
-      .find((c) => c !== undefined && !c.template.includes('**'));
-    const target = collection && templateRoleTarget(collection.service, collection.template);
-    if (target && !targets.some((t) => t.service === target.service && t.collection === target.collection)) targets.push(target);
+    // A name alone does not say its API where two have the collection (`projects/*/locations/*/services/*`: run and
+    // metastore): each of the first version that has one is a candidate.
+    const version = ['v1', 'v2', 'v3', 'v1beta1'].find((v) => collectionsOf(v, concrete).length > 0);
+    for (const collection of version === undefined ? [] : collectionsOf(version, concrete)) {
+      const target = templateRoleTarget(collection.service, collection.template);
+      if (target && !targets.some((t) => t.service === target.service && t.collection === target.collection)) targets.push(target);
+    }
   }
   return targets;
 }

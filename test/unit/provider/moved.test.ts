@@ -14,6 +14,8 @@ import { ProviderServer, SERVER_CAPABILITIES } from '../../../lib/provider/proto
 import { moveResourceState } from '../../../lib/provider/protocol/rpc/move-resource-state';
 import { IAM_RESOURCE_TYPES } from '../../../lib/provider/resources/iam-types';
 import { GOOGLE_SOURCE_TYPES } from '../../../lib/provider/resources/move-sources';
+import { GOOGLE_GENERIC_MOVE_ROWS } from '../../../lib/provider/resources/google-move-table';
+import { GoogleIamApis } from '../../../lib/api/iam-apis';
 import type { GoogleIamContext } from '../../../lib/provider/provider-context';
 
 const NAME = 'projects/p-123456/locations/global/addressGroups/ag';
@@ -51,12 +53,13 @@ const googleMember = (condition: unknown[] = []) => ({
   role: 'roles/networksecurity.viewer',
 });
 
-test('the google sources are the address group kinds', () => {
-  expect(GOOGLE_SOURCE_TYPES).toEqual([
+test('the google sources: the address group kinds, then the generic table', () => {
+  expect(GOOGLE_SOURCE_TYPES.slice(0, 3)).toEqual([
     'google_network_security_address_group_iam_member',
     'google_network_security_address_group_iam_binding',
     'google_network_security_address_group_iam_policy',
   ]);
+  expect(GOOGLE_SOURCE_TYPES).toHaveLength(3 + 3 * GOOGLE_GENERIC_MOVE_ROWS.length);
 });
 
 test('google member: the LIST condition becomes the block, an empty description absent; id and etag as the google state has them', () => {
@@ -335,4 +338,191 @@ test('the bulk kinds move typed <-> generic too, their computed missing_grants w
   });
   expect(back.diagnostics).toEqual([]);
   expect({ ...back.state, check_suppressions: Object.fromEntries(back.state!.check_suppressions as Map<string, string>) }).toEqual(typed);
+});
+
+/**
+ * Each row of the google → generic table (lib/provider/resources/google-move-table.ts): the google state as
+ * terraform-provider-google stores it, and the generic state it moves to, for each kind.
+ */
+const GENERIC_ROWS: readonly {
+  readonly google: string;
+  readonly state: Record<string, unknown>;
+  readonly service: string;
+  readonly apiVersion: string;
+  readonly name: string;
+  readonly role: string;
+}[] = [
+  {
+    google: 'google_project',
+    state: { project: 'p-123456' },
+    service: 'cloudresourcemanager',
+    apiVersion: 'v3',
+    name: 'projects/p-123456',
+    role: 'roles/viewer',
+  },
+  {
+    google: 'google_folder',
+    state: { folder: 'folders/123' },
+    service: 'cloudresourcemanager',
+    apiVersion: 'v3',
+    name: 'folders/123',
+    role: 'roles/resourcemanager.folderViewer',
+  },
+  {
+    google: 'google_organization',
+    state: { org_id: '456' },
+    service: 'cloudresourcemanager',
+    apiVersion: 'v3',
+    name: 'organizations/456',
+    role: 'roles/resourcemanager.organizationViewer',
+  },
+  {
+    google: 'google_service_account',
+    state: { service_account_id: 'projects/p-123456/serviceAccounts/sa@p-123456.iam.gserviceaccount.com' },
+    service: 'iam',
+    apiVersion: 'v1',
+    name: 'projects/p-123456/serviceAccounts/sa@p-123456.iam.gserviceaccount.com',
+    role: 'roles/iam.serviceAccountUser',
+  },
+  {
+    google: 'google_pubsub_topic',
+    state: { topic: 'projects/p-123456/topics/t', project: 'p-123456' },
+    service: 'pubsub',
+    apiVersion: 'v1',
+    name: 'projects/p-123456/topics/t',
+    role: 'roles/pubsub.subscriber',
+  },
+  {
+    google: 'google_pubsub_subscription',
+    state: { subscription: 's', project: 'p-123456' },
+    service: 'pubsub',
+    apiVersion: 'v1',
+    name: 'projects/p-123456/subscriptions/s',
+    role: 'roles/pubsub.subscriber',
+  },
+  {
+    google: 'google_secret_manager_secret',
+    state: { secret_id: 'projects/p-123456/secrets/db-password', project: 'p-123456' },
+    service: 'secretmanager',
+    apiVersion: 'v1',
+    name: 'projects/p-123456/secrets/db-password',
+    role: 'roles/secretmanager.secretAccessor',
+  },
+  {
+    google: 'google_kms_key_ring',
+    state: { key_ring_id: 'projects/p-123456/locations/europe-west1/keyRings/k' },
+    service: 'cloudkms',
+    apiVersion: 'v1',
+    name: 'projects/p-123456/locations/europe-west1/keyRings/k',
+    role: 'roles/cloudkms.viewer',
+  },
+  {
+    google: 'google_kms_crypto_key',
+    state: { crypto_key_id: 'projects/p-123456/locations/europe-west1/keyRings/k/cryptoKeys/c' },
+    service: 'cloudkms',
+    apiVersion: 'v1',
+    name: 'projects/p-123456/locations/europe-west1/keyRings/k/cryptoKeys/c',
+    role: 'roles/cloudkms.cryptoKeyEncrypterDecrypter',
+  },
+  {
+    google: 'google_artifact_registry_repository',
+    state: { project: 'p-123456', location: 'europe-west1', repository: 'images' },
+    service: 'artifactregistry',
+    apiVersion: 'v1',
+    name: 'projects/p-123456/locations/europe-west1/repositories/images',
+    role: 'roles/artifactregistry.reader',
+  },
+  {
+    google: 'google_cloud_run_v2_service',
+    state: { project: 'p-123456', location: 'europe-west1', name: 'api' },
+    service: 'run',
+    apiVersion: 'v2',
+    name: 'projects/p-123456/locations/europe-west1/services/api',
+    role: 'roles/run.invoker',
+  },
+];
+
+test('the generic table: every row tested here, each collection IAM-enabled at its API version', () => {
+  expect(GOOGLE_GENERIC_MOVE_ROWS.map((r) => r.google)).toEqual(GENERIC_ROWS.map((r) => r.google));
+  for (const row of GENERIC_ROWS) {
+    const tableRow = GOOGLE_GENERIC_MOVE_ROWS.find((r) => r.google === row.google)!;
+    expect([tableRow.service, tableRow.apiVersion]).toEqual([row.service, row.apiVersion]);
+    expect(GoogleIamApis.collection(row.service, row.apiVersion, row.name)).toMatchObject({ writable: true });
+    for (const kind of ['member', 'binding', 'policy']) expect(GOOGLE_SOURCE_TYPES).toContain(`${row.google}_iam_${kind}`);
+  }
+  // Served elsewhere: not reachable by the generic kinds, not in the table.
+  for (const elsewhere of ['google_storage_bucket', 'google_compute_instance', 'google_bigquery_table'])
+    expect(GOOGLE_SOURCE_TYPES).not.toContain(`${elsewhere}_iam_member`);
+});
+
+describe.each(GENERIC_ROWS)('$google into the generic kinds', ({ google, state, service, apiVersion, name, role }) => {
+  const resource = { service, api_version: apiVersion, name, get_iam_policy_method: null };
+
+  test('member, with its condition', () => {
+    const moved = move('googleiam_iam_member', {
+      typeName: `${google}_iam_member`,
+      state: { ...state, role, member: 'user:a@example.com', condition: [{ ...CONDITION, description: '' }], etag: 'e', id: 'x' },
+    });
+    expect(moved.diagnostics).toEqual([]);
+    expect(moved.state).toEqual({
+      ...resource,
+      role,
+      member: 'user:a@example.com',
+      condition: { ...CONDITION, description: null },
+      check_suppressions: null,
+      id: `${name}/${role}/user:a@example.com/until 2030//${CONDITION.expression}`,
+      etag: 'e',
+    });
+  });
+
+  test('binding and policy', () => {
+    const binding = move('googleiam_iam_binding', {
+      typeName: `${google}_iam_binding`,
+      state: { ...state, role, members: ['user:b@example.com', 'user:a@example.com'], condition: [], etag: 'e1' },
+    });
+    expect(binding.diagnostics).toEqual([]);
+    expect(binding.state).toMatchObject({ ...resource, role, members: ['user:b@example.com', 'user:a@example.com'], condition: null });
+    const policy = move('googleiam_iam_policy', {
+      typeName: `${google}_iam_policy`,
+      state: { ...state, policy_data: JSON.stringify({ bindings: [{ role, members: ['user:a@example.com'] }] }), etag: 'e2' },
+    });
+    expect(policy.diagnostics).toEqual([]);
+    expect(policy.state).toMatchObject({
+      ...resource,
+      bindings: [{ role, members: ['user:a@example.com'], condition: null }],
+      audit_configs: null,
+      etag: 'e2',
+    });
+  });
+
+  test('not into a typed kind', () => {
+    const refused = move('googleiam_address_group_iam_member', {
+      typeName: `${google}_iam_member`,
+      state: { ...state, role, member: 'user:a@example.com' },
+    });
+    expect(refused.state).toBeNull();
+    expect(refused.diagnostics[0].detail).toContain(`moves into the generic googleiam_iam_member`);
+  });
+});
+
+test('the short forms: a last segment with the attributes the state has, else refused', () => {
+  const member = { role: 'roles/pubsub.subscriber', member: 'user:a@example.com' };
+  expect(
+    move('googleiam_iam_member', { typeName: 'google_pubsub_topic_iam_member', state: { ...member, topic: 't', project: 'p-123456' } })
+      .state,
+  ).toMatchObject({ name: 'projects/p-123456/topics/t' });
+  expect(
+    move('googleiam_iam_member', { typeName: 'google_folder_iam_member', state: { ...member, role: 'roles/viewer', folder: '123' } }).state,
+  ).toMatchObject({ name: 'folders/123' });
+  for (const [typeName, state, why] of [
+    ['google_pubsub_topic_iam_member', { topic: 't' }, /no project/],
+    ['google_kms_key_ring_iam_member', { key_ring_id: 'europe-west1/k' }, /not a full name projects\/\*\/locations\/\*\/keyRings\/\*/],
+    ['google_kms_crypto_key_iam_member', { crypto_key_id: 'c' }, /not the full name/],
+    ['google_service_account_iam_member', { service_account_id: 'sa@p-123456.iam.gserviceaccount.com' }, /not the full name/],
+    ['google_pubsub_subscription_iam_member', { subscription: 'projects/p-123456/topics/t' }, /not a full name/],
+  ] as const) {
+    const refused = move('googleiam_iam_member', { typeName, state: { ...member, ...state } });
+    expect(refused.state).toBeNull();
+    expect(refused.diagnostics[0].detail).toMatch(why);
+  }
 });
