@@ -17,6 +17,7 @@ import { STANDIN_ETAG } from '../../support/google-standin/google-standin';
 import { GOOGLE_GENERIC_MOVE_ROWS } from '../../../lib/provider/resources/google-move-table';
 import { GoogleIamWorkspace } from '../../support/googleiam-workspace';
 import { providerPackage } from '../../../lib/install';
+import { GOOGLE_MOVE_SAMPLES } from '../../support/google-move-samples';
 
 jest.setTimeout(180_000);
 
@@ -283,153 +284,54 @@ test('a source this provider cannot map fails at plan, naming it and pointing to
   expect(emulator.writes(policy.name)).toEqual([]);
 });
 
-/** One google member per row of the generic table (google-move-table.ts): its state's attributes, the generic resource, a role grantable there. */
-const GENERIC_ROWS: readonly {
-  readonly google: string;
-  readonly values: Record<string, string>;
-  readonly service: string;
-  readonly apiVersion: string;
-  readonly name: string;
-  readonly role: string;
-}[] = [
-  {
-    google: 'google_project',
-    values: { project: 'p-moved-1' },
-    service: 'cloudresourcemanager',
-    apiVersion: 'v3',
-    name: 'projects/p-moved-1',
-    role: 'roles/viewer',
-  },
-  {
-    google: 'google_folder',
-    values: { folder: 'folders/1234567' },
-    service: 'cloudresourcemanager',
-    apiVersion: 'v3',
-    name: 'folders/1234567',
-    role: 'roles/resourcemanager.folderViewer',
-  },
-  {
-    google: 'google_organization',
-    values: { org_id: '7654321' },
-    service: 'cloudresourcemanager',
-    apiVersion: 'v3',
-    name: 'organizations/7654321',
-    role: 'roles/resourcemanager.organizationViewer',
-  },
-  {
-    google: 'google_service_account',
-    values: { service_account_id: 'projects/p-moved-1/serviceAccounts/sa@p-moved-1.iam.gserviceaccount.com' },
-    service: 'iam',
-    apiVersion: 'v1',
-    name: 'projects/p-moved-1/serviceAccounts/sa@p-moved-1.iam.gserviceaccount.com',
-    role: 'roles/iam.serviceAccountUser',
-  },
-  {
-    google: 'google_pubsub_topic',
-    values: { topic: 'projects/p-moved-1/topics/t', project: 'p-moved-1' },
-    service: 'pubsub',
-    apiVersion: 'v1',
-    name: 'projects/p-moved-1/topics/t',
-    role: 'roles/pubsub.subscriber',
-  },
-  {
-    google: 'google_pubsub_subscription',
-    values: { subscription: 's', project: 'p-moved-1' },
-    service: 'pubsub',
-    apiVersion: 'v1',
-    name: 'projects/p-moved-1/subscriptions/s',
-    role: 'roles/pubsub.subscriber',
-  },
-  {
-    google: 'google_secret_manager_secret',
-    values: { secret_id: 'projects/p-moved-1/secrets/db-password', project: 'p-moved-1' },
-    service: 'secretmanager',
-    apiVersion: 'v1',
-    name: 'projects/p-moved-1/secrets/db-password',
-    role: 'roles/secretmanager.secretAccessor',
-  },
-  {
-    google: 'google_kms_key_ring',
-    values: { key_ring_id: 'projects/p-moved-1/locations/europe-west1/keyRings/k' },
-    service: 'cloudkms',
-    apiVersion: 'v1',
-    name: 'projects/p-moved-1/locations/europe-west1/keyRings/k',
-    role: 'roles/cloudkms.viewer',
-  },
-  {
-    google: 'google_kms_crypto_key',
-    values: { crypto_key_id: 'projects/p-moved-1/locations/europe-west1/keyRings/k/cryptoKeys/c' },
-    service: 'cloudkms',
-    apiVersion: 'v1',
-    name: 'projects/p-moved-1/locations/europe-west1/keyRings/k/cryptoKeys/c',
-    role: 'roles/cloudkms.cryptoKeyEncrypterDecrypter',
-  },
-  {
-    google: 'google_artifact_registry_repository',
-    values: { project: 'p-moved-1', location: 'europe-west1', repository: 'images' },
-    service: 'artifactregistry',
-    apiVersion: 'v1',
-    name: 'projects/p-moved-1/locations/europe-west1/repositories/images',
-    role: 'roles/artifactregistry.reader',
-  },
-  {
-    google: 'google_cloud_run_v2_service',
-    values: { project: 'p-moved-1', location: 'europe-west1', name: 'api' },
-    service: 'run',
-    apiVersion: 'v2',
-    name: 'projects/p-moved-1/locations/europe-west1/services/api',
-    role: 'roles/run.invoker',
-  },
-];
-
 test('every row of the generic table: its google member moves into googleiam_iam_member, nothing written, nothing destroyed', async () => {
-  expect(GENERIC_ROWS.map((r) => r.google)).toEqual(GOOGLE_GENERIC_MOVE_ROWS.map((r) => r.google));
+  expect(GOOGLE_MOVE_SAMPLES.map((r) => r.google)).toEqual(GOOGLE_GENERIC_MOVE_ROWS.map((r) => r.google));
   const fixture = setUp(
     { bindings: [] },
-    GENERIC_ROWS.map((row) => row.service),
+    GOOGLE_MOVE_SAMPLES.map((row) => row.service),
   );
-  for (const row of GENERIC_ROWS) emulator.addResource(row.name, { bindings: [{ role: row.role, members: [user(1)] }] });
-  const key = (row: (typeof GENERIC_ROWS)[number]) => row.google.replace(/^google_/, '');
+  for (const row of GOOGLE_MOVE_SAMPLES) emulator.addResource(row.name, { bindings: [{ role: row.role, members: [user(1)] }] });
+  const key = (row: (typeof GOOGLE_MOVE_SAMPLES)[number]) => row.google.replace(/^google_/, '');
   fixture.configure(
     Object.fromEntries(
-      GENERIC_ROWS.map((row) => [`${row.google}_iam_member`, { [key(row)]: { ...row.values, role: row.role, member: user(1) } }]),
+      GOOGLE_MOVE_SAMPLES.map((row) => [`${row.google}_iam_member`, { [key(row)]: { ...row.state, role: row.role, member: user(1) } }]),
     ),
   );
   const created = await fixture.workspace.apply();
   expect(created.stderr).toBe('');
   expect(created.code).toBe(0);
-  const writes = GENERIC_ROWS.map((row) => emulator.writes(row.name).length);
+  const writes = GOOGLE_MOVE_SAMPLES.map((row) => emulator.writes(row.name).length);
   expect(writes.every((n) => n === 0)).toBe(true);
   fixture.googleCalls();
 
   fixture.configure(
     {
       googleiam_iam_member: Object.fromEntries(
-        GENERIC_ROWS.map((row) => [
+        GOOGLE_MOVE_SAMPLES.map((row) => [
           key(row),
           { service: row.service, api_version: row.apiVersion, name: row.name, role: row.role, member: user(1) },
         ]),
       ),
     },
-    GENERIC_ROWS.map((row) => ({ from: `${row.google}_iam_member.${key(row)}`, to: `googleiam_iam_member.${key(row)}` })),
+    GOOGLE_MOVE_SAMPLES.map((row) => ({ from: `${row.google}_iam_member.${key(row)}`, to: `googleiam_iam_member.${key(row)}` })),
   );
   const plan = await fixture.workspace.terraform(['plan', '-input=false']);
   expect(plan.stderr).toBe('');
-  for (const row of GENERIC_ROWS)
+  for (const row of GOOGLE_MOVE_SAMPLES)
     expect(plan.stdout).toContain(`# ${row.google}_iam_member.${key(row)} has moved to googleiam_iam_member.${key(row)}`);
   expect(plan.stdout).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
   expect(plan.stdout).not.toContain('will be updated in-place');
   const apply = await fixture.workspace.apply();
   expect(apply.stderr).toBe('');
   expect(apply.stdout).toContain('Apply complete! Resources: 0 added, 0 changed, 0 destroyed.');
-  for (const row of GENERIC_ROWS) expect([row.name, emulator.writes(row.name)]).toEqual([row.name, []]);
+  for (const row of GOOGLE_MOVE_SAMPLES) expect([row.name, emulator.writes(row.name)]).toEqual([row.name, []]);
   const next = await fixture.workspace.plan();
   expect(next.stdout).toContain('No changes.');
   expect(next.code).toBe(0);
   expect(fixture.googleCalls().filter((c) => /^(PlanResourceChange|ApplyResourceChange|ReadResource)/.test(c))).toEqual([]);
-  expect(fixture.workspace.addresses().sort()).toEqual(GENERIC_ROWS.map((row) => `googleiam_iam_member.${key(row)}`).sort());
+  expect(fixture.workspace.addresses().sort()).toEqual(GOOGLE_MOVE_SAMPLES.map((row) => `googleiam_iam_member.${key(row)}`).sort());
   for (const resource of fixture.workspace.state()) {
-    const row = GENERIC_ROWS.find((r) => `googleiam_iam_member.${key(r)}` === `${resource.type}.${resource.name}`)!;
+    const row = GOOGLE_MOVE_SAMPLES.find((r) => `googleiam_iam_member.${key(r)}` === `${resource.type}.${resource.name}`)!;
     expect(resource.instances[0].attributes).toMatchObject({
       service: row.service,
       api_version: row.apiVersion,

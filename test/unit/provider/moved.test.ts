@@ -17,6 +17,7 @@ import { GOOGLE_SOURCE_TYPES } from '../../../lib/provider/resources/move-source
 import { GOOGLE_GENERIC_MOVE_ROWS } from '../../../lib/provider/resources/google-move-table';
 import { GoogleIamApis } from '../../../lib/api/iam-apis';
 import type { GoogleIamContext } from '../../../lib/provider/provider-context';
+import { GOOGLE_MOVE_SAMPLES } from '../../support/google-move-samples';
 
 const NAME = 'projects/p-123456/locations/global/addressGroups/ag';
 const GOOGLE = 'registry.terraform.io/hashicorp/google';
@@ -340,111 +341,9 @@ test('the bulk kinds move typed <-> generic too, their computed missing_grants w
   expect({ ...back.state, check_suppressions: Object.fromEntries(back.state!.check_suppressions as Map<string, string>) }).toEqual(typed);
 });
 
-/**
- * Each row of the google → generic table (lib/provider/resources/google-move-table.ts): the google state as
- * terraform-provider-google stores it, and the generic state it moves to, for each kind.
- */
-const GENERIC_ROWS: readonly {
-  readonly google: string;
-  readonly state: Record<string, unknown>;
-  readonly service: string;
-  readonly apiVersion: string;
-  readonly name: string;
-  readonly role: string;
-}[] = [
-  {
-    google: 'google_project',
-    state: { project: 'p-123456' },
-    service: 'cloudresourcemanager',
-    apiVersion: 'v3',
-    name: 'projects/p-123456',
-    role: 'roles/viewer',
-  },
-  {
-    google: 'google_folder',
-    state: { folder: 'folders/123' },
-    service: 'cloudresourcemanager',
-    apiVersion: 'v3',
-    name: 'folders/123',
-    role: 'roles/resourcemanager.folderViewer',
-  },
-  {
-    google: 'google_organization',
-    state: { org_id: '456' },
-    service: 'cloudresourcemanager',
-    apiVersion: 'v3',
-    name: 'organizations/456',
-    role: 'roles/resourcemanager.organizationViewer',
-  },
-  {
-    google: 'google_service_account',
-    state: { service_account_id: 'projects/p-123456/serviceAccounts/sa@p-123456.iam.gserviceaccount.com' },
-    service: 'iam',
-    apiVersion: 'v1',
-    name: 'projects/p-123456/serviceAccounts/sa@p-123456.iam.gserviceaccount.com',
-    role: 'roles/iam.serviceAccountUser',
-  },
-  {
-    google: 'google_pubsub_topic',
-    state: { topic: 'projects/p-123456/topics/t', project: 'p-123456' },
-    service: 'pubsub',
-    apiVersion: 'v1',
-    name: 'projects/p-123456/topics/t',
-    role: 'roles/pubsub.subscriber',
-  },
-  {
-    google: 'google_pubsub_subscription',
-    state: { subscription: 's', project: 'p-123456' },
-    service: 'pubsub',
-    apiVersion: 'v1',
-    name: 'projects/p-123456/subscriptions/s',
-    role: 'roles/pubsub.subscriber',
-  },
-  {
-    google: 'google_secret_manager_secret',
-    state: { secret_id: 'projects/p-123456/secrets/db-password', project: 'p-123456' },
-    service: 'secretmanager',
-    apiVersion: 'v1',
-    name: 'projects/p-123456/secrets/db-password',
-    role: 'roles/secretmanager.secretAccessor',
-  },
-  {
-    google: 'google_kms_key_ring',
-    state: { key_ring_id: 'projects/p-123456/locations/europe-west1/keyRings/k' },
-    service: 'cloudkms',
-    apiVersion: 'v1',
-    name: 'projects/p-123456/locations/europe-west1/keyRings/k',
-    role: 'roles/cloudkms.viewer',
-  },
-  {
-    google: 'google_kms_crypto_key',
-    state: { crypto_key_id: 'projects/p-123456/locations/europe-west1/keyRings/k/cryptoKeys/c' },
-    service: 'cloudkms',
-    apiVersion: 'v1',
-    name: 'projects/p-123456/locations/europe-west1/keyRings/k/cryptoKeys/c',
-    role: 'roles/cloudkms.cryptoKeyEncrypterDecrypter',
-  },
-  {
-    google: 'google_artifact_registry_repository',
-    state: { project: 'p-123456', location: 'europe-west1', repository: 'images' },
-    service: 'artifactregistry',
-    apiVersion: 'v1',
-    name: 'projects/p-123456/locations/europe-west1/repositories/images',
-    role: 'roles/artifactregistry.reader',
-  },
-  {
-    google: 'google_cloud_run_v2_service',
-    state: { project: 'p-123456', location: 'europe-west1', name: 'api' },
-    service: 'run',
-    apiVersion: 'v2',
-    name: 'projects/p-123456/locations/europe-west1/services/api',
-    role: 'roles/run.invoker',
-  },
-];
-
 test('the generic table: every row tested here, each collection IAM-enabled at its API version', () => {
-  expect(GOOGLE_GENERIC_MOVE_ROWS.map((r) => r.google)).toEqual(GENERIC_ROWS.map((r) => r.google));
-  for (const row of GENERIC_ROWS) {
+  expect(GOOGLE_GENERIC_MOVE_ROWS.map((r) => r.google)).toEqual(GOOGLE_MOVE_SAMPLES.map((r) => r.google));
+  for (const row of GOOGLE_MOVE_SAMPLES) {
     const tableRow = GOOGLE_GENERIC_MOVE_ROWS.find((r) => r.google === row.google)!;
     expect([tableRow.service, tableRow.apiVersion]).toEqual([row.service, row.apiVersion]);
     expect(GoogleIamApis.collection(row.service, row.apiVersion, row.name)).toMatchObject({ writable: true });
@@ -455,7 +354,7 @@ test('the generic table: every row tested here, each collection IAM-enabled at i
     expect(GOOGLE_SOURCE_TYPES).not.toContain(`${elsewhere}_iam_member`);
 });
 
-describe.each(GENERIC_ROWS)('$google into the generic kinds', ({ google, state, service, apiVersion, name, role }) => {
+describe.each(GOOGLE_MOVE_SAMPLES)('$google into the generic kinds', ({ google, state, service, apiVersion, name, role }) => {
   const resource = { service, api_version: apiVersion, name, get_iam_policy_method: null };
 
   test('member, with its condition', () => {
