@@ -159,8 +159,8 @@ export interface MoveSource {
   readonly typeName: string;
   /** The version of the source's schema the state was written with. */
   readonly schemaVersion: number;
-  /** The source's state as stored (Terraform's JSON state of the source's schema), parsed. */
-  readonly state: unknown;
+  /** The source's state as stored (Terraform's JSON state of the source's schema): its object, parsed. */
+  readonly state: Readonly<Record<string, unknown>>;
   /** The source's private state, if this provider wrote it (another provider's bytes read as empty). */
   readonly private: PrivateState;
 }

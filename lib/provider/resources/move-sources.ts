@@ -125,10 +125,7 @@ export function movedGrant(source: MoveSource, target: { readonly typeName: stri
       `the ${source.typeName} state was written with schema version ${source.schemaVersion}, newer than the version ${SCHEMA_VERSION} this provider reads`,
     );
   }
-  const state = source.state;
-  if (typeof state !== 'object' || state === null || Array.isArray(state))
-    throw new MoveRefusal(`the ${source.typeName} state is not an object`);
-  const raw = state as Record<string, unknown>;
+  const raw = source.state;
   const etag = optionalString(raw, 'etag', source.typeName);
   const ownType = provider === 'googleiam' ? OWN_TYPES.get(source.typeName) : undefined;
   if (ownType) {

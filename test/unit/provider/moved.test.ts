@@ -30,7 +30,7 @@ function type(name: string): ResourceType<GoogleIamContext> {
   return found;
 }
 
-function move(target: string, source: Partial<MoveSource> & { typeName: string; state: unknown }, from?: PrivateState) {
+function move(target: string, source: Partial<MoveSource> & Pick<MoveSource, 'typeName' | 'state'>, from?: PrivateState) {
   const diagnostics = new Diagnostics();
   const privateState = PrivateState.decode(null);
   const state = type(target).moveFrom!(
@@ -42,7 +42,7 @@ function move(target: string, source: Partial<MoveSource> & { typeName: string; 
 }
 
 /** A state as Terraform sends it, JSON: a map as an object. */
-const asJson = (state: unknown): unknown =>
+const asJson = (state: unknown): MoveSource['state'] =>
   JSON.parse(JSON.stringify(state, (_key, value: unknown) => (value instanceof Map ? Object.fromEntries(value) : value)));
 
 const googleMember = (condition: unknown[] = []) => ({

@@ -28,7 +28,7 @@ export function moveResourceState<Context>(
   const targetPrivate = PrivateState.decode(null);
   let moved: CtyObject | null = null;
   const state = rawState(request, diagnostics, source);
-  if (!diagnostics.hasError) {
+  if (state !== undefined) {
     if (!resource.moveFrom) {
       diagnostics.error(
         'Move not supported',
@@ -60,7 +60,11 @@ export function moveResourceState<Context>(
 }
 
 /** The source's stored state, parsed; an error when there is none Terraform 0.12 or later wrote. */
-function rawState(request: wire.MoveResourceStateRequest, diagnostics: Diagnostics, source: string): unknown {
+function rawState(
+  request: wire.MoveResourceStateRequest,
+  diagnostics: Diagnostics,
+  source: string,
+): Readonly<Record<string, unknown>> | undefined {
   const raw = request.source_state;
   if (!raw?.json || raw.json.length === 0) {
     diagnostics.error(
