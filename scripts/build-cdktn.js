@@ -48,7 +48,15 @@ copyTree(path.join(ROOT, 'rosetta'), path.join(OUT, 'rosetta'), (name) =>
 );
 if (!fs.existsSync(path.join(ROOT, 'dist', 'provider', 'terraform-provider-googleiam.js')))
   throw new Error('dist/ is missing: run `npm run build` first');
-fs.cpSync(path.join(ROOT, 'dist'), path.join(OUT, 'dist'), { recursive: true });
+// The native executables (100-150 MiB each) are hard-linked, not copied: the same files serve both flavours.
+const nativeDir = path.join(ROOT, 'dist', 'provider', 'native');
+fs.cpSync(path.join(ROOT, 'dist'), path.join(OUT, 'dist'), { recursive: true, filter: (source) => source !== nativeDir });
+for (const platform of fs.existsSync(nativeDir) ? fs.readdirSync(nativeDir) : []) {
+  fs.mkdirSync(path.join(OUT, 'dist', 'provider', 'native', platform), { recursive: true });
+  for (const name of fs.readdirSync(path.join(nativeDir, platform))) {
+    fs.linkSync(path.join(nativeDir, platform, name), path.join(OUT, 'dist', 'provider', 'native', platform, name));
+  }
+}
 fs.copyFileSync(path.join(ROOT, 'LICENSE'), path.join(OUT, 'LICENSE'));
 fs.writeFileSync(
   path.join(OUT, 'README.md'),

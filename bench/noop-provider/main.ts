@@ -41,10 +41,10 @@ const noopGrant: ResourceType<object> = {
   importState: async () => [],
 };
 
-serveProvider<object>({
+serveProvider<object>(() => ({
   name: 'noop',
   schema: { version: 0, description: 'The bench no-op provider.', attributes: [] },
   resources: [noopGrant],
   dataSources: [],
   configure: async () => ({}),
-});
+}));

@@ -5,10 +5,12 @@
  *
  *   cdktf-google-iam-provider install [dir]       terraform.d/plugins in the configuration dir + lock entry
  *   cdktf-google-iam-provider install --mirror <dir>   a filesystem_mirror folder
+ *   ... --platform <os>_<arch>                    another platform's executable too (repeatable)
  */
 import * as path from 'path';
 import { InstallError } from './errors';
 import { installProvider, type Installation } from './install-provider';
+import { terraformPlatform } from './platforms';
 import { lockEntry, writeLockEntry, LOCK_FILE_NAME } from './lock-file';
 import { packageManifest, providerSource } from './provider-package';
 
@@ -23,12 +25,18 @@ const USAGE = `Usage:
   ${COMMAND} install --mirror <dir>
       Lay it out as a filesystem mirror at dir, for a provider_installation
       { filesystem_mirror { path = "<dir>" } } block of your CLI configuration.
+  --platform <os>_<arch>
+      Lay out that platform's executable too (repeatable; default: this machine's only),
+      for the machines that run terraform on the folder: e.g. --platform linux_amd64.
+      Its npm package must be installed.
   ${COMMAND} --help
       Show this help.
 `;
 
 /** What the command line asks for. */
-type Command = { readonly kind: 'help' } | { readonly kind: 'install'; readonly dir: string; readonly mirror: boolean };
+type Command =
+  | { readonly kind: 'help' }
+  | { readonly kind: 'install'; readonly dir: string; readonly mirror: boolean; readonly platforms: readonly string[] };
 
 class UsageError extends Error {}
 
@@ -39,10 +47,15 @@ export function parseArguments(args: readonly string[]): Command {
   if (command !== 'install') throw new UsageError(`unknown command "${command}"`);
   let mirror = false;
   const dirs: string[] = [];
+  const platforms = [terraformPlatform()];
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--mirror') {
       mirror = true;
       if (rest[i + 1] === undefined) throw new UsageError('--mirror needs a folder');
+    } else if (rest[i] === '--platform') {
+      const platform = rest[++i];
+      if (platform === undefined || platform.startsWith('-')) throw new UsageError('--platform needs a platform, e.g. linux_amd64');
+      platforms.push(platform);
     } else if (rest[i].startsWith('-')) {
       throw new UsageError(`unknown option "${rest[i]}"`);
     } else {
@@ -50,7 +63,7 @@ export function parseArguments(args: readonly string[]): Command {
     }
   }
   if (dirs.length > 1) throw new UsageError(`one folder expected, got ${dirs.length}`);
-  return { kind: 'install', dir: dirs[0] ?? '.', mirror };
+  return { kind: 'install', dir: dirs[0] ?? '.', mirror, platforms: [...new Set(platforms)] };
 }
 
 /** Runs the command; returns the exit code. */
@@ -74,13 +87,13 @@ export function main(
   const dir = path.resolve(command.dir);
   let installation: Installation;
   try {
-    installation = installProvider(dir, { layout: command.mirror ? 'mirror' : 'plugins' });
+    installation = installProvider(dir, { layout: command.mirror ? 'mirror' : 'plugins', platforms: command.platforms });
   } catch (e) {
     if (!(e instanceof InstallError)) throw e;
     err.write(`${COMMAND}: ${e.message}\n`);
     return 1;
   }
-  for (const file of [installation.bundle, ...installation.executables]) out.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
+  for (const file of installation.executables) out.write(`wrote ${path.relative(process.cwd(), file) || file}\n`);
   if (!command.mirror) {
     writeLockEntry(dir, lockEntry(installation.package));
     out.write(

@@ -1,4 +1,5 @@
 /** The errors of laying the provider out (synth and the installer command), worded here. */
+import { platformPackageName } from './platforms';
 
 /** An error the installer command prints as it is (no stack trace): the user can act on its message. */
 export class InstallError extends Error {
@@ -8,15 +9,30 @@ export class InstallError extends Error {
   }
 }
 
-/** The package was not built: dist/provider holds no bundle. */
-export function bundleMissing(bundlePath: string): InstallError {
-  return new InstallError(`The provider bundle ${bundlePath} is missing: run \`npm run bundle:provider\` (part of \`npm run build\`).`);
+/** The package was not built: dist/provider holds no record of its executables. */
+export function executablesManifestMissing(file: string): InstallError {
+  return new InstallError(`${file} is missing: the provider's executables were not built; run \`npm run build\`.`);
 }
 
-/** Laying the provider out on a machine that cannot run it (Windows, or a platform it is not laid out for). */
+/** A platform was asked for that the provider has no executable for. */
 export function unsupportedPlatform(platform: string, supported: readonly string[]): InstallError {
+  return new InstallError(`The googleiam provider has no executable for ${platform}; it has one for ${supported.join(', ')}.`);
+}
+
+/** The platform's executable is not on this machine: its npm package was not installed (npm installs only this machine's). */
+export function executableNotInstalled(platform: string, version: string, reason: string): InstallError {
+  const name = platformPackageName(platform);
   return new InstallError(
-    `This machine is ${platform}; the googleiam provider runs on ${supported.join(', ')} only ` +
-      `(Terraform starts it as a POSIX sh script that runs Node.js). On Windows, run cdktf and terraform in WSL.`,
+    `The googleiam provider's executable for ${platform} is not on this machine (${reason}): ` +
+      `install its package, ${name}@${version} (npm installs only this machine's: ` +
+      `\`npm install --no-save --force ${name}@${version}\` adds another platform's).`,
+  );
+}
+
+/** The executable found is not the one this package was built with (another version's package, or a changed file). */
+export function executableDiffers(platform: string, file: string, expected: string, actual: string, version: string): InstallError {
+  return new InstallError(
+    `The googleiam provider's executable for ${platform} at ${file} is not the one this package was built with ` +
+      `(SHA-256 ${actual}, expected ${expected}): install ${platformPackageName(platform)}@${version}, or run \`npm run build\` in a checkout.`,
   );
 }

@@ -4,29 +4,26 @@
  *   the implied local mirror of a working directory <dir> (no CLI configuration needed);
  * - layout 'mirror': `<dir>/<host>/<namespace>/<type>/<version>/<os>_<arch>/`, the unpacked
  *   layout of a `filesystem_mirror` (or `plugin_cache_dir`) at <dir>.
- * Each platform folder holds one small file, the launcher (launcher.ts), named
- * `terraform-provider-<type>_v<version>`; the bundle it runs is written once, in the version
- * folder, where Terraform's search of a mirror ignores files. Only the platform folder is hashed
- * (`h1:`) and installed by init, which links it into .terraform/providers; the launcher finds the
- * bundle through that link.
+ * Each platform folder holds one file, the platform's native executable, named
+ * `terraform-provider-<type>_v<version>` (`.exe` on Windows), as a release zip holds it: a real
+ * file (HCP Terraform refuses a configuration with a symlink leaving it), hard-linked to the
+ * package's copy where the file system allows, so that laying it out in many stacks costs no copy.
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { bundleMissing } from './errors';
-import { bundleFileName, isBundleFileName, launcherScript } from './launcher';
-import { hashPackageFiles } from './package-hash';
-import { checkHostPlatform, SUPPORTED_PLATFORMS, type Host } from './platforms';
+import { executableDiffers, executableNotInstalled, unsupportedPlatform } from './errors';
+import { fileSha256, hashPackageFiles } from './package-hash';
+import { SUPPORTED_PLATFORMS, terraformPlatform, type Host } from './platforms';
 import { providerPackage, type ProviderPackage } from './provider-package';
-import { writeIfChanged } from './write-if-changed';
 
 /** How installProvider lays the provider out. */
 export interface InstallOptions {
   readonly layout: 'plugins' | 'mirror';
-  /** Terraform platform names (`<os>_<arch>`). @default SUPPORTED_PLATFORMS */
+  /** Terraform platform names (`<os>_<arch>`). @default the platform of `host` */
   readonly platforms?: readonly string[];
   /** @default providerPackage() */
   readonly package?: ProviderPackage;
-  /** The machine laying it out, which must be a supported platform. @default this process's */
+  /** The machine laying it out. @default this process's */
   readonly host?: Host;
 }
 
@@ -35,57 +32,87 @@ export interface Installation {
   readonly package: ProviderPackage;
   /** The platform folders written, one per platform. */
   readonly packageDirs: readonly string[];
-  /** The executables written (or already up to date): the launcher in each platform folder. */
+  /** The executables laid out (or already in place), one per platform folder. */
   readonly executables: readonly string[];
-  /** The bundle the launchers run, once in the version folder. */
-  readonly bundle: string;
-  /** The `h1:` hash of each platform folder (they hold the same launcher, so it is one hash). */
-  readonly hash: string;
 }
 
-/** Lays the provider out under `dir`; rewrites only files whose content changed, and removes earlier bundles. */
+/** Lays the provider out under `dir` for each platform; a file already in place is left as it is. */
 export function installProvider(dir: string, options: InstallOptions): Installation {
-  checkHostPlatform(options.host);
   const pkg = options.package ?? providerPackage();
-  const { bundle, bundleName, launcher } = packageFiles(pkg);
+  const platforms = [...new Set(options.platforms ?? [terraformPlatform(options.host)])];
   const root = options.layout === 'plugins' ? path.join(dir, 'terraform.d', 'plugins') : dir;
   const versionDir = path.join(root, pkg.hostname, pkg.namespace, pkg.type, pkg.version);
-  fs.mkdirSync(versionDir, { recursive: true });
-  const bundleFile = path.join(versionDir, bundleName);
-  writeIfChanged(bundleFile, bundle);
-  for (const name of fs.readdirSync(versionDir)) {
-    if (name !== bundleName && isBundleFileName(pkg, name)) fs.rmSync(path.join(versionDir, name), { force: true });
-  }
   const packageDirs: string[] = [];
   const executables: string[] = [];
-  for (const platform of options.platforms ?? SUPPORTED_PLATFORMS) {
+  for (const platform of platforms) {
+    const source = builtExecutable(pkg, platform);
     const packageDir = path.join(versionDir, platform);
+    const target = path.join(packageDir, executableName(pkg, platform));
     fs.mkdirSync(packageDir, { recursive: true });
-    const executable = path.join(packageDir, executableName(pkg));
-    writeIfChanged(executable, launcher, 0o755);
+    placeFile(source, target, pkg.executables[platform].sha256);
+    // Terraform hashes the whole folder: anything else in it (an earlier layout's file) would break the lock file's hash.
+    for (const name of fs.readdirSync(packageDir)) {
+      if (name !== path.basename(target)) fs.rmSync(path.join(packageDir, name), { recursive: true, force: true });
+    }
     packageDirs.push(packageDir);
-    executables.push(executable);
+    executables.push(target);
   }
-  return { package: pkg, packageDirs, executables, bundle: bundleFile, hash: launcherHash(pkg, launcher) };
+  return { package: pkg, packageDirs, executables };
 }
 
-/** The `h1:` hash of each package folder installProvider writes for `pkg` (one file: the launcher). */
-export function providerPackageHash(pkg: ProviderPackage): string {
-  return launcherHash(pkg, packageFiles(pkg).launcher);
+/** The `h1:` hash of `platform`'s package folder as installProvider lays it out (from the build's SHA-256). */
+export function providerPackageHash(pkg: ProviderPackage, platform: string): string {
+  return hashPackageFiles([{ path: executableName(pkg, platform), sha256: pkg.executables[platform].sha256 }]);
 }
 
-function launcherHash(pkg: ProviderPackage, launcher: string): string {
-  return hashPackageFiles([{ path: executableName(pkg), content: Buffer.from(launcher) }]);
+/** The file name Terraform looks for in a package folder: `terraform-provider-<type>_v<version>`, `.exe` on Windows. */
+export function executableName(pkg: ProviderPackage, platform: string): string {
+  return `terraform-provider-${pkg.type}_v${pkg.version}${platform.startsWith('windows_') ? '.exe' : ''}`;
 }
 
-/** The bundle, its file name and the launcher that runs it. */
-function packageFiles(pkg: ProviderPackage): { bundle: Buffer; bundleName: string; launcher: string } {
-  if (!fs.existsSync(pkg.bundlePath)) throw bundleMissing(pkg.bundlePath);
-  const bundle = fs.readFileSync(pkg.bundlePath);
-  return { bundle, bundleName: bundleFileName(pkg, bundle), launcher: launcherScript(pkg, bundle) };
+/** The path of `platform`'s executable on this machine, checked to be the one the package was built with. */
+function builtExecutable(pkg: ProviderPackage, platform: string): string {
+  if (!SUPPORTED_PLATFORMS.includes(platform)) throw unsupportedPlatform(platform, SUPPORTED_PLATFORMS);
+  const executable = pkg.executables[platform];
+  if (!executable) throw executableNotInstalled(platform, pkg.version, `this build of the package has none`);
+  if (executable.path === undefined) throw executableNotInstalled(platform, pkg.version, 'its npm package is not installed');
+  const actual = fileSha256(executable.path);
+  if (actual !== executable.sha256) throw executableDiffers(platform, executable.path, executable.sha256, actual, pkg.version);
+  return executable.path;
 }
 
-/** The file name Terraform looks for in a package folder. */
-export function executableName(pkg: ProviderPackage): string {
-  return `terraform-provider-${pkg.type}_v${pkg.version}`;
+/**
+ * Makes `target` the file `source` (SHA-256 `sha256`): already so (the same inode, or the same content),
+ * else a hard link to it, else (another file system, or a source that is not executable) a copy; through a
+ * temporary name and a rename, so a terraform running the earlier file never sees half of one.
+ */
+function placeFile(source: string, target: string, sha256: string): void {
+  const from = fs.statSync(source);
+  const to = statOrUndefined(target);
+  if (to && to.dev === from.dev && to.ino === from.ino) return;
+  if (to && to.size === from.size && (to.mode & 0o111) !== 0 && fileSha256(target) === sha256) return;
+  const temp = `${target}.${process.pid}.tmp`;
+  fs.rmSync(temp, { force: true });
+  let linked = false;
+  if ((from.mode & 0o755) === 0o755) {
+    try {
+      fs.linkSync(source, temp);
+      linked = true;
+    } catch {
+      linked = false;
+    }
+  }
+  if (!linked) {
+    fs.copyFileSync(source, temp, fs.constants.COPYFILE_FICLONE);
+    fs.chmodSync(temp, 0o755);
+  }
+  fs.renameSync(temp, target);
+}
+
+function statOrUndefined(file: string): fs.Stats | undefined {
+  try {
+    return fs.statSync(file);
+  } catch {
+    return undefined;
+  }
 }

@@ -27,10 +27,13 @@ export interface LockEntry {
 
 /**
  * The entry for `pkg` as installProvider lays it out: pinned to its version (the constraint the
- * `required_providers` the CLI prints uses), with the `h1:` hash of its package folder.
+ * `required_providers` the CLI prints uses), with the `h1:` hash of the package folder of every platform
+ * it was built for (whether or not this machine has that platform's executable), so that one lock file
+ * serves a team whose laptops and CI run different platforms.
  */
 export function lockEntry(pkg: ProviderPackage = providerPackage()): LockEntry {
-  return { source: providerSource(pkg), version: pkg.version, constraints: pkg.version, hashes: [providerPackageHash(pkg)] };
+  const hashes = Object.keys(pkg.executables).map((platform) => providerPackageHash(pkg, platform));
+  return { source: providerSource(pkg), version: pkg.version, constraints: pkg.version, hashes };
 }
 
 /**

@@ -1,15 +1,15 @@
 /**
- * Where the laid-out provider runs: Terraform starts it as an executable
- * file, and it is a POSIX `sh` launcher of Node.js. Windows cannot run it
- * (Terraform there looks for `terraform-provider-<type>_v<version>.exe`, a
- * native program), so laying it out on an unsupported machine fails at once,
- * naming the machine and the supported platforms, instead of `terraform init`
- * failing later with a registry lookup.
+ * The platforms the provider is built for: one native executable each
+ * (scripts/provider-executables.js), named as Terraform names platforms
+ * (Go's GOOS_GOARCH) and shipped, as esbuild ships its binaries, in one npm
+ * package per platform whose `os` and `cpu` fields let npm install only the
+ * one a machine can run.
  */
-import { unsupportedPlatform } from './errors';
+/** Terraform's `<os>_<arch>` names of the platforms the provider has an executable for. */
+export const SUPPORTED_PLATFORMS: readonly string[] = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64', 'windows_amd64'];
 
-/** Terraform's `<os>_<arch>` names of the platforms the provider is laid out for and tested on. */
-export const SUPPORTED_PLATFORMS: readonly string[] = ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'];
+/** The platform whose executable a stack gets when its runs are remote (HCP Terraform, Terraform Enterprise). */
+export const REMOTE_RUN_PLATFORM = 'linux_amd64';
 
 /** A machine, as Node.js names it (`process.platform`, `process.arch`). */
 export interface Host {
@@ -19,14 +19,21 @@ export interface Host {
 
 const GO_OS: Readonly<Record<string, string>> = { win32: 'windows', sunos: 'solaris' };
 const GO_ARCH: Readonly<Record<string, string>> = { x64: 'amd64', ia32: '386' };
+const NODE_OS: Readonly<Record<string, string>> = { windows: 'win32' };
+const NODE_CPU: Readonly<Record<string, string>> = { amd64: 'x64' };
 
 /** Terraform's name (Go's GOOS_GOARCH) of a machine: `linux_amd64`, `windows_amd64`, … */
 export function terraformPlatform(host: Host = process): string {
   return `${GO_OS[host.platform] ?? host.platform}_${GO_ARCH[host.arch] ?? host.arch}`;
 }
 
-/** Throws when `host` (default: this machine) is not one of SUPPORTED_PLATFORMS. */
-export function checkHostPlatform(host: Host = process): void {
-  const platform = terraformPlatform(host);
-  if (!SUPPORTED_PLATFORMS.includes(platform)) throw unsupportedPlatform(platform, SUPPORTED_PLATFORMS);
+/** The npm package holding `platform`'s executable: `@cdktf-google-iam/provider-linux-x64`, as npm names os and cpu. */
+export function platformPackageName(platform: string): string {
+  const [os, arch] = platform.split('_');
+  return `@cdktf-google-iam/provider-${NODE_OS[os] ?? os}-${NODE_CPU[arch] ?? arch}`;
+}
+
+/** The executable's file name in its npm package and in a build: `terraform-provider-googleiam`, `.exe` on Windows. */
+export function executableFileName(type: string, platform: string): string {
+  return `terraform-provider-${type}${platform.startsWith('windows_') ? '.exe' : ''}`;
 }

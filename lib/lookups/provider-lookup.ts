@@ -5,7 +5,7 @@ import { parseLookupAnswer, type LookupAnswer } from '../contract/lookup-answer'
 import { serializeReadQuery, type ReadQueryFields } from '../contract/read-query';
 import { callerCall } from '../synth/caller-language';
 import { ConstructValidationError } from '../synth/errors';
-import { providerPackage } from '../install/provider-package';
+import { providerBundle } from '../install/provider-package';
 
 /** A lookup that has not answered in this time is stopped (the provider's own retries stop well before). */
 const LOOKUP_TIMEOUT_MS = 5 * 60_000;
@@ -32,7 +32,7 @@ export class ProviderLookup {
    */
   public static read(lookup: string, args: object, query: ReadQueryFields, accessToken?: string): object {
     // The bundled provider, shipped in the package: its `lookup` mode answers Direct-form lookups.
-    const entry = providerPackage().bundlePath;
+    const entry = providerBundle();
     if (!fs.existsSync(entry)) {
       throw new Error(`${lookup}: the provider ${entry} is missing; build the package first (npm run build)`);
     }

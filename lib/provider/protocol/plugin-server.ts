@@ -12,9 +12,15 @@
  *    plugin.GRPCBroker/StartStream at once; both are held open, unused.
  * 4. Terraform calls plugin.GRPCController/Shutdown when done; the process
  *    then exits (Terraform would otherwise wait 2 s, then kill it).
+ *
+ * Terraform waits for the handshake line every time it starts the provider
+ * (3 to 5 times a command), so the line goes out before the services load
+ * (`load`: the protocol's message types and the provider's code, about half
+ * of a start): they load synchronously right after it, before the event loop
+ * can take Terraform's first connection, so no call finds them missing.
  */
 import * as grpc from '@grpc/grpc-js';
-import { PluginServices } from './proto';
+import type { PluginServices } from './proto';
 import { generateServerCertificate } from './tls';
 
 export const MAGIC_COOKIE_KEY = 'TF_PLUGIN_MAGIC_COOKIE';
@@ -26,13 +32,19 @@ const MAX_MESSAGE_BYTES = 256 << 20;
 
 /** How the plugin server is started. */
 export interface PluginOptions {
-  readonly services: PluginServices;
   /** The Terraform protocol version served (only one). */
   readonly protocolVersion: number;
+  /** Loads what the server serves; called once, right after the handshake line is out. */
+  readonly load: () => PluginHandlers;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+/** What the plugin serves. */
+export interface PluginHandlers {
+  readonly services: PluginServices;
   readonly provider: grpc.UntypedServiceImplementation;
   /** Called before the process exits on Shutdown (stop child processes here). */
   readonly onShutdown?: () => void;
-  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** Starts serving and prints the handshake line; the process then lives until Shutdown. */
@@ -60,51 +72,6 @@ export async function servePlugin(options: PluginOptions): Promise<void> {
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
   });
-  let shuttingDown = false;
-  const shutdown = (): void => {
-    if (shuttingDown) return;
-    shuttingDown = true;
-    options.onShutdown?.();
-    for (const stream of openStreams) stream.end();
-    // Let the Shutdown answer reach Terraform (it then closes the connection), but never linger.
-    const exit = (): never => process.exit(0);
-    setTimeout(exit, 500).unref();
-    server.tryShutdown(() => exit());
-  };
-  // Streams go-plugin keeps open for the process's life; ended on Shutdown so that the server can close at once.
-  const openStreams = new Set<{ end(): void }>();
-  const holdOpen = (call: grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>): void => {
-    openStreams.add(call);
-    call.on('cancelled', () => openStreams.delete(call));
-    call.on('error', () => openStreams.delete(call));
-  };
-  server.addService(options.services.provider, options.provider);
-  server.addService(options.services.controller, {
-    Shutdown: (_call: unknown, callback: grpc.sendUnaryData<object>) => {
-      callback(null, {});
-      setImmediate(shutdown);
-    },
-  });
-  server.addService(options.services.stdio, { StreamStdio: holdOpen });
-  server.addService(options.services.broker, {
-    StartStream: (call: grpc.ServerDuplexStream<unknown, unknown>) => {
-      holdOpen(call);
-      // Knocks for broker connections are never expected: Terraform's providers do not use the broker.
-      call.on('data', () => undefined);
-      call.on('end', () => {
-        openStreams.delete(call);
-        call.end();
-      });
-    },
-  });
-  server.addService(options.services.health, {
-    Check: (call: grpc.ServerUnaryCall<{ service: string }, object>, callback: grpc.sendUnaryData<object>) => {
-      const known = call.request.service === '' || call.request.service === 'plugin';
-      if (known) callback(null, { status: 'SERVING' });
-      else callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
-    },
-  });
-
   const clientCert = env.PLUGIN_CLIENT_CERT;
   let credentials = grpc.ServerCredentials.createInsecure();
   let handshakeCert = '';
@@ -123,12 +90,62 @@ export async function servePlugin(options: PluginOptions): Promise<void> {
   const fields = [CORE_PROTOCOL_VERSION, options.protocolVersion, 'tcp', `127.0.0.1:${port}`, 'grpc'];
   if (handshakeCert) fields.push(handshakeCert);
   process.stdout.write(`${fields.join('|')}\n`);
+  // Synchronous on Linux (stdout is a pipe): Terraform has the line while the services load.
+  const shutdown = serve(server, options.load());
 
   // Ctrl-C reaches the whole process group; Terraform stops providers itself (StopProvider, then Shutdown), as go-plugin expects.
   process.on('SIGINT', () => undefined);
   watchParent(shutdown);
 }
 
+/** Adds go-plugin's services and the provider's to `server`; returns what shuts the process down. */
+function serve(server: grpc.Server, handlers: PluginHandlers): () => void {
+  let shuttingDown = false;
+  const shutdown = (): void => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    handlers.onShutdown?.();
+    for (const stream of openStreams) stream.end();
+    // Let the Shutdown answer reach Terraform (it then closes the connection), but never linger.
+    const exit = (): never => process.exit(0);
+    setTimeout(exit, 500).unref();
+    server.tryShutdown(() => exit());
+  };
+  // Streams go-plugin keeps open for the process's life; ended on Shutdown so that the server can close at once.
+  const openStreams = new Set<{ end(): void }>();
+  const holdOpen = (call: grpc.ServerWritableStream<unknown, unknown> | grpc.ServerDuplexStream<unknown, unknown>): void => {
+    openStreams.add(call);
+    call.on('cancelled', () => openStreams.delete(call));
+    call.on('error', () => openStreams.delete(call));
+  };
+  server.addService(handlers.services.provider, handlers.provider);
+  server.addService(handlers.services.controller, {
+    Shutdown: (_call: unknown, callback: grpc.sendUnaryData<object>) => {
+      callback(null, {});
+      setImmediate(shutdown);
+    },
+  });
+  server.addService(handlers.services.stdio, { StreamStdio: holdOpen });
+  server.addService(handlers.services.broker, {
+    StartStream: (call: grpc.ServerDuplexStream<unknown, unknown>) => {
+      holdOpen(call);
+      // Knocks for broker connections are never expected: Terraform's providers do not use the broker.
+      call.on('data', () => undefined);
+      call.on('end', () => {
+        openStreams.delete(call);
+        call.end();
+      });
+    },
+  });
+  server.addService(handlers.services.health, {
+    Check: (call: grpc.ServerUnaryCall<{ service: string }, object>, callback: grpc.sendUnaryData<object>) => {
+      const known = call.request.service === '' || call.request.service === 'plugin';
+      if (known) callback(null, { status: 'SERVING' });
+      else callback({ code: grpc.status.NOT_FOUND, details: 'unknown service' });
+    },
+  });
+  return shutdown;
+}
 /** A refusal to start, reported on stderr without a stack trace. */
 export class PluginStartError extends Error {}
 

@@ -5,7 +5,7 @@
  * lock entry), so that terraform init finds it offline.
  */
 import * as path from 'path';
-import { bundleTestProvider } from '../bundle-test-provider';
+import { testProviderPackage } from '../bundle-test-provider';
 import { installProvider, lockEntry, writeLockEntry, type ProviderPackage } from '../../../lib/install';
 
 /** The version the stand-in is installed as (the google provider of @cdktf/provider-google 16.12). */
@@ -13,9 +13,7 @@ export const STANDIN_VERSION = '6.50.0';
 
 /** Writes the stand-in's bundle into `dir` and returns its package. */
 export function bundleGoogleStandin(dir: string): ProviderPackage {
-  const outfile = path.join(dir, 'terraform-provider-google.js');
-  bundleTestProvider(path.join(__dirname, 'main.ts'), outfile);
-  return { hostname: 'registry.terraform.io', namespace: 'hashicorp', type: 'google', version: STANDIN_VERSION, bundlePath: outfile };
+  return testProviderPackage({ namespace: 'hashicorp', type: 'google', version: STANDIN_VERSION }, path.join(__dirname, 'main.ts'), dir);
 }
 
 /** Bundles the stand-in into `bundleDir` and installs it into the working directory `dir` for the running platform. */

@@ -2,4 +2,4 @@
 import { serveProvider } from '../../../lib/provider/protocol/serve';
 import { toyProvider } from './toy-provider';
 
-serveProvider(toyProvider);
+serveProvider(() => toyProvider);
