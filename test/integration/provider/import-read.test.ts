@@ -4,7 +4,7 @@
  * emulator over HTTP: none of them writes.
  */
 import { spawn } from 'child_process';
-import { providerPackage } from '../../../lib/install';
+import { providerBundle } from '../../../lib/install';
 import { parseLookupAnswer, serializeLookupAnswer } from '../../../lib/contract/lookup-answer';
 import { serializeReadQuery, locatedPolicyQuery, importJobQuery } from '../../../lib/contract/read-query';
 import { runLookup } from '../../../lib/provider/lookup-mode';
@@ -171,7 +171,7 @@ describe('data sources and the lookup mode', () => {
     const query = serializeReadQuery(
       importJobQuery({ project: 'demo-project', location: 'us-central1', importJobId: 'everything' }, undefined),
     );
-    const child = spawn(process.execPath, [providerPackage().bundlePath, 'lookup'], {
+    const child = spawn(process.execPath, [providerBundle(), 'lookup'], {
       env: { ...process.env, ...emulator.env() },
       stdio: 'pipe',
     });

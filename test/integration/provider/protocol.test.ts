@@ -147,12 +147,13 @@ describe('the toy provider under terraform', () => {
 });
 
 test("the provider's cold start: exec to the handshake line", async () => {
-  const bundle = workspace.pkg.bundlePath;
+  // The toy's executable: an sh script running its bundle on this Node.js (test/support/bundle-test-provider.ts).
+  const [{ path: executable }] = Object.values(workspace.pkg.executables);
   const clientCert = generateServerCertificate().certPem;
   const times: number[] = [];
   for (let i = 0; i < 3; i++) {
     const started = process.hrtime.bigint();
-    const child = spawn(process.execPath, [bundle], {
+    const child = spawn(executable!, [], {
       env: { ...process.env, [MAGIC_COOKIE_KEY]: MAGIC_COOKIE_VALUE, PLUGIN_PROTOCOL_VERSIONS: '6', PLUGIN_CLIENT_CERT: clientCert },
       stdio: ['ignore', 'pipe', 'inherit'],
     });
