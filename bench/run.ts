@@ -23,7 +23,7 @@ import { FloorDeploy, GrantsDeploy, type ApplyResult } from './deploy';
 import { replayPeer, type PeerResult } from './peer-model';
 import { runWorker } from './processes';
 import { checksCost } from './checks';
-import { benchProviderStart } from './provider-start';
+import { BASELINE_COMMIT, benchProviderStart } from './provider-start';
 import { benchScale, type ScaleSpec } from './scale';
 import { compare, compareAll, median, printTable, type Row } from './stats';
 import { scaleSvg, type ScalePoint } from './svg';
@@ -101,13 +101,29 @@ async function synthCost(): Promise<Row[]> {
 
 async function providerStart(): Promise<Row[]> {
   const t = await benchProviderStart(RUNS * 3);
+  const native = median(t.native);
   return [
     {
-      benchmark:
-        'provider cold start: exec of the laid-out provider (its sh launcher) to its handshake line (AutoMTLS), vs node -e 0 to exit',
-      measured: ms(median(t.provider)),
+      benchmark: `provider cold start: exec of the laid-out native executable to its handshake line (AutoMTLS), vs node + the bundle of ${BASELINE_COMMIT} (before issue 50)`,
+      measured: ms(native),
+      baseline: ms(median(t.baseline)),
+      ratio: x(native / median(t.baseline)),
+      goal: '≤ 0.6×',
+      met: native / median(t.baseline) <= 0.6,
+    },
+    {
+      benchmark: 'provider cold start: the native executable vs node + the same bundle (what the code cache and the Node.js inside give)',
+      measured: ms(native),
+      baseline: ms(median(t.bundle)),
+      ratio: x(native / median(t.bundle)),
+      goal: 'reported',
+      met: true,
+    },
+    {
+      benchmark: 'provider cold start: the native executable vs node -e 0 to exit',
+      measured: ms(native),
       baseline: ms(median(t.node)),
-      ratio: x(median(t.provider) / median(t.node)),
+      ratio: x(native / median(t.node)),
       goal: 'reported',
       met: true,
     },

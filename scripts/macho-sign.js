@@ -177,6 +177,7 @@ function adHocSign(file, identifier) {
   const buf = fs.readFileSync(file);
   const m = parseMachO(buf, file);
   const dataoff = align(m.signature ? m.signature.dataoff : buf.length, 16);
+  if (dataoff > 0xffffffff) throw new Error(`macho-sign: ${file}: over 4 GiB (codeLimit64 is not written)`);
   const datasize = align(signatureSize(dataoff, identifier), 16);
 
   let lc = m.signature && m.signature.offset;

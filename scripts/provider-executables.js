@@ -127,14 +127,14 @@ function buildProviderExecutables({ platforms, outDir, bundle = BUNDLE }) {
 }
 
 /**
- * The manifest lib/install reads (dist/provider/executables.json): each built platform's file (relative to
- * the manifest's folder), SHA-256 and size. The lock file's hash of a platform is made from its SHA-256, so a
- * stack's lock file covers every platform listed here, whether or not its executable is on this machine.
+ * The record lib/install reads (dist/provider/executables.json): each built platform's SHA-256 and size. The
+ * lock file's hash of a platform is made from its SHA-256, so a stack's lock file covers every platform listed
+ * here, whether or not its executable is on this machine (lib/install/provider-package.ts finds the files).
  */
-function executablesManifest(version, built, relativeTo) {
+function executablesManifest(version, built) {
   const platforms = {};
-  for (const [platform, { file, sha256, size }] of Object.entries(built).sort(([a], [b]) => (a < b ? -1 : 1))) {
-    platforms[platform] = { file: path.relative(relativeTo, file).split(path.sep).join('/'), sha256, size };
+  for (const [platform, { sha256, size }] of Object.entries(built).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    platforms[platform] = { sha256, size };
   }
   return { version, node: NODE_VERSION, platforms };
 }
@@ -148,7 +148,7 @@ function main() {
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   fs.writeFileSync(
     path.join(DIST_PROVIDER, 'executables.json'),
-    `${JSON.stringify(executablesManifest(version, built, DIST_PROVIDER), null, 2)}\n`,
+    `${JSON.stringify(executablesManifest(version, built), null, 2)}\n`,
   );
   const sizes = Object.entries(built).map(([p, { size }]) => `${p} ${(size / 2 ** 20).toFixed(0)} MiB`);
   process.stdout.write(`provider executables (Node.js ${NODE_VERSION}): ${sizes.join(', ')} in ${Date.now() - start} ms\n`);

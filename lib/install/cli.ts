@@ -51,7 +51,6 @@ export function parseArguments(args: readonly string[]): Command {
   for (let i = 0; i < rest.length; i++) {
     if (rest[i] === '--mirror') {
       mirror = true;
-      if (rest[i + 1] === undefined) throw new UsageError('--mirror needs a folder');
     } else if (rest[i] === '--platform') {
       const platform = rest[++i];
       if (platform === undefined || platform.startsWith('-')) throw new UsageError('--platform needs a platform, e.g. linux_amd64');
@@ -63,6 +62,7 @@ export function parseArguments(args: readonly string[]): Command {
     }
   }
   if (dirs.length > 1) throw new UsageError(`one folder expected, got ${dirs.length}`);
+  if (mirror && dirs.length === 0) throw new UsageError('--mirror needs a folder');
   return { kind: 'install', dir: dirs[0] ?? '.', mirror, platforms: [...new Set(platforms)] };
 }
 

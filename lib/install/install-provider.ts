@@ -42,10 +42,12 @@ export function installProvider(dir: string, options: InstallOptions): Installat
   const platforms = [...new Set(options.platforms ?? [terraformPlatform(options.host)])];
   const root = options.layout === 'plugins' ? path.join(dir, 'terraform.d', 'plugins') : dir;
   const versionDir = path.join(root, pkg.hostname, pkg.namespace, pkg.type, pkg.version);
+  // Every platform checked before anything is written: a refusal leaves no half layout behind.
+  const sources = platforms.map((platform) => builtExecutable(pkg, platform));
   const packageDirs: string[] = [];
   const executables: string[] = [];
-  for (const platform of platforms) {
-    const source = builtExecutable(pkg, platform);
+  for (const [i, platform] of platforms.entries()) {
+    const source = sources[i];
     const packageDir = path.join(versionDir, platform);
     const target = path.join(packageDir, executableName(pkg, platform));
     fs.mkdirSync(packageDir, { recursive: true });
@@ -94,7 +96,7 @@ function placeFile(source: string, target: string, sha256: string): void {
   const temp = `${target}.${process.pid}.tmp`;
   fs.rmSync(temp, { force: true });
   let linked = false;
-  if ((from.mode & 0o755) === 0o755) {
+  if ((from.mode & 0o777) === 0o755) {
     try {
       fs.linkSync(source, temp);
       linked = true;

@@ -1,8 +1,10 @@
 /**
  * A Terraform working directory for the toy provider: the provider bundled
  * and laid out by installProvider (terraform.d/plugins, the implied local
- * mirror) with its lock entry pre-written, a hand-written main.tf.json, and
- * an empty CLI configuration (so nothing of the machine's is used).
+ * mirror) for this machine's platform, the only one a test provider has an
+ * executable for (bundle-test-provider.ts), with its lock entry pre-written,
+ * a hand-written main.tf.json, and an empty CLI configuration (so nothing of
+ * the machine's is used).
  */
 import { spawn, type ChildProcess } from 'child_process';
 import * as fs from 'fs';
@@ -21,7 +23,7 @@ export class ToyWorkspace {
     const pkg = bundleToyProvider(root);
     const dir = path.join(root, 'config');
     fs.mkdirSync(dir);
-    installProvider(dir, { layout: 'plugins', package: pkg, platforms: ['linux_amd64', 'linux_arm64', 'darwin_amd64', 'darwin_arm64'] });
+    installProvider(dir, { layout: 'plugins', package: pkg });
     writeLockEntry(dir, lockEntry(pkg));
     fs.writeFileSync(path.join(root, 'terraform.rc'), '');
     return new ToyWorkspace(root, dir, pkg);
