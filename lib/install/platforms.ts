@@ -27,10 +27,16 @@ export function terraformPlatform(host: Host = process): string {
   return `${GO_OS[host.platform] ?? host.platform}_${GO_ARCH[host.arch] ?? host.arch}`;
 }
 
-/** The npm package holding `platform`'s executable: `@cdktf-google-iam/provider-linux-x64`, as npm names os and cpu. */
-export function platformPackageName(platform: string): string {
+/** A platform as npm's `os` and `cpu` fields name it (Node.js's `process.platform` and `process.arch`): win32, x64. */
+export function npmPlatform(platform: string): { readonly os: string; readonly cpu: string } {
   const [os, arch] = platform.split('_');
-  return `@cdktf-google-iam/provider-${NODE_OS[os] ?? os}-${NODE_CPU[arch] ?? arch}`;
+  return { os: NODE_OS[os] ?? os, cpu: NODE_CPU[arch] ?? arch };
+}
+
+/** The npm package holding `platform`'s executable: `@cdktf-google-iam/provider-linux-x64`. */
+export function platformPackageName(platform: string): string {
+  const { os, cpu } = npmPlatform(platform);
+  return `@cdktf-google-iam/provider-${os}-${cpu}`;
 }
 
 /** The executable's file name in its npm package and in a build: `terraform-provider-googleiam`, `.exe` on Windows. */

@@ -15,8 +15,9 @@ import * as os from 'os';
 import * as path from 'path';
 import { App, TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember } from '../../../lib';
-import { GoogleApiEmulator, TerraformCli, type CommandResult } from '../../../lib/testing';
+import { GoogleApiEmulator } from '../../../lib/testing';
 import { MIN_NODE_MAJOR, unsupportedNodeWarning } from '../../../lib/synth/node-version';
+import { bareEnvironment, bareTerraform, nodeCommandsIn } from '../../support/bare-environment';
 import { historyOf } from '../../support/write-history';
 
 jest.setTimeout(180_000);
@@ -38,30 +39,6 @@ afterAll(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-/** A folder holding only a link to `terraform`: the whole PATH of the runs below. */
-function terraformOnlyPath(): string {
-  const bin = fs.mkdtempSync(path.join(work, 'bin-'));
-  const terraform = execFileSync('/bin/sh', ['-c', 'command -v terraform'], { encoding: 'utf8' }).trim();
-  fs.symlinkSync(terraform, path.join(bin, 'terraform'));
-  return bin;
-}
-
-/** The environment of a machine with terraform and nothing else: no variable of this process is passed on. */
-function bareEnvironment(): Record<string, string> {
-  const home = fs.mkdtempSync(path.join(work, 'home-'));
-  return { PATH: terraformOnlyPath(), HOME: home, TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...emulator.env() };
-}
-
-/** `env -i <env> terraform <args>` in `dir`: terraform under exactly `env`. */
-function terraform(dir: string, env: Record<string, string>, args: string[]): Promise<CommandResult> {
-  const assignments = Object.entries(env).map(([name, value]) => `${name}=${value}`);
-  return TerraformCli.spawn(
-    '/usr/bin/env',
-    ['-i', ...assignments, path.join(env.PATH, 'terraform'), args[0], '-no-color', ...args.slice(1)],
-    dir,
-  );
-}
-
 /** Every path under `dir` that is a symlink. */
 function symlinksUnder(dir: string): string[] {
   return (fs.readdirSync(dir, { recursive: true }) as string[]).filter((p) => fs.lstatSync(path.join(dir, p)).isSymbolicLink());
@@ -69,12 +46,10 @@ function symlinksUnder(dir: string): string[] {
 
 /** init, apply, a clean plan, destroy; each checked in the emulator's write history. */
 async function deployWithoutNode(dir: string, member: string): Promise<void> {
-  const env = bareEnvironment();
-  const assignments = Object.entries(env).map(([name, value]) => `${name}=${value}`);
-  const node = spawnSync('/usr/bin/env', ['-i', ...assignments, '/bin/sh', '-c', 'command -v node || command -v nodejs'], {
-    encoding: 'utf8',
-  });
-  expect({ found: node.status === 0, stdout: node.stdout }).toEqual({ found: false, stdout: '' });
+  const env = bareEnvironment(work, { TF_IN_AUTOMATION: '1', CHECKPOINT_DISABLE: '1', ...emulator.env() });
+  expect(nodeCommandsIn(env)).toEqual([]);
+  const terraform = (where: string, under: Record<string, string>, [command, ...args]: string[]) =>
+    bareTerraform(where, under, [command, '-no-color', ...args]);
 
   const init = await terraform(dir, env, ['init', '-input=false']);
   expect(init.code).toBe(0);
