@@ -11,6 +11,11 @@ import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { executableFileName, platformPackageName, terraformPlatform } from '../../lib/install';
+
+const { writePlatformPackage } = require('../../scripts/platform-packages') as {
+  writePlatformPackage(options: { platform: string; file: string; version: string; dir: string }): unknown;
+};
 
 jest.setTimeout(180_000);
 
@@ -73,6 +78,14 @@ beforeAll(() => {
     fs.symlinkSync(fs.realpathSync(path.join(ROOT, 'node_modules', peer)), path.join(project, 'node_modules', peer), 'dir');
   }
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true }));
+  // This platform's executable, in its own package beside the library's, as npm installs the optional dependency.
+  const platform = terraformPlatform();
+  writePlatformPackage({
+    platform,
+    file: path.join(ROOT, 'dist', 'provider', 'native', platform, executableFileName('googleiam', platform)),
+    version: JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
+    dir: path.join(project, 'node_modules', platformPackageName(platform)),
+  });
 });
 
 afterAll(() => {
@@ -99,6 +112,7 @@ test('the tarball ships the library, its declarations, the provider and vendor b
       'lib/testing/index.d.ts',
       'lib/testing/emulator/cli.js',
       'dist/provider/terraform-provider-googleiam.js',
+      'dist/provider/executables.json',
       'dist/vendor/cel.js',
       'dist/vendor/google-auth.js',
       'dist/vendor/levenshtein.js',
@@ -111,6 +125,7 @@ test('the tarball ships the library, its declarations, the provider and vendor b
       !/^(lib|dist)\/.+\.js$/.test(p) &&
       !/^lib\/.+\.d\.ts$/.test(p) &&
       !/^lib\/iam\/[\w-]+\.generated\.json$/.test(p) &&
+      p !== 'dist/provider/executables.json' &&
       !['package.json', 'README.md', 'LICENSE', '.jsii'].includes(p),
   );
   expect(unexpected).toEqual([]);
