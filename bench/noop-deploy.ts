@@ -20,7 +20,11 @@ function noopPackage(): ProviderPackage {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-noop-'));
     // Each deploy's layout holds its own copy (installProvider), so the build folder goes with the bench process.
     process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    bundled = testProviderPackage({ namespace: 'bench', type: 'noop', version: '0.0.1' }, path.join(__dirname, 'noop-provider', 'main.ts'), dir);
+    bundled = testProviderPackage(
+      { namespace: 'bench', type: 'noop', version: '0.0.1' },
+      path.join(__dirname, 'noop-provider', 'main.ts'),
+      dir,
+    );
   }
   return bundled;
 }

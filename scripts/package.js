@@ -68,7 +68,9 @@ for (const [platform, { file }] of Object.entries(executables)) {
   const dir = path.join(work, 'platform', platform);
   const { name, version } = writePlatformPackage({ platform, file, version: root.version, dir });
   platformPackages[name] = version;
-  packed.push(runInBackground(npm, ['pack', '--silent', '--pack-destination', OUT], dir).then((out) => `dist-packages/${out.trim()} (${platform})`));
+  packed.push(
+    runInBackground(npm, ['pack', '--silent', '--pack-destination', OUT], dir).then((out) => `dist-packages/${out.trim()} (${platform})`),
+  );
 }
 
 const release = writeRegistryRelease({
@@ -124,7 +126,10 @@ function stageForPack(dir) {
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
   fs.rmSync(path.join(stage, 'package.json'));
-  fs.writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify({ ...manifest, optionalDependencies: platformPackages }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(stage, 'package.json'),
+    `${JSON.stringify({ ...manifest, optionalDependencies: platformPackages }, null, 2)}\n`,
+  );
   const record = path.join(stage, 'dist', 'provider', 'executables.json');
   fs.rmSync(record, { force: true });
   fs.writeFileSync(record, `${JSON.stringify(executablesManifest(root.version, executables), null, 2)}\n`);

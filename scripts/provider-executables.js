@@ -96,7 +96,8 @@ function buildProviderExecutables({ platforms, outDir, bundle = BUNDLE }) {
   const built = {};
   try {
     for (const platform of platforms) {
-      if (!PLATFORMS[platform]) throw new Error(`no provider executable for platform ${platform} (known: ${Object.keys(PLATFORMS).join(', ')})`);
+      if (!PLATFORMS[platform])
+        throw new Error(`no provider executable for platform ${platform} (known: ${Object.keys(PLATFORMS).join(', ')})`);
       const file = path.join(outDir, platform, executableFileName(TYPE, platform));
       fs.mkdirSync(path.dirname(file), { recursive: true });
       const config = path.join(work, `${platform}.json`);
@@ -143,10 +144,7 @@ function main() {
   const start = Date.now();
   const built = buildProviderExecutables({ platforms, outDir });
   const { version } = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
-  fs.writeFileSync(
-    path.join(DIST_PROVIDER, 'executables.json'),
-    `${JSON.stringify(executablesManifest(version, built), null, 2)}\n`,
-  );
+  fs.writeFileSync(path.join(DIST_PROVIDER, 'executables.json'), `${JSON.stringify(executablesManifest(version, built), null, 2)}\n`);
   const sizes = Object.entries(built).map(([p, { size }]) => `${p} ${(size / 2 ** 20).toFixed(0)} MiB`);
   process.stdout.write(`provider executables (Node.js ${NODE_VERSION}): ${sizes.join(', ')} in ${Date.now() - start} ms\n`);
 }

@@ -1,5 +1,12 @@
 /** Laying the provider's executables out where Terraform finds them (no cdktf, no gRPC: used at synth and by the CLI). */
-export { providerPackage, providerBundle, packageManifest, providerSource, type ProviderPackage, type ProviderExecutable } from './provider-package';
+export {
+  providerPackage,
+  providerBundle,
+  packageManifest,
+  providerSource,
+  type ProviderPackage,
+  type ProviderExecutable,
+} from './provider-package';
 export { installProvider, providerPackageHash, executableName, type InstallOptions, type Installation } from './install-provider';
 export {
   SUPPORTED_PLATFORMS,

@@ -54,7 +54,7 @@ function sha256OfFile(file: string): string {
   const chunk = Buffer.allocUnsafe(1 << 20);
   const fd = fs.openSync(file, 'r');
   try {
-    for (let read: number; (read = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0; ) hash.update(chunk.subarray(0, read));
+    for (let read: number; (read = fs.readSync(fd, chunk, 0, chunk.length, null)) > 0;) hash.update(chunk.subarray(0, read));
   } finally {
     fs.closeSync(fd);
   }

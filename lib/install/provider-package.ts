@@ -53,7 +53,13 @@ export function providerPackage(packageRoot: string = PACKAGE_ROOT): ProviderPac
   for (const [platform, { sha256 }] of Object.entries(manifest.platforms)) {
     executables[platform] = { sha256, path: locateExecutable(packageRoot, type, platform) };
   }
-  return { hostname: 'registry.terraform.io', namespace: 'cdktf-google-iam', type, version: packageManifest(packageRoot).version, executables };
+  return {
+    hostname: 'registry.terraform.io',
+    namespace: 'cdktf-google-iam',
+    type,
+    version: packageManifest(packageRoot).version,
+    executables,
+  };
 }
 
 /** This build's executable of `platform`, else the one of its installed npm package, else undefined. */
