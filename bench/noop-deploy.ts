@@ -7,24 +7,39 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { installProvider, lockEntry, writeLockEntry, type ProviderPackage } from '../lib/install';
-import { testProviderPackage } from '../test/support/bundle-test-provider';
+import { buildSync } from 'esbuild';
+import { fileSha256, installProvider, lockEntry, terraformPlatform, writeLockEntry, type ProviderPackage } from '../lib/install';
 import { APPLY_ARGS, memberName, policyName, ROLE, stateBytes, type FloorRun } from './deploy';
 import { runProcess } from './processes';
 import { TF_ENV } from './workspace';
 
-/** The no-op provider (its bundle, run by the Node.js running the bench), built once per bench process. */
+/**
+ * The no-op provider, built once per bench process: its bundle, and as its executable for this machine's
+ * platform an sh script running the bundle on the Node.js running the bench (as the tests' providers run).
+ */
 let bundled: ProviderPackage | undefined;
 function noopPackage(): ProviderPackage {
   if (!bundled) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-noop-'));
     // Each deploy's layout holds its own copy (installProvider), so the build folder goes with the bench process.
     process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
-    bundled = testProviderPackage(
-      { namespace: 'bench', type: 'noop', version: '0.0.1' },
-      path.join(__dirname, 'noop-provider', 'main.ts'),
-      dir,
-    );
+    const outfile = path.join(dir, 'terraform-provider-noop.js');
+    buildSync({
+      entryPoints: [path.join(__dirname, 'noop-provider', 'main.ts')],
+      bundle: true,
+      platform: 'node',
+      target: 'node22',
+      format: 'cjs',
+      minify: true,
+      logLevel: 'warning',
+      logOverride: { 'impossible-typeof': 'silent' },
+      loader: { '.proto': 'text' },
+      outfile,
+    });
+    const script = path.join(dir, 'terraform-provider-noop');
+    fs.writeFileSync(script, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(outfile)} "$@"\n`, { mode: 0o755 });
+    const executables = { [terraformPlatform()]: { path: script, sha256: fileSha256(script) } };
+    bundled = { hostname: 'registry.terraform.io', namespace: 'bench', type: 'noop', version: '0.0.1', executables };
   }
   return bundled;
 }

@@ -24,8 +24,9 @@ export function executableNotInstalled(platform: string, version: string, reason
   const name = platformPackageName(platform);
   return new InstallError(
     `The googleiam provider's executable for ${platform} is not on this machine (${reason}): ` +
-      `install its package, ${name}@${version} (npm installs only this machine's: ` +
-      `\`npm install --no-save --force ${name}@${version}\` adds another platform's).`,
+      `install its package, ${name}@${version}, beside this package or in the folder synth runs in ` +
+      `(from Python, Java, Go or .NET: \`npm install ${name}@${version}\` there; npm installs only this machine's ` +
+      `platform: \`npm install --no-save --force ${name}@${version}\` adds another's).`,
   );
 }
 

@@ -62,13 +62,18 @@ export function providerPackage(packageRoot: string = PACKAGE_ROOT): ProviderPac
   };
 }
 
-/** This build's executable of `platform`, else the one of its installed npm package, else undefined. */
+/**
+ * This build's executable of `platform`, else the one of its npm package installed beside this package (npm
+ * installs the optional dependency) or in the working directory's project (the jsii runtimes of Python, Java,
+ * Go and .NET install this package alone, in a folder of their own: their users install the platform's
+ * package with npm where they run synth), else undefined.
+ */
 function locateExecutable(packageRoot: string, type: string, platform: string): string | undefined {
   const fileName = executableFileName(type, platform);
   const built = path.join(packageRoot, 'dist', 'provider', 'native', platform, fileName);
   if (fs.existsSync(built)) return built;
   try {
-    const manifest = require.resolve(`${platformPackageName(platform)}/package.json`, { paths: [packageRoot] });
+    const manifest = require.resolve(`${platformPackageName(platform)}/package.json`, { paths: [packageRoot, process.cwd()] });
     const installed = path.join(path.dirname(manifest), 'bin', fileName);
     return fs.existsSync(installed) ? installed : undefined;
   } catch {

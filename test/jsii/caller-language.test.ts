@@ -12,7 +12,7 @@ import * as path from 'path';
 import { GoogleApiEmulator } from '../../lib/testing';
 import { AssemblyReader } from './support/assembly-reader';
 import { JsiiKernel, enumValue, kernelError, struct, type ObjRef } from './support/jsii-kernel';
-import { jsiiRuntimeEntry, packFlavour, type PackedPackage } from './support/packages';
+import { installPlatformPackage, jsiiRuntimeEntry, packFlavour, type PackedPackage } from './support/packages';
 
 jest.setTimeout(240_000);
 
@@ -83,6 +83,7 @@ beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'jsii-caller-'));
   runtime = jsiiRuntimeEntry();
   packages = packFlavour('cdktf', work);
+  installPlatformPackage(work);
 });
 afterAll(async () => {
   await emulator?.close();
@@ -240,7 +241,8 @@ describe('the console scripts, started as Python and Java start them', () => {
   test('cdktf-google-iam-provider install lays the provider out in a folder', async () => {
     const dir = fs.mkdtempSync(path.join(work, 'install-'));
     const command = await kernel.binScriptCommand(assembly.name, 'cdktf-google-iam-provider', ['install', dir]);
-    const run = spawnSync(command.command, command.args, { env: command.env, encoding: 'utf8' });
+    // Run in the project, where its user installed this platform's executable package with npm.
+    const run = spawnSync(command.command, command.args, { cwd: work, env: command.env, encoding: 'utf8' });
     expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
     expect(fs.readdirSync(path.join(dir, 'terraform.d', 'plugins'), { recursive: true, encoding: 'utf8' })).toContainEqual(
       expect.stringMatching(/terraform-provider-googleiam/),

@@ -16,7 +16,7 @@ import { GoogleApiEmulator } from '../../lib/testing';
 import { emptyCliConfig, runCommand } from '../support/terraform';
 import { AssemblyReader } from './support/assembly-reader';
 import { JsiiKernel, enumValue, kernelError, struct, type ObjRef } from './support/jsii-kernel';
-import { jsiiRuntimeEntry, packFlavour } from './support/packages';
+import { installPlatformPackage, jsiiRuntimeEntry, packFlavour } from './support/packages';
 
 jest.setTimeout(240_000);
 
@@ -79,6 +79,7 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     const started = Date.now();
     const runtime = jsiiRuntimeEntry();
     const packages = packFlavour(flavour, work);
+    installPlatformPackage(work);
     googleEnv = {
       ...emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager']),
     };

@@ -1,6 +1,7 @@
 /**
  * The installer command for plain HCL users, exactly as the README writes it, from the packed tarball in a
- * fresh folder that holds nothing but a hand-written main.tf: npx installs the tarball alone (no cdktf, no
+ * fresh folder that holds nothing but a hand-written main.tf: npx installs the tarball and this platform's
+ * package (the executable, as `npm run package` writes it) alone (no cdktf, no
  * constructs, no registry: npm runs offline here with an empty cache of its own), the command lays the
  * provider out, `terraform init` installs it offline with no CLI configuration and no warning, and the
  * provider it laid out grants a member against the emulator.
@@ -9,7 +10,12 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { executableFileName, platformPackageName, terraformPlatform } from '../../lib/install';
 import { GoogleApiEmulator, TerraformCli } from '../../lib/testing';
+
+const { writePlatformPackage } = require('../../scripts/platform-packages') as {
+  writePlatformPackage(options: { platform: string; file: string; version: string; dir: string }): unknown;
+};
 
 jest.setTimeout(180_000);
 
@@ -20,6 +26,7 @@ const ROLE = 'roles/networksecurity.viewer';
 
 let work: string;
 let tarball: string;
+let platformTarball: string;
 let emulator: GoogleApiEmulator;
 
 beforeAll(async () => {
@@ -27,6 +34,18 @@ beforeAll(async () => {
   const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
   if (pack.status !== 0) throw new Error(`npm pack exited with ${pack.status}:\n${pack.stderr}`);
   tarball = path.join(work, (JSON.parse(pack.stdout) as [{ filename: string }])[0].filename);
+  const platform = terraformPlatform();
+  const platformDir = path.join(work, 'platform-package');
+  writePlatformPackage({
+    platform,
+    file: path.join(ROOT, 'dist', 'provider', 'native', platform, executableFileName('googleiam', platform)),
+    version: JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
+    dir: platformDir,
+  });
+  const platformPack = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: platformDir, encoding: 'utf8' });
+  if (platformPack.status !== 0)
+    throw new Error(`npm pack of ${platformPackageName(platform)} exited with ${platformPack.status}:\n${platformPack.stderr}`);
+  platformTarball = path.join(work, (JSON.parse(platformPack.stdout) as [{ filename: string }])[0].filename);
   emulator = await GoogleApiEmulator.start();
   emulator.addResource(NAME, { bindings: [] });
 });
@@ -36,10 +55,16 @@ afterAll(async () => {
 });
 
 test("the README's command, from the tarball, lays the provider out for a hand-written configuration that terraform then runs offline", async () => {
-  const documented = /`(npx --yes --legacy-peer-deps --package=(\S+\.tgz) cdktf-google-iam-provider install \.)`/.exec(README);
+  const documented = /`(npx --yes --legacy-peer-deps --package=(\S+\.tgz) --package=(\S+\.tgz) cdktf-google-iam-provider install \.)`/.exec(
+    README,
+  );
   expect(documented).not.toBeNull();
-  const [, command, readmeTarball] = documented!;
+  const [, command, readmeTarball, readmePlatformTarball] = documented!;
   expect(readmeTarball).toBe(`../cdktf-google-iam/dist-packages/${path.basename(tarball)}`);
+  // The README names linux-x64's; this machine's is the one installed here.
+  expect(readmePlatformTarball).toMatch(
+    /^\.\.\/cdktf-google-iam\/dist-packages\/cdktf-google-iam-provider-(linux|darwin|win32)-(x64|arm64)-[\d.]+\.tgz$/,
+  );
 
   const dir = path.join(work, 'hcl');
   fs.mkdirSync(dir);
@@ -61,7 +86,7 @@ resource "googleiam_authorization_policy_iam_member" "reader" {
 }
 `,
   );
-  const install = spawnSync('sh', ['-c', command.replace(readmeTarball, tarball)], {
+  const install = spawnSync('sh', ['-c', command.replace(readmeTarball, tarball).replace(readmePlatformTarball, platformTarball)], {
     cwd: dir,
     encoding: 'utf8',
     env: {

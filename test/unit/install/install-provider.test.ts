@@ -227,8 +227,9 @@ describe('installProvider', () => {
     expect(error).toBeInstanceOf(InstallError);
     expect(error.message).toBe(
       "The googleiam provider's executable for darwin_amd64 is not on this machine (its npm package is not installed): " +
-        "install its package, @cdktf-google-iam/provider-darwin-x64@1.2.3 (npm installs only this machine's: " +
-        "`npm install --no-save --force @cdktf-google-iam/provider-darwin-x64@1.2.3` adds another platform's).",
+        'install its package, @cdktf-google-iam/provider-darwin-x64@1.2.3, beside this package or in the folder synth runs in ' +
+        '(from Python, Java, Go or .NET: `npm install @cdktf-google-iam/provider-darwin-x64@1.2.3` there; ' +
+        "npm installs only this machine's platform: `npm install --no-save --force @cdktf-google-iam/provider-darwin-x64@1.2.3` adds another's).",
     );
     expect(fs.existsSync(path.join(pluginsDir(dir), 'darwin_amd64'))).toBe(false);
   });

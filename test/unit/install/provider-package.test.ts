@@ -140,8 +140,9 @@ describe('a package root', () => {
     ]);
     expect(fs.statSync(executables[0]).ino).toBe(fs.statSync(installed).ino);
     expect(() => installProvider(dir, { layout: 'plugins', package: pkg, platforms: ['darwin_arm64'] })).toThrow(
-      "install its package, @cdktf-google-iam/provider-darwin-arm64@0.3.0 (npm installs only this machine's: " +
-        "`npm install --no-save --force @cdktf-google-iam/provider-darwin-arm64@0.3.0` adds another platform's).",
+      'install its package, @cdktf-google-iam/provider-darwin-arm64@0.3.0, beside this package or in the folder synth runs in ' +
+        '(from Python, Java, Go or .NET: `npm install @cdktf-google-iam/provider-darwin-arm64@0.3.0` there; ' +
+        "npm installs only this machine's platform: `npm install --no-save --force @cdktf-google-iam/provider-darwin-arm64@0.3.0` adds another's).",
     );
   });
 

@@ -193,7 +193,7 @@ describe('on the real build', () => {
       const error = thrown(() => synthStack('local', { [PROVIDER_PLATFORMS_CONTEXT]: [platform] }));
       expect(error).toBeInstanceOf(InstallError);
       expect(error.message).toMatch(new RegExp(`^The googleiam provider's executable for ${platform} is not on this machine `));
-      expect(error.message).toContain(`install its package, ${name} `);
+      expect(error.message).toContain(`install its package, ${name}, beside`);
       expect(error.message).toContain(`\`npm install --no-save --force ${name}\``);
     },
   );
