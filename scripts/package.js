@@ -34,7 +34,7 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const { execFile, execFileSync } = require('child_process');
+const { execFileSync } = require('child_process');
 
 const ROOT = path.join(__dirname, '..');
 const OUT = path.join(ROOT, 'dist-packages');
@@ -54,23 +54,20 @@ const pacmak = path.join(ROOT, 'node_modules', '.bin', 'jsii-pacmak');
 const { CACHE, pacmakArgs, withTranslatedExamples } = require('./translate-examples');
 const { PLATFORMS, buildProviderExecutables, executablesManifest } = require('./provider-executables');
 const { writeRegistryRelease } = require('./terraform-registry');
-const { writePlatformPackage } = require('./platform-packages');
+const { packPlatformPackage, writePlatformPackage } = require('./platform-packages');
 
 const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const work = fs.mkdtempSync(path.join(OUT, '.work-'));
 const executables = buildProviderExecutables({ platforms: Object.keys(PLATFORMS), outDir: path.join(work, 'native') });
 
-// One npm package per platform, holding its executable. Packing one (gzip of 150 MB) takes about 11 s of a
-// core: the five run as processes of their own, beside the zips and pacmak below.
+// One npm package per platform, holding its executable; packed on zlib's threads, beside the zips and pacmak below.
 const platformPackages = {};
 const packed = [];
 for (const [platform, { file }] of Object.entries(executables)) {
   const dir = path.join(work, 'platform', platform);
   const { name, version } = writePlatformPackage({ platform, file, version: root.version, dir });
   platformPackages[name] = version;
-  packed.push(
-    runInBackground(npm, ['pack', '--silent', '--pack-destination', OUT], dir).then((out) => `dist-packages/${out.trim()} (${platform})`),
-  );
+  packed.push(packPlatformPackage(dir, OUT).then((tarball) => `dist-packages/${path.basename(tarball)} (${platform})`));
 }
 
 const release = writeRegistryRelease({
@@ -101,16 +98,6 @@ Promise.all(packed).then(
     process.exitCode = 1;
   },
 );
-
-/** `command args` in `cwd`, as a process of its own; resolves with its stdout. */
-function runInBackground(command, args, cwd) {
-  return new Promise((resolve, reject) => {
-    execFile(command, args, { cwd, encoding: 'utf8', maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')} in ${cwd}: ${error.message}\n${stderr}`));
-      else resolve(stdout);
-    });
-  });
-}
 
 /**
  * A copy of the flavour's package as it is published (the files `npm pack` takes, hard-linked), with the

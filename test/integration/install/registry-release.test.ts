@@ -103,7 +103,7 @@ beforeAll(async () => {
   executables = buildProviderExecutables({ platforms: PLATFORMS, outDir: path.join(work, 'native') });
   const built = Date.now();
   const gnupgHome = newGnupgHome();
-  gpg(gnupgHome, '--passphrase', '', '--quick-gen-key', 'cdktf-google-iam release test <release@example.com>', 'rsa4096', 'sign', 'never');
+  gpg(gnupgHome, '--passphrase', '', '--quick-gen-key', 'cdktf-google-iam release test <release@example.com>', 'ed25519', 'sign', 'never');
   // --with-colons: the key's fingerprint is field 10 of its first fpr record.
   fingerprint = /^fpr:(?:[^:]*:){8}([0-9A-F]{40}):/m.exec(gpg(gnupgHome, '--with-colons', '--list-secret-keys').stdout)![1];
   const releaseStart = Date.now();
