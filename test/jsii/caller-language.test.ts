@@ -12,7 +12,8 @@ import * as path from 'path';
 import { GoogleApiEmulator } from '../../lib/testing';
 import { AssemblyReader } from './support/assembly-reader';
 import { JsiiKernel, enumValue, kernelError, struct, type ObjRef } from './support/jsii-kernel';
-import { installPlatformPackage, jsiiRuntimeEntry, packFlavour, type PackedPackage } from './support/packages';
+import { jsiiRuntimeEntry, packFlavour, type PackedPackage } from './support/packages';
+import { writeThisPlatformPackage } from '../support/platform-package';
 
 jest.setTimeout(240_000);
 
@@ -83,7 +84,8 @@ beforeAll(async () => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'jsii-caller-'));
   runtime = jsiiRuntimeEntry();
   packages = packFlavour('cdktf', work);
-  installPlatformPackage(work);
+  // A jsii runtime installs the library alone: its user installs this platform's package in the project.
+  writeThisPlatformPackage(work);
 });
 afterAll(async () => {
   await emulator?.close();

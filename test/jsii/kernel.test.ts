@@ -16,7 +16,8 @@ import { GoogleApiEmulator } from '../../lib/testing';
 import { emptyCliConfig, runCommand } from '../support/terraform';
 import { AssemblyReader } from './support/assembly-reader';
 import { JsiiKernel, enumValue, kernelError, struct, type ObjRef } from './support/jsii-kernel';
-import { installPlatformPackage, jsiiRuntimeEntry, packFlavour } from './support/packages';
+import { jsiiRuntimeEntry, packFlavour } from './support/packages';
+import { writeThisPlatformPackage } from '../support/platform-package';
 
 jest.setTimeout(240_000);
 
@@ -79,7 +80,8 @@ describe.each(FLAVOURS)('$flavour: the packed library through the jsii kernel', 
     const started = Date.now();
     const runtime = jsiiRuntimeEntry();
     const packages = packFlavour(flavour, work);
-    installPlatformPackage(work);
+    // A jsii runtime installs the library alone: its user installs this platform's package in the project.
+    writeThisPlatformPackage(work);
     googleEnv = {
       ...emulator.env(GoogleApiEmulator.ACCESS_TOKEN, ['secretmanager']),
     };

@@ -10,12 +10,9 @@ import { spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executableFileName, platformPackageName, terraformPlatform } from '../../lib/install';
 import { GoogleApiEmulator, TerraformCli } from '../../lib/testing';
-
-const { writePlatformPackage } = require('../../scripts/platform-packages') as {
-  writePlatformPackage(options: { platform: string; file: string; version: string; dir: string }): unknown;
-};
+import { pinnedMemberGrantConfiguration } from '../support/hcl-configurations';
+import { writeThisPlatformPackage } from '../support/platform-package';
 
 jest.setTimeout(180_000);
 
@@ -34,17 +31,10 @@ beforeAll(async () => {
   const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
   if (pack.status !== 0) throw new Error(`npm pack exited with ${pack.status}:\n${pack.stderr}`);
   tarball = path.join(work, (JSON.parse(pack.stdout) as [{ filename: string }])[0].filename);
-  const platform = terraformPlatform();
-  const platformDir = path.join(work, 'platform-package');
-  writePlatformPackage({
-    platform,
-    file: path.join(ROOT, 'dist', 'provider', 'native', platform, executableFileName('googleiam', platform)),
-    version: JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
-    dir: platformDir,
-  });
+  const platformDir = writeThisPlatformPackage(work, path.join(work, 'platform-package'));
   const platformPack = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: platformDir, encoding: 'utf8' });
   if (platformPack.status !== 0)
-    throw new Error(`npm pack of ${platformPackageName(platform)} exited with ${platformPack.status}:\n${platformPack.stderr}`);
+    throw new Error(`npm pack of the platform package exited with ${platformPack.status}:\n${platformPack.stderr}`);
   platformTarball = path.join(work, (JSON.parse(platformPack.stdout) as [{ filename: string }])[0].filename);
   emulator = await GoogleApiEmulator.start();
   emulator.addResource(NAME, { bindings: [] });
@@ -70,21 +60,7 @@ test("the README's command, from the tarball, lays the provider out for a hand-w
   fs.mkdirSync(dir);
   fs.writeFileSync(
     path.join(dir, 'main.tf'),
-    `terraform {
-  required_providers {
-    googleiam = {
-      source  = "cdktf-google-iam/googleiam"
-      version = "${JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version}"
-    }
-  }
-}
-
-resource "googleiam_authorization_policy_iam_member" "reader" {
-  name   = "${NAME}"
-  role   = "${ROLE}"
-  member = "user:hcl@example.com"
-}
-`,
+    pinnedMemberGrantConfiguration('reader', { name: NAME, role: ROLE, member: 'user:hcl@example.com' }),
   );
   const install = spawnSync('sh', ['-c', command.replace(readmeTarball, tarball).replace(readmePlatformTarball, platformTarball)], {
     cwd: dir,

@@ -133,6 +133,9 @@ test.each(FLAVOURS)(
       ]),
     );
     expect(recorded.platforms).toEqual(digests);
+    // Reproducible: the build made this machine's executable (with its code cache) apart, and it is the same bytes.
+    const built = JSON.parse(fs.readFileSync(path.join(ROOT, 'dist', 'provider', 'executables.json'), 'utf8'));
+    expect(recorded.platforms[terraformPlatform()]).toEqual(built.platforms[terraformPlatform()]);
   },
 );
 

@@ -11,11 +11,7 @@ import { spawn, spawnSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { executableFileName, platformPackageName, terraformPlatform } from '../../lib/install';
-
-const { writePlatformPackage } = require('../../scripts/platform-packages') as {
-  writePlatformPackage(options: { platform: string; file: string; version: string; dir: string }): unknown;
-};
+import { writeThisPlatformPackage } from '../support/platform-package';
 
 jest.setTimeout(180_000);
 
@@ -79,13 +75,7 @@ beforeAll(() => {
   }
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true }));
   // This platform's executable, in its own package beside the library's, as npm installs the optional dependency.
-  const platform = terraformPlatform();
-  writePlatformPackage({
-    platform,
-    file: path.join(ROOT, 'dist', 'provider', 'native', platform, executableFileName('googleiam', platform)),
-    version: JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
-    dir: path.join(project, 'node_modules', platformPackageName(platform)),
-  });
+  writeThisPlatformPackage(project);
 });
 
 afterAll(() => {

@@ -83,3 +83,33 @@ ${text}`,
 export function unwrapped(output: string): string {
   return output.replace(/\s+/g, ' ');
 }
+
+/** One member grant on an authorization policy.  */
+export interface MemberGrant {
+  readonly name: string;
+  readonly role: string;
+  readonly member: string;
+}
+
+/**
+ * A hand-written main.tf as an HCL user writes one: the googleiam provider pinned to this package's version
+ * (what the install command and the release lay out), and `grant` as the resource `address`.
+ */
+export function pinnedMemberGrantConfiguration(address: string, grant: MemberGrant): string {
+  const { version } = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+  return `terraform {
+  required_providers {
+    googleiam = {
+      source  = "cdktf-google-iam/googleiam"
+      version = ${JSON.stringify(version)}
+    }
+  }
+}
+
+resource "googleiam_authorization_policy_iam_member" ${JSON.stringify(address)} {
+  name   = ${JSON.stringify(grant.name)}
+  role   = ${JSON.stringify(grant.role)}
+  member = ${JSON.stringify(grant.member)}
+}
+`;
+}

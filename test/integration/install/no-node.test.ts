@@ -17,6 +17,7 @@ import { App, TerraformStack } from 'cdktf';
 import { AuthorizationPolicyIamMember } from '../../../lib';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { MIN_NODE_MAJOR, unsupportedNodeWarning } from '../../../lib/synth/node-version';
+import { pinnedMemberGrantConfiguration } from '../../support/hcl-configurations';
 import { bareEnvironment, bareTerraform, nodeCommandsIn } from '../../support/bare-environment';
 import { historyOf } from '../../support/write-history';
 
@@ -87,21 +88,7 @@ test('a plain HCL configuration the install command laid the provider out in dep
   fs.mkdirSync(dir);
   fs.writeFileSync(
     path.join(dir, 'main.tf'),
-    `terraform {
-  required_providers {
-    googleiam = {
-      source  = "cdktf-google-iam/googleiam"
-      version = ${JSON.stringify(JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version)}
-    }
-  }
-}
-
-resource "googleiam_authorization_policy_iam_member" "hcl" {
-  name   = ${JSON.stringify(NAME)}
-  role   = ${JSON.stringify(ROLE)}
-  member = "user:hcl@example.com"
-}
-`,
+    pinnedMemberGrantConfiguration('hcl', { name: NAME, role: ROLE, member: 'user:hcl@example.com' }),
   );
   execFileSync(process.execPath, [path.join(ROOT, 'lib', 'install', 'cli.js'), 'install', dir], { encoding: 'utf8' });
   expect(symlinksUnder(dir)).toEqual([]);

@@ -26,7 +26,7 @@ import { unzipSync } from 'fflate';
 import { packageHash } from '../../../lib/install/package-hash';
 import { generateServerCertificate } from '../../../lib/provider/protocol/tls';
 import { GoogleApiEmulator, type CommandResult } from '../../../lib/testing';
-import { unwrapped } from '../../support/hcl-configurations';
+import { pinnedMemberGrantConfiguration, unwrapped } from '../../support/hcl-configurations';
 import { bareEnvironment, bareTerraform, nodeCommandsIn } from '../../support/bare-environment';
 import { historyOf } from '../../support/write-history';
 
@@ -336,24 +336,7 @@ test('terraform init installs it from the packed layout of a filesystem_mirror, 
 async function deployWithoutNode(name: string, env: Record<string, string>, member: string): Promise<string> {
   const dir = path.join(work, name);
   fs.mkdirSync(dir);
-  fs.writeFileSync(
-    path.join(dir, 'main.tf'),
-    `terraform {
-  required_providers {
-    googleiam = {
-      source  = "${NAMESPACE}/${TYPE}"
-      version = "${VERSION}"
-    }
-  }
-}
-
-resource "googleiam_authorization_policy_iam_member" "grant" {
-  name   = ${JSON.stringify(NAME)}
-  role   = ${JSON.stringify(ROLE)}
-  member = ${JSON.stringify(member)}
-}
-`,
-  );
+  fs.writeFileSync(path.join(dir, 'main.tf'), pinnedMemberGrantConfiguration('grant', { name: NAME, role: ROLE, member }));
   const bare = bareEnvironment(work, { ...env, ...emulator.env() });
   expect(nodeCommandsIn(bare)).toEqual([]);
   const terraform = (command: string, ...args: string[]): Promise<CommandResult> =>

@@ -91,23 +91,3 @@ function packInto(spec: string, destination: string): string {
   const [{ filename }] = JSON.parse(out) as { filename: string }[];
   return path.join(destination, filename);
 }
-
-/**
- * This machine's provider executable package in `project`'s node_modules, as `npm install
- * @cdktf-google-iam/provider-<os>-<cpu>` there leaves it: a jsii runtime installs the library's tarball alone
- * (no optional dependencies), so a Python, Java, Go or .NET project installs the platform's package itself.
- */
-export function installPlatformPackage(project: string): void {
-  const { executableFileName, platformPackageName, terraformPlatform } =
-    require('../../../lib/install') as typeof import('../../../lib/install');
-  const { writePlatformPackage } = require('../../../scripts/platform-packages') as {
-    writePlatformPackage(options: { platform: string; file: string; version: string; dir: string }): unknown;
-  };
-  const platform = terraformPlatform();
-  writePlatformPackage({
-    platform,
-    file: path.join(ROOT, 'dist', 'provider', 'native', platform, executableFileName('googleiam', platform)),
-    version: JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version,
-    dir: path.join(project, 'node_modules', platformPackageName(platform)),
-  });
-}

@@ -24,6 +24,7 @@ import {
   type ProviderExecutable,
   type ProviderPackage,
 } from '../../../lib/install';
+import { thrownBy } from '../../support/rejection';
 
 const sha256 = (content: string | Buffer): string => createHash('sha256').update(content).digest('hex');
 
@@ -48,15 +49,8 @@ function withExecutables(executables: Record<string, ProviderExecutable>): Provi
   return { ...pkg, executables: { ...pkg.executables, ...executables } };
 }
 
-/** What `fn` throws. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected it to throw');
-}
+/** What `fn` throws (the test fails if it throws nothing). */
+const thrown = (fn: () => unknown): Error => thrownBy(fn, Error);
 
 beforeEach(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'cdktf-google-iam-install-'));

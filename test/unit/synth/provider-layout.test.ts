@@ -31,6 +31,7 @@ import * as providerPackageModule from '../../../lib/install/provider-package';
 import { ConstructValidationError } from '../../../lib/synth/errors';
 import { MIN_NODE_MAJOR, unsupportedNodeWarning } from '../../../lib/synth/node-version';
 import { PROVIDER_PLATFORMS_CONTEXT } from '../../../lib/synth/provider-layout';
+import { thrownBy } from '../../support/rejection';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const AP = 'projects/p-123456/locations/global/authorizationPolicies/ap';
@@ -87,15 +88,8 @@ function synthStack(backend: Backend, context: Record<string, unknown> = {}): st
 /** The platform folders laid out in a stack's folder. */
 const platformsIn = (stackDir: string): string[] => fs.readdirSync(path.join(stackDir, PLUGIN_DIR)).sort();
 
-/** What `fn` throws. */
-function thrown(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error;
-  }
-  throw new Error('expected it to throw');
-}
+/** What `fn` throws (the test fails if it throws nothing). */
+const thrown = (fn: () => unknown): Error => thrownBy(fn, Error);
 
 /** Every file under `dir` but the executables (the build's own file, hard-linked), relative path -> SHA-256. */
 function fileHashes(dir: string): Record<string, string> {
