@@ -27,6 +27,7 @@ const zlib = require('zlib');
 const { execFileSync } = require('child_process');
 const { Zip } = require('fflate');
 const { hashPackageFiles } = require('../lib/install/package-hash');
+const { versionedExecutableName } = require('../lib/install/platforms');
 
 /** The plugin protocol the provider speaks (tfprotov6). */
 const MANIFEST = { version: 1, metadata: { protocol_versions: ['6.0'] } };
@@ -43,10 +44,8 @@ function releasePrefix(type, version) {
   return `terraform-provider-${type}_${version}`;
 }
 
-/** The executable's name in a platform's zip: `terraform-provider-<type>_v<version>`, `.exe` on Windows. */
-function executableName(type, version, platform) {
-  return `terraform-provider-${type}_v${version}${platform.startsWith('windows_') ? '.exe' : ''}`;
-}
+/** The executable's name in a platform's zip: the name Terraform looks for in a package folder. */
+const executableName = versionedExecutableName;
 
 /**
  * Writes the release of provider `type` at `version` into `outDir`, from `executables` (Terraform platform

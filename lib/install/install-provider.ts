@@ -13,7 +13,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { executableDiffers, executableNotInstalled, unsupportedPlatform } from './errors';
 import { fileSha256, hashPackageFiles } from './package-hash';
-import { SUPPORTED_PLATFORMS, terraformPlatform, type Host } from './platforms';
+import { SUPPORTED_PLATFORMS, terraformPlatform, versionedExecutableName, type Host } from './platforms';
 import { providerPackage, type ProviderPackage } from './provider-package';
 
 /** How installProvider lays the provider out. */
@@ -67,9 +67,9 @@ export function providerPackageHash(pkg: ProviderPackage, platform: string): str
   return hashPackageFiles([{ path: executableName(pkg, platform), sha256: pkg.executables[platform].sha256 }]);
 }
 
-/** The file name Terraform looks for in a package folder: `terraform-provider-<type>_v<version>`, `.exe` on Windows. */
+/** The file name Terraform looks for in `pkg`'s package folder of `platform` (platforms.ts). */
 export function executableName(pkg: ProviderPackage, platform: string): string {
-  return `terraform-provider-${pkg.type}_v${pkg.version}${platform.startsWith('windows_') ? '.exe' : ''}`;
+  return versionedExecutableName(pkg.type, pkg.version, platform);
 }
 
 /** The path of `platform`'s executable on this machine, checked to be the one the package was built with. */
@@ -90,7 +90,7 @@ function builtExecutable(pkg: ProviderPackage, platform: string): string {
  */
 function placeFile(source: string, target: string, sha256: string): void {
   const from = fs.statSync(source);
-  const to = statOrUndefined(target);
+  const to = fs.statSync(target, { throwIfNoEntry: false });
   if (to && to.dev === from.dev && to.ino === from.ino) return;
   if (to && to.size === from.size && (to.mode & 0o111) !== 0 && fileSha256(target) === sha256) return;
   const temp = `${target}.${process.pid}.tmp`;
@@ -109,12 +109,4 @@ function placeFile(source: string, target: string, sha256: string): void {
     fs.chmodSync(temp, 0o755);
   }
   fs.renameSync(temp, target);
-}
-
-function statOrUndefined(file: string): fs.Stats | undefined {
-  try {
-    return fs.statSync(file);
-  } catch {
-    return undefined;
-  }
 }

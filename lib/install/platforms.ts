@@ -41,5 +41,18 @@ export function platformPackageName(platform: string): string {
 
 /** The executable's file name in its npm package and in a build: `terraform-provider-googleiam`, `.exe` on Windows. */
 export function executableFileName(type: string, platform: string): string {
-  return `terraform-provider-${type}${platform.startsWith('windows_') ? '.exe' : ''}`;
+  return `terraform-provider-${type}${executableSuffix(platform)}`;
+}
+
+/**
+ * The file name Terraform looks for in a package folder (and a release zip holds):
+ * `terraform-provider-<type>_v<version>`, `.exe` on Windows.
+ */
+export function versionedExecutableName(type: string, version: string, platform: string): string {
+  return `terraform-provider-${type}_v${version}${executableSuffix(platform)}`;
+}
+
+/** Windows runs only `.exe` files. */
+function executableSuffix(platform: string): string {
+  return platform.startsWith('windows_') ? '.exe' : '';
 }
