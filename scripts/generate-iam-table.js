@@ -33,64 +33,6 @@ const GOOGLEAPIS = path.dirname(require.resolve('googleapis/package.json', { pat
 const APIS_DIR = path.join(GOOGLEAPIS, 'build', 'src', 'apis');
 
 /**
- * The google provider's IAM resource for each collection Google serves
- * somewhere other than `{version}/{name}:getIamPolicy` (Discovery does not
- * name them). `undefined`: the provider (6.50) has none. Keyed by the
- * collection's name template; the test checks each resource exists in
- * @cdktf/provider-google and that every such collection is listed here.
- */
-const PROVIDER_RESOURCES = {
-  'bigquery projects/*/datasets/*/routines/*': undefined,
-  'bigquery projects/*/datasets/*/tables/*': 'google_bigquery_table_iam',
-  'bigquery projects/*/datasets/*/tables/*/rowAccessPolicies/*': undefined,
-  'compute locations/global/firewallPolicies/*': undefined,
-  'compute projects/*/global/backendBuckets/*': undefined,
-  'compute projects/*/global/backendServices/*': undefined,
-  'compute projects/*/global/firewallPolicies/*': undefined,
-  'compute projects/*/global/images/*': 'google_compute_image_iam',
-  'compute projects/*/global/instanceTemplates/*': 'google_compute_instance_template_iam',
-  'compute projects/*/global/interconnectAttachmentGroups/*': undefined,
-  'compute projects/*/global/interconnectGroups/*': undefined,
-  'compute projects/*/global/interconnects/*': undefined,
-  'compute projects/*/global/licenseCodes/*': undefined,
-  'compute projects/*/global/licenses/*': undefined,
-  'compute projects/*/global/machineImages/*': undefined,
-  'compute projects/*/global/recoverableSnapshots/*': undefined,
-  'compute projects/*/global/snapshotGroups/*': undefined,
-  'compute projects/*/global/snapshots/*': 'google_compute_snapshot_iam',
-  'compute projects/*/global/sslPolicies/*': undefined,
-  'compute projects/*/regions/*/backendBuckets/*': undefined,
-  'compute projects/*/regions/*/backendServices/*': undefined,
-  'compute projects/*/regions/*/disks/*': 'google_compute_region_disk_iam',
-  'compute projects/*/regions/*/firewallPolicies/*': undefined,
-  'compute projects/*/regions/*/instantSnapshotGroups/*': undefined,
-  'compute projects/*/regions/*/instantSnapshots/*': undefined,
-  'compute projects/*/regions/*/interconnectAttachments/*': undefined,
-  'compute projects/*/regions/*/networkAttachments/*': undefined,
-  'compute projects/*/regions/*/nodeTemplates/*': undefined,
-  'compute projects/*/regions/*/recoverableSnapshots/*': undefined,
-  'compute projects/*/regions/*/resourcePolicies/*': undefined,
-  'compute projects/*/regions/*/serviceAttachments/*': undefined,
-  'compute projects/*/regions/*/snapshots/*': undefined,
-  'compute projects/*/regions/*/sslPolicies/*': undefined,
-  'compute projects/*/regions/*/subnetworks/*': 'google_compute_subnetwork_iam',
-  'compute projects/*/zones/*/**/reservationSubBlocks/*': undefined,
-  'compute projects/*/zones/*/disks/*': 'google_compute_disk_iam',
-  'compute projects/*/zones/*/instances/*': 'google_compute_instance_iam',
-  'compute projects/*/zones/*/instantSnapshotGroups/*': undefined,
-  'compute projects/*/zones/*/instantSnapshots/*': 'google_compute_instant_snapshot_iam',
-  'compute projects/*/zones/*/nodeGroups/*': undefined,
-  'compute projects/*/zones/*/reservations/*': undefined,
-  'compute projects/*/zones/*/reservations/*/reservationBlocks/*': undefined,
-  'compute projects/*/zones/*/storagePools/*': 'google_compute_storage_pool_iam',
-  'deploymentmanager projects/*/global/deployments/*': undefined,
-  'dns projects/*/managedZones/*': 'google_dns_managed_zone_iam',
-  'storage b/*': 'google_storage_bucket_iam',
-  'storage b/*/managedFolders/*': 'google_storage_managed_folder_iam',
-  'storage b/*/o/*': undefined,
-};
-
-/**
  * The 18 collections whose client has no sample call get their template from
  * the client's resource path (`projects.locations.datasets.dicomStores` ->
  * `projects/*\/locations/*\/datasets/*\/dicomStores/*`, as Discovery has it);
@@ -155,6 +97,8 @@ function readApiVersion(api, version, js, dts) {
       setMethod: set?.method,
       updateMask: setRequest !== undefined && /\n {8}updateMask\?: /.test(interfaceBody(dts, setRequest)),
       auditConfigs: setRequest !== undefined && policyHasAuditConfigs(dts, setRequest),
+      // Cloud Storage's setIamPolicy takes the Policy itself as its body, not a SetIamPolicyRequest.
+      policyBody: setRequest === 'Schema$Policy',
       sample: sampleResource(dts, cls),
     });
   }
@@ -184,9 +128,9 @@ function interfaceBody(dts, name) {
   return dts.slice(at, dts.indexOf('\n    }', at));
 }
 
-/** Whether the `policy` of a SetIamPolicyRequest schema has `auditConfigs` (20 APIs' Policy has not). */
+/** Whether the Policy a setIamPolicy body carries (its `policy`, or the body itself) has `auditConfigs` (21 APIs' has not). */
 function policyHasAuditConfigs(dts, setRequest) {
-  const policy = /\n {8}policy\?: (Schema\$\w+);/.exec(interfaceBody(dts, setRequest))?.[1];
+  const policy = setRequest === 'Schema$Policy' ? setRequest : /\n {8}policy\?: (Schema\$\w+);/.exec(interfaceBody(dts, setRequest))?.[1];
   return policy !== undefined && /\n {8}auditConfigs\?: /.test(interfaceBody(dts, policy));
 }
 
@@ -239,22 +183,79 @@ function templateOfSample(sample) {
     .join('/');
 }
 
+/** The methods' URLs: `/{servicePath}{version}/{name}{suffix}`, the name a `{+resource}` or the collection's path parameters. */
+function methodUrl(api, verb) {
+  return new RegExp(`^/(${api}/)?([^/]+)/(.+?)(:${verb}|/${verb}|/iam)$`);
+}
+
 /**
- * How the collection's getIamPolicy takes the policy version: `GET` (query),
- * `POST` (`{"options":{"requestedPolicyVersion":N}}` body), `POST_QUERY`
- * (POST, version in the query, no body); undefined when it is not served at
- * `{version}/{name}:getIamPolicy` (a generic grant cannot reach it).
+ * How the collection's IAM methods are called, from its client's URLs and
+ * parameters: `shape` is how getIamPolicy takes the policy version (`GET`
+ * with it in the query, `POST` with `{"options":{"requestedPolicyVersion":N}}`
+ * in the body, `POST_QUERY` with it in the query and no body), `versioned`
+ * false where getIamPolicy takes no version at all (Cloud Storage objects);
+ * `paths` where the methods are and what setIamPolicy's body is.
  */
-function shapeOf(c) {
-  // Resource Manager v1/v1beta1 also take `projects/{resource}`: the same URL as `{+resource}` = projects/{id}.
-  if (!/^\/[^/]+\/(\{\+resource\}|projects\/\{resource\}):getIamPolicy$/.test(c.url)) return undefined;
-  if (c.setUrl !== undefined && (c.setUrl !== c.url.replace(/getIamPolicy$/, 'setIamPolicy') || c.setMethod !== 'POST')) {
-    throw new Error(`${c.api} ${c.version} ${c.url}: setIamPolicy is ${c.setMethod} ${c.setUrl}`);
+function requestOf(c) {
+  const get = methodUrl(c.api, 'getIamPolicy').exec(c.url);
+  if (!get) throw new Error(`${c.api} ${c.version}: cannot read getIamPolicy's URL ${c.url}`);
+  const servicePath = get[1] ?? '';
+  let set;
+  if (c.setUrl !== undefined) {
+    set = methodUrl(c.api, 'setIamPolicy').exec(c.setUrl);
+    if (!set || (set[1] ?? '') !== servicePath || set[2] !== get[2] || set[3] !== get[3])
+      throw new Error(`${c.api} ${c.version} ${c.url}: setIamPolicy is ${c.setMethod} ${c.setUrl}, not at the same name`);
   }
-  if (c.method === 'GET' && c.versionInQuery && !c.versionInBody) return 'GET';
-  if (c.method === 'POST' && c.versionInBody && !c.versionInQuery) return 'POST';
-  if (c.method === 'POST' && c.versionInQuery && !c.versionInBody) return 'POST_QUERY';
-  throw new Error(`${c.api} ${c.version} ${c.url}: ${c.method} with the version neither in the query nor in the body`);
+  const versionParameter = c.versionInQuery
+    ? 'options.requestedPolicyVersion'
+    : c.queryVersionParameter
+      ? 'optionsRequestedPolicyVersion'
+      : undefined;
+  if (c.versionInQuery && c.queryVersionParameter) throw new Error(`${c.api} ${c.version} ${c.url}: two version parameters`);
+  let shape;
+  if (c.method === 'GET' && !c.versionInBody) shape = 'GET';
+  else if (c.method === 'POST' && c.versionInBody && !versionParameter) shape = 'POST';
+  else if (c.method === 'POST' && versionParameter && !c.versionInBody) shape = 'POST_QUERY';
+  else throw new Error(`${c.api} ${c.version} ${c.url}: ${c.method} with the version neither in the query nor in the body`);
+  return {
+    shape,
+    versioned: shape === 'POST' || versionParameter !== undefined,
+    paths: {
+      servicePath,
+      getSuffix: get[4],
+      ...(set ? { setVerb: c.setMethod, setSuffix: set[4] } : {}),
+      ...(versionParameter ? { versionParameter } : {}),
+      ...(c.policyBody ? { policyBody: true } : {}),
+    },
+  };
+}
+
+/** Where most APIs serve IAM: `{version}/{name}:getIamPolicy`, `POST {version}/{name}:setIamPolicy` with `{ policy, updateMask? }`. */
+const USUAL_PATHS = {
+  servicePath: '',
+  getSuffix: ':getIamPolicy',
+  setVerb: 'POST',
+  setSuffix: ':setIamPolicy',
+  versionParameter: 'options.requestedPolicyVersion',
+  policyBody: false,
+};
+
+/** An API version's paths, the same for all its collections (a read-only collection's lack of setIamPolicy, an unversioned one's of a parameter, aside). */
+function mergedPaths(key, known, paths) {
+  const merged = { ...known };
+  for (const [field, value] of Object.entries(paths)) {
+    if (merged[field] !== undefined && merged[field] !== value)
+      throw new Error(`${key}: collections differ in ${field} (${merged[field]} / ${value})`);
+    merged[field] = value;
+  }
+  return merged;
+}
+
+/** The paths as the table writes them: nothing where they are the usual ones. */
+function pathsEntry(paths) {
+  const full = { ...USUAL_PATHS, ...paths, policyBody: paths.policyBody === true };
+  const unusual = Object.entries(full).filter(([field, value]) => USUAL_PATHS[field] !== value);
+  return unusual.length === 0 ? undefined : full;
 }
 
 /** The version in the URL, which is what a request names (cloudresourcemanager's v2beta1 client calls /v2/...). */
@@ -262,6 +263,7 @@ function urlVersion(c) {
   return new RegExp(`^/(?:${c.api}/)?([^/]+)/`).exec(c.url)[1];
 }
 
+/** G, B, Q by shape; U a GET that takes no policy version (the policy is version 1). */
 const SHAPE_LETTER = { GET: 'G', POST: 'B', POST_QUERY: 'Q' };
 
 /** The table's source text and what was counted, from the package's clients. */
@@ -269,33 +271,24 @@ function generateIamTable(apisDir = APIS_DIR) {
   const source = `googleapis ${JSON.parse(fs.readFileSync(path.join(GOOGLEAPIS, 'package.json'), 'utf8')).version}`;
   const collections = readCollections(apisDir);
   const apis = new Map();
-  const elsewhere = new Map();
   const counts = {
     apis: new Set(),
     collections: collections.length,
     GET: 0,
     POST: 0,
     POST_QUERY: 0,
-    elsewhere: 0,
+    otherPaths: 0,
+    unversioned: [],
     fromResourcePath: [],
     readOnly: [],
   };
   for (const c of collections) {
     counts.apis.add(c.api);
-    const shape = shapeOf(c);
+    const { shape, versioned, paths } = requestOf(c);
     const { template, from } = nameTemplate(c);
-    if (shape === undefined) {
-      counts.elsewhere++;
-      const key = `${c.api} ${template}`;
-      if (!(key in PROVIDER_RESOURCES))
-        throw new Error(`no google provider resource listed for ${key} (${c.url}); add it to PROVIDER_RESOURCES`);
-      const entry = elsewhere.get(key) ?? { api: c.api, template, versions: [], resource: PROVIDER_RESOURCES[key] };
-      if (!entry.versions.includes(urlVersion(c))) entry.versions.push(urlVersion(c));
-      elsewhere.set(key, entry);
-      continue;
-    }
     counts[shape]++;
     if (from === 'resource path') counts.fromResourcePath.push(`${c.api} ${c.version} ${template}`);
+    if (!versioned) counts.unversioned.push(`${c.api} ${c.version} ${template}`);
     const key = `${c.api} ${urlVersion(c)}`;
     const api = apis.get(key) ?? {
       api: c.api,
@@ -303,12 +296,15 @@ function generateIamTable(apisDir = APIS_DIR) {
       updateMask: c.updateMask,
       auditConfigs: c.auditConfigs,
       collections: [],
+      paths: {},
     };
     if (c.setUrl !== undefined && (api.updateMask !== c.updateMask || api.auditConfigs !== c.auditConfigs)) {
       throw new Error(`${key}: setIamPolicy's updateMask or Policy's auditConfigs differs between collections`);
     }
+    api.paths = mergedPaths(key, api.paths, paths);
     // A collection without setIamPolicy (its policy is read-only) is written in lowercase.
-    const letter = c.setUrl === undefined ? SHAPE_LETTER[shape].toLowerCase() : SHAPE_LETTER[shape];
+    const upper = versioned ? SHAPE_LETTER[shape] : 'U';
+    const letter = c.setUrl === undefined ? upper.toLowerCase() : upper;
     if (c.setUrl === undefined) counts.readOnly.push(`${c.api} ${c.version} ${template}`);
     const entry = `${letter} ${template}`;
     const sameName = api.collections.find((known) => known.slice(2) === template);
@@ -316,63 +312,76 @@ function generateIamTable(apisDir = APIS_DIR) {
     if (!sameName) api.collections.push(entry);
     apis.set(key, api);
   }
+  for (const api of apis.values()) {
+    api.paths = pathsEntry(api.paths);
+    if (api.paths) counts.otherPaths += api.collections.length;
+  }
   const apiRows = [...apis.values()].map(
     (a) =>
       `  [${JSON.stringify(a.api)}, ${JSON.stringify(a.version)}, ${a.updateMask}, ${a.auditConfigs}, [${a.collections
         .sort()
         .map((c) => JSON.stringify(c))
-        .join(', ')}]],`,
-  );
-  const elsewhereRows = [...elsewhere.values()].map(
-    (e) =>
-      `  [${JSON.stringify(e.api)}, ${JSON.stringify(e.versions.join(' '))}, ${JSON.stringify(e.template)}, ${JSON.stringify(e.resource ?? '')}],`,
+        .join(', ')}]${a.paths ? `, ${pathsLiteral(a.paths)}` : ''}],`,
   );
   const text = [
     `// Generated by scripts/generate-iam-table.js (npm run generate:iam-table) from ${source}. Do not edit.`,
     '// prettier-ignore',
     `export const IAM_APIS_SOURCE = ${JSON.stringify(source)};`,
     '',
-    '/**',
-    ' * Every API version whose collections Google serves at `{version}/{name}:getIamPolicy` and `:setIamPolicy`:',
-    " * [api, version, whether setIamPolicy's request has `updateMask`, whether its Policy has `auditConfigs`, collections], a collection being",
-    ' * "<shape> <name template>": shape G = GET with the version in the query, B = POST with',
-    ' * `{"options":{"requestedPolicyVersion":N}}`, Q = POST with the version in the query and no body;',
-    ' * in lowercase (g, b, q) when the collection has no setIamPolicy (its policy can be read, not written);',
-    ' * in a template `*` is one segment, `**` any rest, anything else literal.',
-    ' */',
-    '// prettier-ignore',
-    'export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean, readonly string[]]> = [',
-    ...apiRows,
-    '];',
+    '/** Where an API version serves IAM, where it is not `{version}/{name}:getIamPolicy` and `POST {version}/{name}:setIamPolicy`. */',
+    'export interface IamApiPathsRow {',
+    '  /** Before the version: `compute/` for `compute/v1/{name}/getIamPolicy`. */',
+    '  readonly servicePath: string;',
+    '  /** After the name: `:getIamPolicy`, `/getIamPolicy`, `/iam`. */',
+    '  readonly getSuffix: string;',
+    "  /** setIamPolicy's HTTP verb: `POST`, or `PUT` (Cloud Storage). */",
+    '  readonly setVerb: string;',
+    '  /** After the name: `:setIamPolicy`, `/setIamPolicy`, `/iam`. */',
+    '  readonly setSuffix: string;',
+    '  /** The query parameter of the requested policy version: `options.requestedPolicyVersion` or `optionsRequestedPolicyVersion`. */',
+    '  readonly versionParameter: string;',
+    "  /** Whether setIamPolicy's body is the Policy itself (Cloud Storage), not `{ policy, updateMask? }`. */",
+    '  readonly policyBody: boolean;',
+    '}',
     '',
     '/**',
-    " * Collections with IAM that Google serves at other paths: [api, versions, name template, the google provider's",
-    " * IAM resource prefix (`_member`, `_binding`, `_policy`), or '' when the provider has none].",
+    " * Every API version with IAM-enabled collections: [api, version, whether setIamPolicy's request has `updateMask`,",
+    ' * whether its Policy has `auditConfigs`, collections, paths (where they are not the usual ones)], a collection being',
+    ' * "<shape> <name template>": shape G = GET with the version in the query, B = POST with',
+    ' * `{"options":{"requestedPolicyVersion":N}}`, Q = POST with the version in the query and no body, U = GET that takes',
+    ' * no policy version; in lowercase (g, b, q, u) when the collection has no setIamPolicy (its policy can be read, not',
+    ' * written); in a template `*` is one segment, `**` any rest, anything else literal.',
     ' */',
     '// prettier-ignore',
-    'export const IAM_ELSEWHERE: ReadonlyArray<readonly [string, string, string, string]> = [',
-    ...elsewhereRows,
+    'export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean, readonly string[], IamApiPathsRow?]> = [',
+    ...apiRows,
     '];',
     '',
   ].join('\n');
   return {
     text,
-    doc: docTable(source, [...apis.values()], [...elsewhere.values()]),
+    doc: docTable(source, [...apis.values()]),
     counts: {
       ...counts,
       apis: counts.apis.size,
-      reachable: counts.GET + counts.POST + counts.POST_QUERY,
       apiVersionsWithoutUpdateMask: [...apis.values()].filter((a) => !a.updateMask).map((a) => `${a.api} ${a.version}`),
       apisWithoutUpdateMask: [...new Set([...apis.values()].filter((a) => !a.updateMask).map((a) => a.api))],
       apisWithoutPolicyAuditConfigs: [...new Set([...apis.values()].filter((a) => !a.auditConfigs).map((a) => a.api))],
+      apisAtOtherPaths: [...new Set([...apis.values()].filter((a) => a.paths).map((a) => a.api))],
     },
     collections,
   };
 }
 
-/** docs/generic-resources.md's table of the APIs a generic grant reaches, and of those it refuses, from the same data. */
-function docTable(source, apis, elsewhere) {
-  const names = { G: 'GET', B: 'POST', Q: 'POST_QUERY' };
+function pathsLiteral(paths) {
+  return `{ ${Object.entries(paths)
+    .map(([field, value]) => `${field}: ${JSON.stringify(value)}`)
+    .join(', ')} }`;
+}
+
+/** docs/generic-resources.md's table of the APIs a generic grant reaches, from the same data. */
+function docTable(source, apis) {
+  const names = { G: 'GET', B: 'POST', Q: 'POST_QUERY', U: 'GET without a version' };
   const byApi = new Map();
   for (const a of apis) byApi.set(a.api, [...(byApi.get(a.api) ?? []), a]);
   const rows = [...byApi.entries()].map(([api, versions]) => {
@@ -383,32 +392,22 @@ function docTable(source, apis, elsewhere) {
       const missing = [v.updateMask ? '' : 'updateMask', v.auditConfigs ? '' : 'auditConfigs'].filter(Boolean);
       return `${v.version} (${shown.join(', ')}${missing.length ? `; no ${missing.join(', no ')}` : ''})`;
     });
-    return `| ${api} | ${cells.join(', ')} |`;
+    const paths = versions[0].paths;
+    const at = paths
+      ? ` at \`${paths.servicePath}{version}/{name}${paths.getSuffix}\`, \`${paths.setVerb} …${paths.setSuffix}\`` +
+        (paths.policyBody ? ' (the body the Policy itself)' : '')
+      : '';
+    return `| ${api} | ${cells.join(', ')}${at} |`;
   });
-  const refused = new Map();
-  for (const e of elsewhere) {
-    const entry = refused.get(e.api) ?? { versions: new Set(), resources: new Set(), count: 0 };
-    e.versions.forEach((v) => entry.versions.add(v));
-    if (e.resource) entry.resources.add(`\`${e.resource}_*\``);
-    entry.count++;
-    refused.set(e.api, entry);
-  }
-  const refusedRows = [...refused.entries()].map(
-    ([api, e]) => `| ${api} | ${[...e.versions].join(', ')} | ${e.count} | ${e.resources.size ? [...e.resources].join(', ') : 'none'} |`,
-  );
   return [
     DOC_START,
     '<details><summary>The ' +
       apis.reduce((n, a) => n + a.collections.length, 0) +
-      ` collections of ${byApi.size} APIs a generic grant reaches, and the APIs it refuses (${source})</summary>`,
+      ` collections of ${byApi.size} APIs a generic grant reaches (${source})</summary>`,
     '',
     '| API | versions (getIamPolicy shape × collections) |',
     '|---|---|',
     ...rows,
-    '',
-    "| refused API | versions | collections | the google provider's resources |",
-    '|---|---|---|---|',
-    ...refusedRows,
     '',
     '</details>',
     DOC_END,
@@ -423,7 +422,7 @@ function withDocTable(page, block) {
   return page.slice(0, start) + block + page.slice(end + DOC_END.length);
 }
 
-module.exports = { DOC_FILE, withDocTable, generateIamTable, readCollections, TABLE_FILE, PROVIDER_RESOURCES, RESOURCE_PATH_CORRECTIONS };
+module.exports = { DOC_FILE, withDocTable, generateIamTable, readCollections, TABLE_FILE, RESOURCE_PATH_CORRECTIONS };
 
 if (require.main === module) {
   const { text, doc, counts } = generateIamTable();

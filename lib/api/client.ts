@@ -29,7 +29,7 @@ export interface RestRequest {
   /** Relative to the service root, e.g. `v1/projects/p/...:getIamPolicy`. */
   readonly path: string;
   /** @default 'GET' */
-  readonly method?: 'GET' | 'POST';
+  readonly method?: 'GET' | 'POST' | 'PUT';
   readonly query?: Readonly<Record<string, string | number | undefined>>;
   readonly body?: unknown;
 }

@@ -2,16 +2,32 @@
 // prettier-ignore
 export const IAM_APIS_SOURCE = "googleapis 188.0.0";
 
+/** Where an API version serves IAM, where it is not `{version}/{name}:getIamPolicy` and `POST {version}/{name}:setIamPolicy`. */
+export interface IamApiPathsRow {
+  /** Before the version: `compute/` for `compute/v1/{name}/getIamPolicy`. */
+  readonly servicePath: string;
+  /** After the name: `:getIamPolicy`, `/getIamPolicy`, `/iam`. */
+  readonly getSuffix: string;
+  /** setIamPolicy's HTTP verb: `POST`, or `PUT` (Cloud Storage). */
+  readonly setVerb: string;
+  /** After the name: `:setIamPolicy`, `/setIamPolicy`, `/iam`. */
+  readonly setSuffix: string;
+  /** The query parameter of the requested policy version: `options.requestedPolicyVersion` or `optionsRequestedPolicyVersion`. */
+  readonly versionParameter: string;
+  /** Whether setIamPolicy's body is the Policy itself (Cloud Storage), not `{ policy, updateMask? }`. */
+  readonly policyBody: boolean;
+}
+
 /**
- * Every API version whose collections Google serves at `{version}/{name}:getIamPolicy` and `:setIamPolicy`:
- * [api, version, whether setIamPolicy's request has `updateMask`, whether its Policy has `auditConfigs`, collections], a collection being
+ * Every API version with IAM-enabled collections: [api, version, whether setIamPolicy's request has `updateMask`,
+ * whether its Policy has `auditConfigs`, collections, paths (where they are not the usual ones)], a collection being
  * "<shape> <name template>": shape G = GET with the version in the query, B = POST with
- * `{"options":{"requestedPolicyVersion":N}}`, Q = POST with the version in the query and no body;
- * in lowercase (g, b, q) when the collection has no setIamPolicy (its policy can be read, not written);
- * in a template `*` is one segment, `**` any rest, anything else literal.
+ * `{"options":{"requestedPolicyVersion":N}}`, Q = POST with the version in the query and no body, U = GET that takes
+ * no policy version; in lowercase (g, b, q, u) when the collection has no setIamPolicy (its policy can be read, not
+ * written); in a template `*` is one segment, `**` any rest, anything else literal.
  */
 // prettier-ignore
-export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean, readonly string[]]> = [
+export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean, readonly string[], IamApiPathsRow?]> = [
   ["accesscontextmanager", "v1", true, true, ["B accessPolicies/*"]],
   ["agentidentity", "v1", true, true, ["G projects/*/locations/*/authProviders/*", "G projects/*/locations/*/authProviders/*/authorizations/*"]],
   ["agentidentity", "v1alpha", true, true, ["G projects/*/locations/*/authProviders/*", "G projects/*/locations/*/authProviders/*/authorizations/*"]],
@@ -35,6 +51,7 @@ export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean,
   ["beyondcorp", "v1", true, true, ["G projects/*/locations/*/appConnections/*", "G projects/*/locations/*/appConnectors/*", "G projects/*/locations/*/appGateways/*", "G projects/*/locations/*/securityGateways/*", "G projects/*/locations/*/securityGateways/*/applications/*"]],
   ["beyondcorp", "v1alpha", true, true, ["G projects/*/locations/*/appConnections/*", "G projects/*/locations/*/appConnectors/*", "G projects/*/locations/*/appGateways/*", "G projects/*/locations/*/applicationDomains/*", "G projects/*/locations/*/applications/*", "G projects/*/locations/*/connections/*", "G projects/*/locations/*/connectors/*", "G projects/*/locations/*/securityGateways/*", "G projects/*/locations/*/securityGateways/*/applications/*"]],
   ["biglake", "v1", true, true, ["G projects/*/catalogs/*", "G projects/*/catalogs/*/namespaces/*", "G projects/*/catalogs/*/namespaces/*/tables/*", "G projects/*/catalogs/*/namespaces/*/views/*"]],
+  ["bigquery", "v2", true, true, ["B projects/*/datasets/*/routines/*", "B projects/*/datasets/*/tables/*", "b projects/*/datasets/*/tables/*/rowAccessPolicies/*"], { servicePath: "bigquery/", getSuffix: ":getIamPolicy", setVerb: "POST", setSuffix: ":setIamPolicy", versionParameter: "options.requestedPolicyVersion", policyBody: false }],
   ["bigqueryconnection", "v1", true, true, ["B projects/*/locations/*/connections/*"]],
   ["bigqueryconnection", "v1beta1", true, true, ["B projects/*/locations/*/connections/*"]],
   ["bigquerydatapolicy", "v1", true, true, ["B projects/*/locations/*/dataPolicies/*"]],
@@ -59,6 +76,9 @@ export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean,
   ["cloudtasks", "v2", false, false, ["B projects/*/locations/*/queues/*"]],
   ["cloudtasks", "v2beta2", false, false, ["B projects/*/locations/*/queues/*"]],
   ["cloudtasks", "v2beta3", false, false, ["B projects/*/locations/*/queues/*"]],
+  ["compute", "alpha", false, true, ["G locations/global/firewallPolicies/*", "G projects/*/global/backendBuckets/*", "G projects/*/global/backendServices/*", "G projects/*/global/firewallPolicies/*", "G projects/*/global/images/*", "G projects/*/global/instanceTemplates/*", "G projects/*/global/interconnectAttachmentGroups/*", "G projects/*/global/interconnectGroups/*", "G projects/*/global/interconnects/*", "G projects/*/global/licenseCodes/*", "G projects/*/global/licenses/*", "G projects/*/global/machineImages/*", "G projects/*/global/recoverableSnapshots/*", "G projects/*/global/snapshotGroups/*", "G projects/*/global/snapshots/*", "G projects/*/global/sslPolicies/*", "G projects/*/regions/*/backendBuckets/*", "G projects/*/regions/*/backendServices/*", "G projects/*/regions/*/disks/*", "G projects/*/regions/*/firewallPolicies/*", "G projects/*/regions/*/instantSnapshotGroups/*", "G projects/*/regions/*/instantSnapshots/*", "G projects/*/regions/*/interconnectAttachments/*", "G projects/*/regions/*/networkAttachments/*", "G projects/*/regions/*/nodeTemplates/*", "G projects/*/regions/*/recoverableSnapshots/*", "G projects/*/regions/*/resourcePolicies/*", "G projects/*/regions/*/serviceAttachments/*", "G projects/*/regions/*/snapshots/*", "G projects/*/regions/*/sslPolicies/*", "G projects/*/regions/*/subnetworks/*", "G projects/*/zones/*/disks/*", "G projects/*/zones/*/instances/*", "G projects/*/zones/*/instantSnapshotGroups/*", "G projects/*/zones/*/instantSnapshots/*", "G projects/*/zones/*/nodeGroups/*", "G projects/*/zones/*/reservations/*", "G projects/*/zones/*/storagePools/*"], { servicePath: "compute/", getSuffix: "/getIamPolicy", setVerb: "POST", setSuffix: "/setIamPolicy", versionParameter: "optionsRequestedPolicyVersion", policyBody: false }],
+  ["compute", "beta", false, true, ["G locations/global/firewallPolicies/*", "G projects/*/global/backendBuckets/*", "G projects/*/global/backendServices/*", "G projects/*/global/firewallPolicies/*", "G projects/*/global/images/*", "G projects/*/global/instanceTemplates/*", "G projects/*/global/interconnectAttachmentGroups/*", "G projects/*/global/interconnectGroups/*", "G projects/*/global/licenseCodes/*", "G projects/*/global/licenses/*", "G projects/*/global/machineImages/*", "G projects/*/global/recoverableSnapshots/*", "G projects/*/global/snapshotGroups/*", "G projects/*/global/snapshots/*", "G projects/*/global/sslPolicies/*", "G projects/*/regions/*/backendBuckets/*", "G projects/*/regions/*/backendServices/*", "G projects/*/regions/*/disks/*", "G projects/*/regions/*/firewallPolicies/*", "G projects/*/regions/*/instantSnapshotGroups/*", "G projects/*/regions/*/instantSnapshots/*", "G projects/*/regions/*/networkAttachments/*", "G projects/*/regions/*/nodeTemplates/*", "G projects/*/regions/*/resourcePolicies/*", "G projects/*/regions/*/serviceAttachments/*", "G projects/*/regions/*/snapshots/*", "G projects/*/regions/*/sslPolicies/*", "G projects/*/regions/*/subnetworks/*", "G projects/*/zones/*/**/reservationSubBlocks/*", "G projects/*/zones/*/disks/*", "G projects/*/zones/*/instances/*", "G projects/*/zones/*/instantSnapshotGroups/*", "G projects/*/zones/*/instantSnapshots/*", "G projects/*/zones/*/nodeGroups/*", "G projects/*/zones/*/reservations/*", "G projects/*/zones/*/reservations/*/reservationBlocks/*", "G projects/*/zones/*/storagePools/*"], { servicePath: "compute/", getSuffix: "/getIamPolicy", setVerb: "POST", setSuffix: "/setIamPolicy", versionParameter: "optionsRequestedPolicyVersion", policyBody: false }],
+  ["compute", "v1", false, true, ["G locations/global/firewallPolicies/*", "G projects/*/global/backendBuckets/*", "G projects/*/global/backendServices/*", "G projects/*/global/firewallPolicies/*", "G projects/*/global/images/*", "G projects/*/global/instanceTemplates/*", "G projects/*/global/interconnectAttachmentGroups/*", "G projects/*/global/interconnectGroups/*", "G projects/*/global/licenseCodes/*", "G projects/*/global/licenses/*", "G projects/*/global/machineImages/*", "G projects/*/global/snapshots/*", "G projects/*/regions/*/backendBuckets/*", "G projects/*/regions/*/backendServices/*", "G projects/*/regions/*/disks/*", "G projects/*/regions/*/firewallPolicies/*", "G projects/*/regions/*/instantSnapshotGroups/*", "G projects/*/regions/*/instantSnapshots/*", "G projects/*/regions/*/networkAttachments/*", "G projects/*/regions/*/nodeTemplates/*", "G projects/*/regions/*/resourcePolicies/*", "G projects/*/regions/*/serviceAttachments/*", "G projects/*/regions/*/snapshots/*", "G projects/*/regions/*/subnetworks/*", "G projects/*/zones/*/**/reservationSubBlocks/*", "G projects/*/zones/*/disks/*", "G projects/*/zones/*/instances/*", "G projects/*/zones/*/instantSnapshotGroups/*", "G projects/*/zones/*/instantSnapshots/*", "G projects/*/zones/*/nodeGroups/*", "G projects/*/zones/*/reservations/*", "G projects/*/zones/*/reservations/*/reservationBlocks/*", "G projects/*/zones/*/storagePools/*"], { servicePath: "compute/", getSuffix: "/getIamPolicy", setVerb: "POST", setSuffix: "/setIamPolicy", versionParameter: "optionsRequestedPolicyVersion", policyBody: false }],
   ["config", "v1", true, true, ["G projects/*/locations/*/deployments/*"]],
   ["connectors", "v1", true, true, ["G projects/*/locations/*/connections/*", "G projects/*/locations/*/providers/*"]],
   ["contactcenterinsights", "v1", true, true, ["G projects/*/locations/*/authorizedViewSets/*/authorizedViews/*"]],
@@ -76,9 +96,14 @@ export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean,
   ["dataplex", "v1", true, true, ["G organizations/*/locations/*/encryptionConfigs/*", "G projects/*/locations/*/agentTasks/*", "G projects/*/locations/*/aspectTypes/*", "G projects/*/locations/*/changeRequests/*", "G projects/*/locations/*/dataAttributeBindings/*", "G projects/*/locations/*/dataDomains/*", "G projects/*/locations/*/dataProducts/*", "G projects/*/locations/*/dataScans/*", "G projects/*/locations/*/dataTaxonomies/*", "G projects/*/locations/*/dataTaxonomies/*/attributes/*", "G projects/*/locations/*/entryGroups/*", "G projects/*/locations/*/entryLinkTypes/*", "G projects/*/locations/*/entryTypes/*", "G projects/*/locations/*/glossaries/*", "G projects/*/locations/*/glossaries/*/categories/*", "G projects/*/locations/*/glossaries/*/terms/*", "G projects/*/locations/*/governanceRules/*", "G projects/*/locations/*/lakes/*", "G projects/*/locations/*/lakes/*/tasks/*", "G projects/*/locations/*/lakes/*/zones/*", "G projects/*/locations/*/lakes/*/zones/*/assets/*"]],
   ["dataproc", "v1", false, false, ["B projects/*/locations/*/autoscalingPolicies/*", "B projects/*/locations/*/workflowTemplates/*", "B projects/*/regions/*/autoscalingPolicies/*", "B projects/*/regions/*/clusters/*", "B projects/*/regions/*/jobs/*", "B projects/*/regions/*/operations/*", "B projects/*/regions/*/workflowTemplates/*"]],
   ["dataproc", "v1beta2", false, false, ["G projects/*/locations/*/autoscalingPolicies/*", "G projects/*/locations/*/workflowTemplates/*", "G projects/*/regions/*/autoscalingPolicies/*", "G projects/*/regions/*/clusters/*", "G projects/*/regions/*/jobs/*", "G projects/*/regions/*/operations/*", "G projects/*/regions/*/workflowTemplates/*"]],
+  ["deploymentmanager", "alpha", true, true, ["G projects/*/global/deployments/*"], { servicePath: "deploymentmanager/", getSuffix: "/getIamPolicy", setVerb: "POST", setSuffix: "/setIamPolicy", versionParameter: "optionsRequestedPolicyVersion", policyBody: false }],
+  ["deploymentmanager", "v2", true, true, ["G projects/*/global/deployments/*"], { servicePath: "deploymentmanager/", getSuffix: "/getIamPolicy", setVerb: "POST", setSuffix: "/setIamPolicy", versionParameter: "optionsRequestedPolicyVersion", policyBody: false }],
+  ["deploymentmanager", "v2beta", true, true, ["G projects/*/global/deployments/*"], { servicePath: "deploymentmanager/", getSuffix: "/getIamPolicy", setVerb: "POST", setSuffix: "/setIamPolicy", versionParameter: "optionsRequestedPolicyVersion", policyBody: false }],
   ["discoveryengine", "v1", false, false, ["G projects/*/locations/*/collections/*", "G projects/*/locations/*/collections/*/dataStores/*", "G projects/*/locations/*/collections/*/engines/*", "G projects/*/locations/*/dataStores/*"]],
   ["discoveryengine", "v1alpha", false, false, ["G projects/*/locations/*/collections/*", "G projects/*/locations/*/collections/*/dataStores/*", "G projects/*/locations/*/collections/*/engines/*", "G projects/*/locations/*/dataStores/*"]],
   ["discoveryengine", "v1beta", false, false, ["G projects/*/locations/*/collections/*/dataStores/*", "G projects/*/locations/*/collections/*/engines/*", "G projects/*/locations/*/dataStores/*"]],
+  ["dns", "v1", true, true, ["B projects/*/managedZones/*"], { servicePath: "dns/", getSuffix: ":getIamPolicy", setVerb: "POST", setSuffix: ":setIamPolicy", versionParameter: "options.requestedPolicyVersion", policyBody: false }],
+  ["dns", "v1beta2", true, true, ["B projects/*/managedZones/*"], { servicePath: "dns/", getSuffix: ":getIamPolicy", setVerb: "POST", setSuffix: ":setIamPolicy", versionParameter: "options.requestedPolicyVersion", policyBody: false }],
   ["domains", "v1", true, true, ["G projects/*/locations/*/registrations/*"]],
   ["domains", "v1alpha2", true, true, ["G projects/*/locations/*/registrations/*"]],
   ["domains", "v1beta1", true, true, ["G projects/*/locations/*/registrations/*"]],
@@ -135,63 +160,8 @@ export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean,
   ["servicemanagement", "v1", true, true, ["B services/*", "B services/*/consumers/*"]],
   ["sourcerepo", "v1", true, true, ["G projects/*/repos/**"]],
   ["spanner", "v1", false, false, ["B projects/*/instances/*", "B projects/*/instances/*/backups/*", "B projects/*/instances/*/databases/*", "B projects/*/instances/*/databases/*/backupSchedules/*"]],
+  ["storage", "v1", false, false, ["G b/*", "G b/*/managedFolders/*", "U b/*/o/*"], { servicePath: "storage/", getSuffix: "/iam", setVerb: "PUT", setSuffix: "/iam", versionParameter: "optionsRequestedPolicyVersion", policyBody: true }],
   ["vmwareengine", "v1", true, true, ["G projects/*/locations/*/privateClouds/*", "G projects/*/locations/*/privateClouds/*/clusters/*", "G projects/*/locations/*/privateClouds/*/hcxActivationKeys/*"]],
   ["workstations", "v1", true, true, ["G projects/*/locations/*/workstationClusters/*/workstationConfigs/*", "G projects/*/locations/*/workstationClusters/*/workstationConfigs/*/workstations/*"]],
   ["workstations", "v1beta", true, true, ["G projects/*/locations/*/workstationClusters/*/workstationConfigs/*", "G projects/*/locations/*/workstationClusters/*/workstationConfigs/*/workstations/*"]],
-];
-
-/**
- * Collections with IAM that Google serves at other paths: [api, versions, name template, the google provider's
- * IAM resource prefix (`_member`, `_binding`, `_policy`), or '' when the provider has none].
- */
-// prettier-ignore
-export const IAM_ELSEWHERE: ReadonlyArray<readonly [string, string, string, string]> = [
-  ["bigquery", "v2", "projects/*/datasets/*/routines/*", ""],
-  ["bigquery", "v2", "projects/*/datasets/*/tables/*/rowAccessPolicies/*", ""],
-  ["bigquery", "v2", "projects/*/datasets/*/tables/*", "google_bigquery_table_iam"],
-  ["compute", "alpha beta v1", "projects/*/global/backendBuckets/*", ""],
-  ["compute", "alpha beta v1", "projects/*/global/backendServices/*", ""],
-  ["compute", "alpha beta v1", "projects/*/zones/*/disks/*", "google_compute_disk_iam"],
-  ["compute", "alpha beta v1", "locations/global/firewallPolicies/*", ""],
-  ["compute", "alpha beta v1", "projects/*/global/images/*", "google_compute_image_iam"],
-  ["compute", "alpha beta v1", "projects/*/zones/*/instances/*", "google_compute_instance_iam"],
-  ["compute", "alpha beta v1", "projects/*/global/instanceTemplates/*", "google_compute_instance_template_iam"],
-  ["compute", "alpha beta v1", "projects/*/zones/*/instantSnapshotGroups/*", ""],
-  ["compute", "alpha beta v1", "projects/*/zones/*/instantSnapshots/*", "google_compute_instant_snapshot_iam"],
-  ["compute", "alpha beta v1", "projects/*/global/interconnectAttachmentGroups/*", ""],
-  ["compute", "alpha", "projects/*/regions/*/interconnectAttachments/*", ""],
-  ["compute", "alpha beta v1", "projects/*/global/interconnectGroups/*", ""],
-  ["compute", "alpha", "projects/*/global/interconnects/*", ""],
-  ["compute", "alpha beta v1", "projects/*/global/licenseCodes/*", ""],
-  ["compute", "alpha beta v1", "projects/*/global/licenses/*", ""],
-  ["compute", "alpha beta v1", "projects/*/global/machineImages/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/networkAttachments/*", ""],
-  ["compute", "alpha beta v1", "projects/*/global/firewallPolicies/*", ""],
-  ["compute", "alpha beta v1", "projects/*/zones/*/nodeGroups/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/nodeTemplates/*", ""],
-  ["compute", "alpha beta", "projects/*/global/recoverableSnapshots/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/backendBuckets/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/backendServices/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/disks/*", "google_compute_region_disk_iam"],
-  ["compute", "alpha beta v1", "projects/*/regions/*/instantSnapshotGroups/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/instantSnapshots/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/firewallPolicies/*", ""],
-  ["compute", "alpha", "projects/*/regions/*/recoverableSnapshots/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/snapshots/*", ""],
-  ["compute", "alpha beta", "projects/*/regions/*/sslPolicies/*", ""],
-  ["compute", "alpha beta v1", "projects/*/zones/*/reservations/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/resourcePolicies/*", ""],
-  ["compute", "alpha beta v1", "projects/*/regions/*/serviceAttachments/*", ""],
-  ["compute", "alpha beta", "projects/*/global/snapshotGroups/*", ""],
-  ["compute", "alpha beta v1", "projects/*/global/snapshots/*", "google_compute_snapshot_iam"],
-  ["compute", "alpha beta", "projects/*/global/sslPolicies/*", ""],
-  ["compute", "alpha beta v1", "projects/*/zones/*/storagePools/*", "google_compute_storage_pool_iam"],
-  ["compute", "alpha beta v1", "projects/*/regions/*/subnetworks/*", "google_compute_subnetwork_iam"],
-  ["compute", "beta v1", "projects/*/zones/*/reservations/*/reservationBlocks/*", ""],
-  ["compute", "beta v1", "projects/*/zones/*/**/reservationSubBlocks/*", ""],
-  ["deploymentmanager", "alpha v2 v2beta", "projects/*/global/deployments/*", ""],
-  ["dns", "v1 v1beta2", "projects/*/managedZones/*", "google_dns_managed_zone_iam"],
-  ["storage", "v1", "b/*", "google_storage_bucket_iam"],
-  ["storage", "v1", "b/*/managedFolders/*", "google_storage_managed_folder_iam"],
-  ["storage", "v1", "b/*/o/*", ""],
 ];

@@ -1,4 +1,4 @@
-import { IAM_APIS, IAM_APIS_SOURCE, IAM_ELSEWHERE } from './iam-apis.generated';
+import { IAM_APIS, IAM_APIS_SOURCE, type IamApiPathsRow } from './iam-apis.generated';
 
 /**
  * How a collection's `getIamPolicy` takes the policy version, as Google's
@@ -21,7 +21,28 @@ export interface IamCollection {
   readonly shape: GetIamPolicyShape;
   /** False when Google publishes getIamPolicy only: the policy can be read, not written. */
   readonly writable: boolean;
+  /** False when getIamPolicy takes no policy version (Cloud Storage objects: the policy is version 1, without conditions). */
+  readonly versioned: boolean;
 }
+
+/**
+ * Where an API version serves IAM, from its Discovery document's method paths: most at
+ * `{version}/{name}:getIamPolicy` and `POST {version}/{name}:setIamPolicy` with `{ policy, updateMask? }`; Compute
+ * Engine at `compute/{version}/{name}/getIamPolicy` with `optionsRequestedPolicyVersion`; Cloud Storage at
+ * `storage/v1/{name}/iam`, `PUT` with the Policy as the body; BigQuery and Cloud DNS with their service path before
+ * the version.
+ */
+export type IamApiPaths = IamApiPathsRow;
+
+/** The usual paths (those the table leaves out). */
+export const USUAL_IAM_PATHS: IamApiPaths = {
+  servicePath: '',
+  getSuffix: ':getIamPolicy',
+  setVerb: 'POST',
+  setSuffix: ':setIamPolicy',
+  versionParameter: 'options.requestedPolicyVersion',
+  policyBody: false,
+};
 
 /** One API version with IAM-enabled collections. */
 export interface IamApiVersion {
@@ -32,26 +53,28 @@ export interface IamApiVersion {
   /** Whether its Policy has `auditConfigs` (20 APIs' has not: Google rejects the field there). */
   readonly auditConfigs: boolean;
   readonly collections: readonly IamCollection[];
+  readonly paths: IamApiPaths;
 }
 
-/** A collection with IAM that Google serves at another path (compute, storage, bigquery, dns, deploymentmanager). */
-export interface IamCollectionElsewhere {
-  readonly service: string;
-  readonly apiVersions: readonly string[];
-  readonly template: string;
-  /** The google provider's resource prefix, e.g. `google_storage_bucket_iam` (`_member`, `_binding`, `_policy`); undefined when it has none. */
-  readonly providerResource?: string;
-}
+const SHAPE_OF_LETTER: Record<string, GetIamPolicyShape> = { G: 'GET', B: 'POST', Q: 'POST_QUERY', U: 'GET' };
 
-const SHAPE_OF_LETTER: Record<string, GetIamPolicyShape> = { G: 'GET', B: 'POST', Q: 'POST_QUERY' };
+/**
+ * Google's full resource names that name what an API's paths name otherwise
+ * (https://cloud.google.com/iam/docs/full-resource-names): Cloud Storage's
+ * `projects/_/buckets/{bucket}` is the JSON API's `b/{bucket}` (and so on below it).
+ */
+const NAME_ALIASES: ReadonlyArray<{ readonly service: string; readonly from: RegExp; readonly to: string }> = [
+  { service: 'storage', from: /^projects\/_\/buckets\/([^/]+)$/, to: 'b/$1' },
+  { service: 'storage', from: /^projects\/_\/buckets\/([^/]+)\/managedFolders\/(.+)$/, to: 'b/$1/managedFolders/$2' },
+  { service: 'storage', from: /^projects\/_\/buckets\/([^/]+)\/objects\/(.+)$/, to: 'b/$1/o/$2' },
+];
 
 let byApiVersion: Map<string, IamApiVersion> | undefined;
-let elsewhere: IamCollectionElsewhere[] | undefined;
 const patterns = new Map<string, RegExp>();
 
 function apiVersions(): Map<string, IamApiVersion> {
   byApiVersion ??= new Map(
-    IAM_APIS.map(([service, apiVersion, updateMask, auditConfigs, collections]) => [
+    IAM_APIS.map(([service, apiVersion, updateMask, auditConfigs, collections, paths]) => [
       `${service} ${apiVersion}`,
       {
         service,
@@ -64,7 +87,9 @@ function apiVersions(): Map<string, IamApiVersion> {
           template: entry.slice(2),
           shape: SHAPE_OF_LETTER[entry[0].toUpperCase()],
           writable: entry[0] === entry[0].toUpperCase(),
+          versioned: entry[0].toUpperCase() !== 'U',
         })),
+        paths: paths ?? USUAL_IAM_PATHS,
       },
     ]),
   );
@@ -90,9 +115,19 @@ export class GoogleIamApis {
     return [...apiVersions().values()].filter((a) => a.service === service).map((a) => a.apiVersion);
   }
 
-  /** The collection `name` belongs to, or undefined when it matches none of the API version's patterns. */
+  /** The collection `name` belongs to (in either of its spellings, see `pathName`), or undefined when it matches none of the API version's patterns. */
   public static collection(service: string, apiVersion: string, name: string): IamCollection | undefined {
-    return GoogleIamApis.apiVersion(service, apiVersion)?.collections.find((c) => GoogleIamApis.matches(c.template, name));
+    const pathName = GoogleIamApis.pathName(service, name);
+    return GoogleIamApis.apiVersion(service, apiVersion)?.collections.find((c) => GoogleIamApis.matches(c.template, pathName));
+  }
+
+  /**
+   * The name as the API's paths take it: Google's full resource name of a Cloud Storage bucket,
+   * `projects/_/buckets/{bucket}`, is `b/{bucket}` (the JSON API's and the google provider's form); any other name as it is.
+   */
+  public static pathName(service: string, name: string): string {
+    for (const alias of NAME_ALIASES) if (alias.service === service && alias.from.test(name)) return name.replace(alias.from, alias.to);
+    return name;
   }
 
   /**
@@ -104,17 +139,6 @@ export class GoogleIamApis {
       .filter((api) => api.apiVersion === apiVersion)
       .flatMap((api) => api.collections.filter((c) => GoogleIamApis.matches(c.template, name)));
     return matches.find((c) => !c.template.includes('**')) ?? matches[0];
-  }
-
-  /** The collections of `service` served elsewhere (empty for an API served at `{version}/{name}:getIamPolicy`). */
-  public static elsewhere(service: string): IamCollectionElsewhere[] {
-    elsewhere ??= IAM_ELSEWHERE.map(([svc, versions, template, providerResource]) => ({
-      service: svc,
-      apiVersions: versions.split(' '),
-      template,
-      ...(providerResource ? { providerResource } : {}),
-    }));
-    return elsewhere.filter((e) => e.service === service);
   }
 
   /** Whether `name` is one of the names `template` describes (`*` one segment, `**` any rest, the rest literal). */

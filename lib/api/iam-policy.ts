@@ -2,7 +2,7 @@ import type { AuditConfig, Binding, Policy } from '../iam/types';
 import type { GoogleRestClient } from './client';
 import { GoogleApiError } from './errors';
 import { policyShapeProblem } from './policy-shape';
-import { GoogleIamApis, type GetIamPolicyShape } from './iam-apis';
+import { GoogleIamApis, USUAL_IAM_PATHS, type GetIamPolicyShape, type IamApiPaths } from './iam-apis';
 import { validateApiVersion, validateGetIamPolicyMethod, validateResourceName, validateServiceName } from './resource-validation';
 import type { GoogleService } from './services';
 
@@ -46,12 +46,15 @@ export interface SetIamPolicyOptions {
 export const AUDIT_CONFIGS_UPDATE_MASK = 'bindings,etag,auditConfigs';
 
 /**
- * `getIamPolicy` / `setIamPolicy` of one resource (`{apiVersion}/{name}:getIamPolicy`),
- * each request exactly as Google's published schema for the resource's
- * collection describes it (GoogleIamApis): the verb, where the policy
- * version goes, and `updateMask` only where the schema has it and audit
- * configs change. A read is checked against google.iam.v1.Policy, and a write
- * needs an etag: a policy is never written blind, nor built from an answer that is not one.
+ * `getIamPolicy` / `setIamPolicy` of one resource, each request exactly as
+ * Google's published schema for the resource's collection describes it
+ * (GoogleIamApis): the path (`{version}/{name}:getIamPolicy` for most,
+ * `compute/{version}/{name}/getIamPolicy`, `storage/v1/{name}/iam`, ...), the
+ * verb, where the policy version goes, the body of the write (`{ policy,
+ * updateMask? }`, or the Policy itself for Cloud Storage), and `updateMask`
+ * only where the schema has it and audit configs change. A read is checked
+ * against google.iam.v1.Policy, and a write needs an etag: a policy is never
+ * written blind, nor built from an answer that is not one.
  */
 export class IamPolicyApi implements IamPolicyEndpoint {
   constructor(
@@ -65,8 +68,9 @@ export class IamPolicyApi implements IamPolicyEndpoint {
 
   /** Reads the policy; version 3 by default so conditional bindings come back intact. */
   public async getIamPolicy(requestedPolicyVersion = 3): Promise<Policy> {
-    const path = this.path('getIamPolicy');
-    const shape = this.shapeOf(path);
+    const paths = this.paths();
+    const path = this.path(paths, paths.getSuffix);
+    const { shape, versioned } = this.readShape(path);
     const method = shape === 'GET' ? 'GET' : 'POST';
     const answer = await this.client.request<unknown>({
       service: this.target.service,
@@ -74,7 +78,9 @@ export class IamPolicyApi implements IamPolicyEndpoint {
       ...(method === 'POST' ? { method } : {}),
       ...(shape === 'POST'
         ? { body: { options: { requestedPolicyVersion } } }
-        : { query: { 'options.requestedPolicyVersion': requestedPolicyVersion } }),
+        : versioned
+          ? { query: { [paths.versionParameter]: requestedPolicyVersion } }
+          : {}),
     });
     return checkedPolicy(answer, `${method} ${path}`);
   }
@@ -82,13 +88,15 @@ export class IamPolicyApi implements IamPolicyEndpoint {
   /** Writes the policy with the etag it carries; only the fields the API's schema defines are sent. */
   public async setIamPolicy(policy: Policy, options: SetIamPolicyOptions = {}): Promise<Policy> {
     const resource = this.target.name;
-    const path = this.path('setIamPolicy');
+    const paths = this.paths();
+    const path = this.path(paths, paths.setSuffix);
+    const context = `${paths.setVerb} ${path}`;
     if (typeof policy.etag !== 'string' || policy.etag === '') {
       throw new GoogleApiError(
         0,
         'FAILED_PRECONDITION',
         `refusing to write the IAM policy of ${resource} without an etag: such a write replaces whatever policy is there; read it first and write it back with its etag`,
-        `POST ${path}`,
+        context,
         'permanent',
       );
     }
@@ -98,7 +106,7 @@ export class IamPolicyApi implements IamPolicyEndpoint {
         400,
         'INVALID_ARGUMENT',
         `Google publishes getIamPolicy but no setIamPolicy for ${resource} (${this.target.service} ${this.target.apiVersion}, ${GoogleIamApis.SOURCE}): its policy can be read, not written; nothing was written`,
-        `POST ${path}`,
+        context,
         'permanent',
       );
     }
@@ -108,27 +116,34 @@ export class IamPolicyApi implements IamPolicyEndpoint {
         'INVALID_ARGUMENT',
         `cannot replace the audit configs of ${resource}: in Google's published API (${GoogleIamApis.SOURCE}) ${this.target.service} ${this.target.apiVersion}'s ` +
           `setIamPolicy ${api?.updateMask ? 'takes a Policy without auditConfigs' : 'has no updateMask, and without one Google updates only bindings and etag'}; nothing was written`,
-        `POST ${path}`,
+        context,
         'permanent',
       );
     }
     // Where the API's Policy has no auditConfigs, the field would be a 400 (Google never returns any there).
-    const written = api && !api.auditConfigs ? { ...policy, auditConfigs: undefined } : policy;
+    const written = wirePolicy(api && !api.auditConfigs ? { ...policy, auditConfigs: undefined } : policy);
     const answer = await this.client.request<unknown>({
       service: this.target.service,
       path,
-      method: 'POST',
-      body: { policy: wirePolicy(written), ...(options.updateAuditConfigs ? { updateMask: AUDIT_CONFIGS_UPDATE_MASK } : {}) },
+      method: paths.setVerb as 'POST' | 'PUT',
+      body: paths.policyBody
+        ? written
+        : { policy: written, ...(options.updateAuditConfigs ? { updateMask: AUDIT_CONFIGS_UPDATE_MASK } : {}) },
     });
-    return checkedPolicy(answer, `POST ${path}`);
+    return checkedPolicy(answer, context);
+  }
+
+  /** Where the API version serves IAM; the usual paths for one the table does not have (a method given explicitly). */
+  private paths(): IamApiPaths {
+    return GoogleIamApis.apiVersion(this.target.service, this.target.apiVersion)?.paths ?? USUAL_IAM_PATHS;
   }
 
   /** The explicit method, else the shape Google publishes for the collection `resource` belongs to. */
-  private shapeOf(path: string): GetIamPolicyShape {
-    if (this.target.getIamPolicyMethod) return this.target.getIamPolicyMethod;
+  private readShape(path: string): { shape: GetIamPolicyShape; versioned: boolean } {
+    if (this.target.getIamPolicyMethod) return { shape: this.target.getIamPolicyMethod, versioned: true };
     const resource = this.target.name;
     const collection = GoogleIamApis.collection(this.target.service, this.target.apiVersion, resource);
-    if (collection) return collection.shape;
+    if (collection) return collection;
     throw new GoogleApiError(
       400,
       'INVALID_ARGUMENT',
@@ -139,10 +154,12 @@ export class IamPolicyApi implements IamPolicyEndpoint {
     );
   }
 
-  private path(verb: string): string {
+  /** `{servicePath}{version}/{name}{suffix}`, the name as the API's paths take it (a bucket's `b/{bucket}`). */
+  private path(paths: IamApiPaths, suffix: string): string {
     // The name goes into the URL's path: nothing that would change the request.
     validateResourceName(this.target.name, 'resource');
-    return `${this.target.apiVersion}/${this.target.name}:${verb}`;
+    const name = GoogleIamApis.pathName(this.target.service, this.target.name);
+    return `${paths.servicePath}${this.target.apiVersion}/${name}${suffix}`;
   }
 }
 

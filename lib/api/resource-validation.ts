@@ -25,9 +25,8 @@ export type IamResourceUse = 'read' | 'write' | 'write-audit-configs';
 
 /**
  * Checks a resource's known fields against Google's published API, each under
- * `{prefix}{field}`: `service` an API with IAM-enabled collections at
- * `{version}/{name}:getIamPolicy` (an API served elsewhere is refused, naming
- * the google provider's resource), `apiVersion` one of its versions, `name` a
+ * `{prefix}{field}`: `service` an API with IAM-enabled collections (at
+ * whatever paths it serves them), `apiVersion` one of its versions, `name` a
  * resource path (no `..` or `.` segments, no `?`, `#`, `%`, backslash or
  * whitespace, no leading, trailing or double slash) in one of that version's
  * collections, the getIamPolicy method one of the three shapes (reported as
@@ -49,10 +48,7 @@ export function validateIamResource(
   const { service, apiVersion, name, getIamPolicyMethod } = resource;
   if (getIamPolicyMethod !== undefined && isKnown(getIamPolicyMethod))
     validateGetIamPolicyMethod(getIamPolicyMethod, `${prefix}${methodField}`);
-  if (isKnown(service)) {
-    validateServiceName(service, `${prefix}service`);
-    checkServedHere(service, isKnown(apiVersion) ? apiVersion : undefined, isKnown(name) ? name : undefined, `${prefix}service`);
-  }
+  if (isKnown(service)) validateServiceName(service, `${prefix}service`);
   if (isKnown(apiVersion)) validateApiVersion(apiVersion, `${prefix}apiVersion`);
   if (isKnown(name)) validateResourceName(name, `${prefix}name`);
   if (!isKnown(service) || !isKnown(apiVersion)) return;
@@ -77,7 +73,7 @@ export function validateIamResource(
     );
   }
   if (!isKnown(name)) return;
-  const collection = api.collections.find((c) => GoogleIamApis.matches(c.template, name));
+  const collection = GoogleIamApis.collection(service, apiVersion, name);
   if (!collection) {
     throw new IamValidationError(
       `${prefix}name`,
@@ -104,26 +100,6 @@ export function validateIamResource(
         ': audit configs cannot be set here',
     );
   }
-}
-
-/** Refuses an API that serves IAM elsewhere, naming the google provider's resource for the name's collection (or the API's). */
-function checkServedHere(service: string, apiVersion: string | undefined, name: string | undefined, field: string): void {
-  const elsewhere = GoogleIamApis.elsewhere(service);
-  if (elsewhere.length === 0) return;
-  const match = elsewhere.find(
-    (e) =>
-      name !== undefined && GoogleIamApis.matches(e.template, name) && (apiVersion === undefined || e.apiVersions.includes(apiVersion)),
-  );
-  const resources = [...new Set((match ? [match] : elsewhere).map((e) => e.providerResource).filter((r) => r !== undefined))];
-  const instead =
-    resources.length > 0
-      ? `use the google provider's ${resources.map((r) => `${r}_member, ${r}_binding or ${r}_policy`).join('; or ')}`
-      : `the google provider has no IAM resource for ${match ? match.template : 'its collections'}`;
-  throw new IamValidationError(
-    field,
-    service,
-    `not reachable by a generic grant: ${service} serves IAM at other paths than {version}/{name}:getIamPolicy (${GoogleIamApis.SOURCE}); ${instead}`,
-  );
 }
 
 /** A Google API by its host name's first label (it becomes a host name and a variable name): `secretmanager`, not `secretmanager.googleapis.com`. */

@@ -9,16 +9,18 @@ export enum GetIamPolicyMethod {
 }
 
 /**
- * Any Google Cloud resource whose REST API has `:getIamPolicy` and
- * `:setIamPolicy` methods at `https://{service}.googleapis.com/{apiVersion}/{name}`,
- * e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/my-project/secrets/db-password' }`
- * or `{ service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/my-project' }`.
+ * Any Google Cloud resource whose REST API has IAM methods (`getIamPolicy` and
+ * `setIamPolicy`), e.g. `{ service: 'secretmanager', apiVersion: 'v1', name: 'projects/my-project/secrets/db-password' }`,
+ * `{ service: 'cloudresourcemanager', apiVersion: 'v3', name: 'projects/my-project' }`,
+ * `{ service: 'storage', apiVersion: 'v1', name: 'b/my-bucket' }` or
+ * `{ service: 'compute', apiVersion: 'v1', name: 'projects/my-project/zones/us-central1-a/instances/vm' }`.
  *
  * Checked at synth against Google's published API descriptions (the
  * Discovery documents, pinned in this release): the name must belong to one
- * of the IAM-enabled collections of that API version. APIs that serve IAM at
- * other paths are refused, naming the google provider's resource: BigQuery,
- * Cloud Storage, Compute Engine, Cloud DNS and Deployment Manager.
+ * of the IAM-enabled collections of that API version, and the requests are
+ * the ones its methods describe, at whatever path the API serves them
+ * (`{apiVersion}/{name}:getIamPolicy` for most, `storage/v1/b/{bucket}/iam`,
+ * `compute/v1/{name}/getIamPolicy`, ...).
  */
 export interface GoogleIamResource {
   /** The API: its host name without `.googleapis.com`, e.g. `secretmanager`, `pubsub`, `cloudresourcemanager` (lowercase letters and digits). */
@@ -27,7 +29,8 @@ export interface GoogleIamResource {
   readonly apiVersion: string;
   /**
    * The resource's full name, as the API's getIamPolicy takes it (the path
-   * between the version and `:getIamPolicy`), e.g. `projects/my-project/secrets/db-password`.
+   * between the version and `:getIamPolicy`), e.g. `projects/my-project/secrets/db-password`;
+   * a Cloud Storage bucket `b/my-bucket` (Google's full resource name `projects/_/buckets/my-bucket` is taken too).
    * It must match a pattern Google publishes for the API version (a Terraform token is checked at apply).
    * No leading or trailing slash, no `.` or `..` segments, no `?`, `#`, `%` or whitespace, and no `:` in the last segment.
    */

@@ -1,5 +1,6 @@
 import { GoogleRestClient } from '../api/client';
 import { IamPolicyApi } from '../api/iam-policy';
+import { GoogleIamApis } from '../api/iam-apis';
 import { ProjectIds } from '../api/project-ids';
 import { defaultProject } from '../api/credentials';
 import { retrySchedule, type RetrySchedule } from '../api/retry-policy';
@@ -74,8 +75,13 @@ export function createContext(
   const client = new GoogleRestClient({ env, ...(settings.accessToken !== undefined ? { accessToken: settings.accessToken } : {}) });
   const readRetry = retrySchedule('read', env);
   const projects = new ProjectIds(client, readRetry);
+  // A bucket named either way (`projects/_/buckets/x`, `b/x`) is one policy: one lock, one batch.
   const policies = new PolicyBatchers(
-    { endpointOf: (resource) => new IamPolicyApi(client, resource), canonicalName: (name) => projects.canonical(name), declarations },
+    {
+      endpointOf: (resource) => new IamPolicyApi(client, resource),
+      canonicalName: (name) => projects.canonical(GoogleIamApis.pathName('storage', name)),
+      declarations,
+    },
     { change: retrySchedule('change', env), read: readRetry, staleRead: retrySchedule('staleRead', env), ...batching },
   );
   return {

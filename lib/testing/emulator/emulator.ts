@@ -1,7 +1,7 @@
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import type { Policy } from '../../iam/types';
-import { GET_IAM_POLICY_SHAPES, GoogleIamApis, type GetIamPolicyShape } from '../../api/iam-apis';
+import { GET_IAM_POLICY_SHAPES, GoogleIamApis, USUAL_IAM_PATHS, type GetIamPolicyShape, type IamApiPaths } from '../../api/iam-apis';
 import { EXTRA_ROLES_VARIABLE, isRoleAccepted, parseExtraRoles } from '../../iam/role-check';
 import type { RoleTarget } from '../../iam/role-grantability';
 import { templateRoleTarget } from '../../resource-types/role-target';
@@ -75,7 +75,11 @@ export interface EmulatedCollection {
 /** What the emulator serves a collection as: its getIamPolicy shape, and the fields its setIamPolicy takes. */
 interface ServedCollection {
   readonly shape: GetIamPolicyShape;
+  /** False where getIamPolicy takes no policy version (Cloud Storage objects). */
+  readonly versioned: boolean;
   readonly writable: boolean;
+  /** Where the API serves the collection's IAM methods. */
+  readonly paths: IamApiPaths;
   readonly fields: PolicyFields;
   /** The resource type its roles must be grantable on. */
   readonly roleTarget?: RoleTarget;
@@ -98,10 +102,11 @@ export interface EmulatorStats {
 }
 
 /**
- * `/{service}/{version}/{resource}:getIamPolicy|setIamPolicy`. The service prefix is what `env()` and
- * `endpoint()` put in front (so one emulator serves any service); without it the path is as on Google.
+ * An IAM method's path: `/{service}/{servicePath}{version}/{resource}{suffix}`, the suffix `:getIamPolicy`,
+ * `:setIamPolicy`, `/getIamPolicy`, `/setIamPolicy` or `/iam` (GoogleIamApis' paths). The service prefix is what
+ * `env()` and `endpoint()` put in front (so one emulator serves any service); without it the path is as on Google.
  */
-const IAM_PATH = /^\/(?:([a-z][a-z0-9]*)\/)?(v\d[a-z0-9]*)\/([^:]+\/[^/:]+):(getIamPolicy|setIamPolicy)$/;
+const IAM_SUFFIX = /(:getIamPolicy|:setIamPolicy|\/getIamPolicy|\/setIamPolicy|\/iam)$/;
 const IMPORT_JOB_PATH = /^\/(?:migrationcenter\/)?v1alpha1\/(projects\/[^/]+\/locations\/[^/]+\/importJobs\/[^/:]+)$/;
 const PROJECT_PATH = /^\/(?:cloudresourcemanager\/)?v3\/projects\/([^/:]+)$/;
 const ADMIN_PREFIX = '/__emulator/';
@@ -217,7 +222,9 @@ export class GoogleApiEmulator {
   }
 
   /** `name` with a project number of `addProject` written as the project's id. */
-  private canonical(name: string): string {
+  private canonical(written: string): string {
+    // A bucket's full resource name, `projects/_/buckets/{bucket}`, is the JSON API's `b/{bucket}`.
+    const name = GoogleIamApis.pathName('storage', written);
     const match = /^projects\/([0-9]+)(\/|$)/.exec(name);
     const id = match && this.projects.get(match[1]);
     return id ? `projects/${id}${name.slice(`projects/${match[1]}`.length)}` : name;
@@ -344,21 +351,32 @@ export class GoogleApiEmulator {
   }
 
   private route(method: string, path: string): { method: EmulatedMethod; answer: (query: URLSearchParams, body: unknown) => unknown } {
-    const iam = IAM_PATH.exec(path);
-    const collection = iam ? this.collectionOf(iam[1], iam[2], iam[3]) : undefined;
-    if (iam && collection) {
-      const [, , , resource, verb] = iam;
-      // Google's front end knows each method by its verb: any other is a 404 before the API sees it.
-      const verbOf = verb === 'getIamPolicy' && collection.shape === 'GET' ? 'GET' : 'POST';
-      if (method !== verbOf || (verb === 'setIamPolicy' && !collection.writable)) throw frontEndNotFound(path);
-      if (verb === 'getIamPolicy') {
+    const iam = this.iamCallOf(path);
+    if (iam) {
+      const { collection, resource, suffix } = iam;
+      const { paths } = collection;
+      // Google's front end knows each method by its path and verb: any other is a 404 before the API sees it.
+      const getVerb = collection.shape === 'GET' ? 'GET' : 'POST';
+      const isGet = suffix === paths.getSuffix && (paths.getSuffix !== paths.setSuffix || method === getVerb);
+      if (isGet && method !== getVerb) throw frontEndNotFound(path);
+      if (!isGet && (suffix !== paths.setSuffix || method !== paths.setVerb || !collection.writable)) throw frontEndNotFound(path);
+      const name = this.canonical(resource);
+      if (isGet) {
         return {
           method: 'getIamPolicy',
           // A version in the other place is ignored, as Google ignores it.
           answer: (query, body) =>
-            this.policies.get(
-              this.canonical(resource),
-              collection.shape === 'POST' ? requestedVersionInBody(body) : requestedVersion(query),
+            this.answered(
+              collection,
+              name,
+              this.policies.get(
+                name,
+                collection.shape === 'POST'
+                  ? requestedVersionInBody(body)
+                  : collection.versioned
+                    ? requestedVersion(query, paths.versionParameter)
+                    : 1,
+              ),
             ),
         };
       }
@@ -366,7 +384,7 @@ export class GoogleApiEmulator {
         this.options.acceptAnyRole === true || isRoleAccepted(role, collection.roleTarget, { extraRoles: this.extraRoles });
       return {
         method: 'setIamPolicy',
-        answer: (_query, body) => this.policies.set(this.canonical(resource), body, collection.fields, acceptsRole),
+        answer: (_query, body) => this.answered(collection, name, this.policies.set(name, body, collection.fields, acceptsRole)),
       };
     }
     const job = IMPORT_JOB_PATH.exec(path);
@@ -378,19 +396,65 @@ export class GoogleApiEmulator {
     throw notFound(`The requested URL ${method} ${path} was not found on this server.`);
   }
 
+  /** The policy as the API answers it: Cloud Storage's carries its `kind` and `resourceId`. */
+  private answered(collection: ServedCollection, name: string, policy: Policy): unknown {
+    if (!collection.paths.policyBody) return policy;
+    return { kind: 'storage#policy', resourceId: name.replace(/^b\/([^/]+)/, 'projects/_/buckets/$1'), ...policy };
+  }
+
+  /**
+   * The IAM call a path makes: the collection (registered, or published) of the resource it names, with or
+   * without the `env()` prefix, with the API's service path where it has one (`compute/v1/...`).
+   */
+  private iamCallOf(path: string): { collection: ServedCollection; resource: string; suffix: string } | undefined {
+    const suffix = IAM_SUFFIX.exec(path)?.[1];
+    if (!suffix) return undefined;
+    const segments = path.slice(1, -suffix.length).split('/');
+    // [the env() prefix (a service), the rest]: first with a prefix, then as on Google.
+    const candidates: [string | undefined, string[]][] = [
+      [segments[0], segments.slice(1)],
+      [undefined, segments],
+    ];
+    for (const [prefix, rest] of candidates) {
+      // The API's own service path (`compute/`), then none.
+      for (const servicePath of [rest[0], undefined]) {
+        if (servicePath !== undefined && prefix !== undefined && prefix !== servicePath) continue;
+        const service = servicePath ?? prefix;
+        const [apiVersion, ...name] = servicePath === undefined ? rest : rest.slice(1);
+        if (!apiVersion || name.length < 2) continue;
+        const collection = this.collectionOf(service, apiVersion, name.join('/'), servicePath === undefined ? '' : `${servicePath}/`);
+        if (collection) return { collection, resource: name.join('/'), suffix };
+      }
+    }
+    return undefined;
+  }
+
   /**
    * The collection `resource` belongs to: a registered one, else one Google publishes for the service and
-   * version (for a path without the service prefix, for any service with that version).
+   * version at that service path (for a path without the service prefix, for any service with that version).
    */
-  private collectionOf(service: string | undefined, apiVersion: string, resource: string): ServedCollection | undefined {
-    const registered = this.collections.find(
-      (c) => (service === undefined || c.service === service) && c.apiVersion === apiVersion && GoogleIamApis.matches(c.template, resource),
-    );
+  private collectionOf(
+    service: string | undefined,
+    apiVersion: string,
+    resource: string,
+    servicePath: string,
+  ): ServedCollection | undefined {
+    const registered =
+      servicePath === ''
+        ? this.collections.find(
+            (c) =>
+              (service === undefined || c.service === service) &&
+              c.apiVersion === apiVersion &&
+              GoogleIamApis.matches(c.template, resource),
+          )
+        : undefined;
     if (registered) {
       const fields = { updateMask: registered.updateMask ?? true, auditConfigs: registered.auditConfigs ?? true };
       return {
         shape: registered.getIamPolicyMethod ?? 'GET',
+        versioned: true,
         writable: true,
+        paths: USUAL_IAM_PATHS,
         fields,
         roleTarget: templateRoleTarget(registered.service, registered.template),
       };
@@ -399,12 +463,14 @@ export class GoogleApiEmulator {
       service === undefined
         ? GoogleIamApis.collectionOfAnyService(apiVersion, resource)
         : GoogleIamApis.collection(service, apiVersion, resource);
-    if (!published) return undefined;
-    const api = GoogleIamApis.apiVersion(published.service, published.apiVersion);
+    const api = published && GoogleIamApis.apiVersion(published.service, published.apiVersion);
+    if (!published || !api || api.paths.servicePath !== servicePath) return undefined;
     return {
       shape: published.shape,
+      versioned: published.versioned,
       writable: published.writable,
-      fields: { updateMask: api?.updateMask ?? false, auditConfigs: api?.auditConfigs ?? false },
+      paths: api.paths,
+      fields: { updateMask: api.updateMask, auditConfigs: api.auditConfigs, policyBody: api.paths.policyBody },
       roleTarget: templateRoleTarget(published.service, published.template),
     };
   }
@@ -482,10 +548,12 @@ function emptyStats(): EmulatorStats {
   return { getIamPolicy: 0, setIamPolicy: 0, getImportJob: 0, getProject: 0, conflicts: 0, faultsInjected: 0, requests: 0, rejected: 0 };
 }
 
-function requestedVersion(query: URLSearchParams): number {
-  const raw = query.get('options.requestedPolicyVersion');
+/** The version in the query parameter the API names it by (`options.requestedPolicyVersion`, `optionsRequestedPolicyVersion`). */
+function requestedVersion(query: URLSearchParams, parameter: string): number {
+  const raw = query.get(parameter);
   if (raw === null || raw === '') return 0;
-  if (!/^-?\d+$/.test(raw)) throw invalidArgument(`Invalid value at 'options.requested_policy_version' (TYPE_INT32), "${raw}"`);
+  const field = parameter === 'options.requestedPolicyVersion' ? 'options.requested_policy_version' : parameter;
+  if (!/^-?\d+$/.test(raw)) throw invalidArgument(`Invalid value at '${field}' (TYPE_INT32), "${raw}"`);
   return Number(raw);
 }
 

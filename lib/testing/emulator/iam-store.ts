@@ -36,7 +36,12 @@ interface StoredPolicy {
 export interface PolicyFields {
   readonly updateMask: boolean;
   readonly auditConfigs: boolean;
+  /** Whether the request is the Policy itself (Cloud Storage's `PUT …/iam`), not `{ policy, updateMask? }`. @default false */
+  readonly policyBody?: boolean;
 }
+
+/** Cloud Storage's Policy has these besides version, etag and bindings (storage v1's Discovery `Policy` schema). */
+const STORAGE_POLICY_FIELDS = ['kind', 'resourceId'];
 
 /**
  * How Google's eventual consistency shows for one resource created moments
@@ -178,10 +183,13 @@ export class IamPolicyStore {
   ): Policy {
     const resource = this.visible(name);
     const stored = resource.versions.at(-1)!.policy;
-    rejectUnknownFields(request, fields.updateMask ? ['policy', 'updateMask'] : ['policy'], '');
-    const { policy, updateMask: maskText } = (request ?? {}) as { policy?: Policy; updateMask?: unknown };
+    if (!fields.policyBody) rejectUnknownFields(request, fields.updateMask ? ['policy', 'updateMask'] : ['policy'], '');
+    const { policy, updateMask: maskText } = (fields.policyBody ? { policy: request ?? undefined } : (request ?? {})) as {
+      policy?: Policy;
+      updateMask?: unknown;
+    };
     if (!policy) throw invalidArgument('Request contains an invalid argument: policy is required.');
-    validatePolicyShape(policy, fields.auditConfigs);
+    validatePolicyShape(policy, fields.auditConfigs, fields.policyBody ? STORAGE_POLICY_FIELDS : []);
     const mask = parseMask(maskText);
 
     const currentEtag = stored?.etag ?? EMPTY_POLICY_ETAG;
@@ -279,8 +287,8 @@ function parseMask(mask: unknown): Set<string> {
   return new Set(fields);
 }
 
-function validatePolicyShape(policy: Policy, auditConfigs: boolean): void {
-  rejectUnknownFields(policy, auditConfigs ? ['version', 'etag', 'bindings', 'auditConfigs'] : ['version', 'etag', 'bindings'], 'policy');
+function validatePolicyShape(policy: Policy, auditConfigs: boolean, extraFields: readonly string[]): void {
+  rejectUnknownFields(policy, ['version', 'etag', 'bindings', ...(auditConfigs ? ['auditConfigs'] : []), ...extraFields], 'policy');
   (policy.bindings ?? []).forEach((binding, i) => {
     rejectUnknownFields(binding, ['role', 'members', 'condition'], `policy.bindings[${i}]`);
     rejectUnknownFields(binding.condition, ['expression', 'title', 'description', 'location'], `policy.bindings[${i}].condition`);

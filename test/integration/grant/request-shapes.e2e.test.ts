@@ -26,6 +26,14 @@ const MODEL = { service: 'aiplatform', apiVersion: 'v1', name: `projects/${P}/lo
 const ACCOUNT = { service: 'iam', apiVersion: 'v1', name: `projects/${P}/serviceAccounts/deployer@${P}.iam.gserviceaccount.com` };
 const TOPIC = { service: 'pubsub', apiVersion: 'v1', name: `projects/${P}/topics/orders` };
 const ALL = [SECRET, PROJECT, SPANNER, MODEL, ACCOUNT, TOPIC];
+// The APIs that serve IAM at paths of their own (their Discovery documents' method paths).
+const BUCKET = { service: 'storage', apiVersion: 'v1', name: 'b/shapes-logs' };
+const INSTANCE = { service: 'compute', apiVersion: 'v1', name: `projects/${P}/zones/us-central1-a/instances/vm` };
+const SUBNETWORK = { service: 'compute', apiVersion: 'v1', name: `projects/${P}/regions/us-central1/subnetworks/apps` };
+const TABLE = { service: 'bigquery', apiVersion: 'v2', name: `projects/${P}/datasets/sales/tables/orders` };
+const ZONE = { service: 'dns', apiVersion: 'v1', name: `projects/${P}/managedZones/internal` };
+const DEPLOYMENT = { service: 'deploymentmanager', apiVersion: 'v2', name: `projects/${P}/global/deployments/base` };
+const OTHER_PATHS = [BUCKET, INSTANCE, SUBNETWORK, TABLE, ZONE, DEPLOYMENT];
 
 const FOREIGN: Binding = { role: 'roles/owner', members: ['user:owner@example.com'] };
 const AUDIT: IamAuditConfigProps[] = [{ service: 'allServices', auditLogConfigs: [{ logType: 'DATA_READ' }] }];
@@ -38,7 +46,7 @@ const workspace = workspacesOfThisFile();
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start({ log: (line) => requests.push(line) });
-  env = grantEnv(emulator, emulator.env(GoogleApiEmulator.ACCESS_TOKEN, [...new Set(ALL.map((r) => r.service))]));
+  env = grantEnv(emulator, emulator.env(GoogleApiEmulator.ACCESS_TOKEN, [...new Set([...ALL, ...OTHER_PATHS].map((r) => r.service))]));
 });
 afterAll(async () => {
   await emulator.close();
@@ -158,4 +166,82 @@ test('a name only Terraform knows is checked at apply against the same table: on
   expect({ code: applied.code, output: applied.code === 0 ? '' : applied.output }).toEqual({ code: 0, output: '' });
   expect(historyOf(emulator, `projects/${P}/secrets/late`, 'roles/secretmanager.viewer')).toEqual([[u('late')]]);
   expect((await ws.destroy(env, ['-var', `secret=projects/${P}/secrets/late`])).code).toBe(0);
+});
+
+/** The requests the emulator saw for one resource, as `VERB /path -> status`, the path without env()'s prefix: as sent to Google. */
+function requestsAt(name: string): string[] {
+  return requests
+    .map((line) => /^emulator: (\w+) \/[a-z0-9]+(\/\S+) -> (.*)$/.exec(line))
+    .filter((m): m is RegExpExecArray => m !== null && m[2].includes(`/${name}`))
+    .map(([, verb, path, status]) => `${verb} ${path} -> ${status}`)
+    .filter((line, i, all) => all.indexOf(line) === i)
+    .sort();
+}
+
+test('the APIs at paths of their own (Cloud Storage, Compute Engine, BigQuery, Cloud DNS, Deployment Manager): grant, change and revoke', async () => {
+  for (const { name } of [...OTHER_PATHS, KEEPER]) emulator.addResource(name, { bindings: [FOREIGN] });
+  const bucketViewer = 'roles/storage.objectViewer';
+  const tableViewer = 'roles/bigquery.dataViewer';
+  const grants = (members: string[]) => (s: TerraformStack) => {
+    new GoogleIamMember(s, 'Keeper', { resource: KEEPER, role: 'roles/secretmanager.viewer', member: u('keeper') });
+    if (members.length === 0) return;
+    new GoogleIamBinding(s, 'BucketViewers', { resource: BUCKET, role: bucketViewer, members });
+    members.forEach(
+      (m) => new GoogleIamMember(s, `VmAdmin-${m}`, { resource: INSTANCE, role: 'roles/compute.instanceAdmin.v1', member: m }),
+    );
+    new GoogleIamBinding(s, 'SubnetUsers', { resource: SUBNETWORK, role: 'roles/compute.networkUser', members });
+    new GoogleIamPolicy(s, 'TablePolicy', {
+      resource: TABLE,
+      bindings: [
+        { role: FOREIGN.role, members: [...FOREIGN.members!] },
+        { role: tableViewer, members },
+      ],
+    });
+    new GoogleIamBinding(s, 'ZoneReaders', { resource: ZONE, role: 'roles/dns.reader', members });
+    new GoogleIamBinding(s, 'DeploymentViewers', { resource: DEPLOYMENT, role: 'roles/deploymentmanager.viewer', members });
+  };
+  requests.length = 0;
+  const ws = await workspace(grants([u('a')]));
+  await applied(ws, /Resources: 7 added, 0 changed, 0 destroyed/);
+  expect(historyOf(emulator, BUCKET.name, bucketViewer)).toEqual([[u('a')]]);
+  expect(historyOf(emulator, INSTANCE.name, 'roles/compute.instanceAdmin.v1')).toEqual([[u('a')]]);
+  expect(historyOf(emulator, SUBNETWORK.name, 'roles/compute.networkUser')).toEqual([[u('a')]]);
+  expect(historyOf(emulator, TABLE.name, tableViewer)).toEqual([[u('a')]]);
+  expect(historyOf(emulator, ZONE.name, 'roles/dns.reader')).toEqual([[u('a')]]);
+  expect(historyOf(emulator, DEPLOYMENT.name, 'roles/deploymentmanager.viewer')).toEqual([[u('a')]]);
+  for (const { name } of OTHER_PATHS) expect({ name, foreign: emulator.policy(name).bindings?.[0] }).toEqual({ name, foreign: FOREIGN });
+  // Each request at the path, with the verb, its API's Discovery document gives.
+  expect(requestsAt(BUCKET.name)).toEqual([`GET /storage/v1/${BUCKET.name}/iam -> 200`, `PUT /storage/v1/${BUCKET.name}/iam -> 200`]);
+  expect(requestsAt(INSTANCE.name)).toEqual([
+    `GET /compute/v1/${INSTANCE.name}/getIamPolicy -> 200`,
+    `POST /compute/v1/${INSTANCE.name}/setIamPolicy -> 200`,
+  ]);
+  expect(requestsAt(TABLE.name)).toEqual([
+    `POST /bigquery/v2/${TABLE.name}:getIamPolicy -> 200`,
+    `POST /bigquery/v2/${TABLE.name}:setIamPolicy -> 200`,
+  ]);
+  expect(requestsAt(ZONE.name)).toEqual([`POST /dns/v1/${ZONE.name}:getIamPolicy -> 200`, `POST /dns/v1/${ZONE.name}:setIamPolicy -> 200`]);
+  expect(requestsAt(DEPLOYMENT.name)).toEqual([
+    `GET /deploymentmanager/v2/${DEPLOYMENT.name}/getIamPolicy -> 200`,
+    `POST /deploymentmanager/v2/${DEPLOYMENT.name}/setIamPolicy -> 200`,
+  ]);
+  expect(emulator.stats().rejected).toBe(0);
+  const clean = await ws.plan(env, ['-detailed-exitcode']);
+  expect({ code: clean.code, output: clean.code === 0 ? '' : clean.output }).toEqual({ code: 0, output: '' });
+
+  emulator.clearWrites();
+  ws.resynth(grants([u('a'), u('b')]));
+  await applied(ws, /Resources: 1 added, 5 changed, 0 destroyed/);
+  expect(historyOf(emulator, BUCKET.name, bucketViewer)).toEqual([[u('a'), u('b')]]);
+  expect(historyOf(emulator, INSTANCE.name, 'roles/compute.instanceAdmin.v1')).toEqual([[u('a'), u('b')]]);
+  expect(historyOf(emulator, TABLE.name, tableViewer)).toEqual([[u('a'), u('b')]]);
+
+  emulator.clearWrites();
+  ws.resynth(grants([]));
+  await applied(ws, /Resources: 0 added, 0 changed, 7 destroyed/);
+  for (const { name } of OTHER_PATHS.filter((r) => r !== TABLE))
+    expect({ name, bindings: emulator.policy(name).bindings }).toEqual({ name, bindings: [FOREIGN] });
+  expect(emulator.policy(TABLE.name).bindings).toBeUndefined();
+  expect(emulator.stats().rejected).toBe(0);
+  expect((await ws.destroy(env)).code).toBe(0);
 });

@@ -21,6 +21,11 @@ const SPANNER = 'projects/p/instances/i';
 const MODEL = 'projects/p/locations/us-central1/models/m';
 const ENTRY = 'projects/p/locations/l/entryGroups/g/entries/e';
 const WIDGET = 'projects/p/widgets/w';
+const BUCKET = 'b/logs';
+const INSTANCE = 'projects/p/zones/us-central1-a/instances/vm';
+const TABLE = 'projects/p/datasets/d/tables/t';
+const ZONE = 'projects/p/managedZones/z';
+const DEPLOYMENT = 'projects/p/global/deployments/d';
 
 let emulator: GoogleApiEmulator;
 
@@ -28,11 +33,12 @@ beforeAll(async () => {
   emulator = await GoogleApiEmulator.start({
     collections: [{ service: 'widgets', apiVersion: 'v1', template: 'projects/*/widgets/*', updateMask: false }],
   });
-  for (const name of [SECRET, TOPIC, SPANNER, MODEL, ENTRY, WIDGET]) emulator.addResource(name, CONDITIONAL);
+  for (const name of [SECRET, TOPIC, SPANNER, MODEL, ENTRY, WIDGET, BUCKET, INSTANCE, TABLE, ZONE, DEPLOYMENT])
+    emulator.addResource(name, CONDITIONAL);
 });
 afterAll(() => emulator.close());
 
-async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
+async function call(method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) {
   const response = await fetch(`${emulator.url}${path}`, {
     method,
     headers: { Authorization: `Bearer ${GoogleApiEmulator.ACCESS_TOKEN}`, 'Content-Type': 'application/json' },
@@ -50,6 +56,55 @@ test.each([
   const refused = await call(wrong, path, wrong === 'POST' ? {} : undefined);
   expect(refused).toMatchObject({ status: 404, type: 'text/html; charset=UTF-8' });
   expect(refused.text).toContain(`The requested URL <code>${path}</code> was not found on this server.`);
+});
+
+// The five APIs that serve IAM at paths of their own, as their Discovery documents give them.
+test.each([
+  ['GET', `/storage/storage/v1/${BUCKET}/iam?optionsRequestedPolicyVersion=3`, ['POST']],
+  ['GET', `/compute/compute/v1/${INSTANCE}/getIamPolicy?optionsRequestedPolicyVersion=3`, ['POST']],
+  ['POST', `/bigquery/bigquery/v2/${TABLE}:getIamPolicy`, ['GET']],
+  ['POST', `/dns/dns/v1/${ZONE}:getIamPolicy`, ['GET']],
+  ['GET', `/deploymentmanager/deploymentmanager/v2/${DEPLOYMENT}/getIamPolicy?optionsRequestedPolicyVersion=3`, ['POST']],
+] as const)('getIamPolicy answers %s at %s, a conditional binding intact; the other verb is a 404', async (verb, path, wrong) => {
+  const body = verb === 'POST' ? { options: { requestedPolicyVersion: 3 } } : undefined;
+  const read = await call(verb, path, body);
+  expect({ status: read.status, bindings: JSON.parse(read.text).bindings }).toEqual({ status: 200, bindings: CONDITIONAL.bindings });
+  for (const other of wrong) expect((await call(other, path, other === 'POST' ? {} : undefined)).status).toBe(404);
+  // Without env()'s prefix, the path as on Google: the same method.
+  expect((await call(verb, path.replace(/^\/(\w+)\/\1\//, '/$1/'), body)).status).toBe(200);
+});
+
+test("the usual paths are a 404 on those APIs: Google's front end has no {version}/{name}:getIamPolicy for them", async () => {
+  expect((await call('GET', `/storage/v1/${BUCKET}:getIamPolicy?options.requestedPolicyVersion=3`)).status).toBe(404);
+  expect((await call('GET', `/compute/v1/${INSTANCE}:getIamPolicy?options.requestedPolicyVersion=3`)).status).toBe(404);
+  expect((await call('POST', `/bigquery/bigquery/v2/${TABLE}/getIamPolicy`, {})).status).toBe(404);
+});
+
+test('Cloud Storage: PUT b/{bucket}/iam takes the Policy as the body (its kind and resourceId too); a field its Policy lacks is a 400', async () => {
+  const read = JSON.parse((await call('GET', `/storage/storage/v1/${BUCKET}/iam?optionsRequestedPolicyVersion=3`)).text);
+  expect(read).toMatchObject({ kind: 'storage#policy', resourceId: 'projects/_/buckets/logs', version: 3 });
+  const before = emulator.writes().length;
+  expect((await call('POST', `/storage/storage/v1/${BUCKET}/iam`, read)).status).toBe(404);
+  const refused = await call('PUT', `/storage/storage/v1/${BUCKET}/iam`, { ...read, auditConfigs: [] });
+  expect({ status: refused.status, message: JSON.parse(refused.text).error.message }).toEqual({
+    status: 400,
+    message: `Invalid JSON payload received. Unknown name "auditConfigs" at 'policy': Cannot find field.`,
+  });
+  expect((await call('PUT', `/storage/storage/v1/${BUCKET}/iam`, { policy: read })).status).toBe(400);
+  expect(emulator.writes()).toHaveLength(before);
+  const written = await call('PUT', `/storage/storage/v1/${BUCKET}/iam`, read);
+  expect(written.status).toBe(200);
+  expect(emulator.writes().at(-1)).toMatchObject({ resource: BUCKET, policy: { bindings: CONDITIONAL.bindings } });
+  // Google's full resource name of the bucket names the same policy.
+  expect(emulator.policy('projects/_/buckets/logs')).toEqual(emulator.policy(BUCKET));
+});
+
+test('Compute Engine: POST …/setIamPolicy takes { policy } without updateMask (ZoneSetPolicyRequest has none)', async () => {
+  const path = `/compute/compute/v1/${INSTANCE}`;
+  const read = JSON.parse((await call('GET', `${path}/getIamPolicy?optionsRequestedPolicyVersion=3`)).text);
+  expect((await call('POST', `${path}/setIamPolicy`, { policy: read, updateMask: 'bindings' })).status).toBe(400);
+  expect((await call('PUT', `${path}/setIamPolicy`, { policy: read })).status).toBe(404);
+  expect((await call('POST', `${path}/setIamPolicy`, { policy: read })).status).toBe(200);
 });
 
 test('setIamPolicy is a 404 on a collection whose policy Google publishes as read-only, and on a name in no collection', async () => {

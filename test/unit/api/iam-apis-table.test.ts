@@ -9,7 +9,6 @@ const generator = require('../../../scripts/generate-iam-table.js') as {
   DOC_FILE: string;
   readCollections(): { api: string; url: string; sample?: string }[];
   TABLE_FILE: string;
-  PROVIDER_RESOURCES: Record<string, string | undefined>;
   RESOURCE_PATH_CORRECTIONS: Record<string, string>;
 };
 
@@ -30,18 +29,20 @@ test("docs/generic-resources.md's table of APIs is generated from the same data"
 
 test("the table covers Google's whole IAM surface in the pinned Discovery documents", () => {
   expect(GoogleIamApis.SOURCE).toBe('googleapis 188.0.0');
-  const { apis, collections, GET, POST, POST_QUERY, reachable, elsewhere, readOnly, fromResourcePath, apisWithoutUpdateMask } =
-    generated.counts;
-  expect({ apis, collections, GET, POST, POST_QUERY, reachable, elsewhere }).toEqual({
+  const { apis, collections, GET, POST, POST_QUERY, otherPaths, unversioned, readOnly, fromResourcePath, apisWithoutUpdateMask } =
+    generated.counts as typeof generated.counts & Record<string, unknown>;
+  // Every getIamPolicy method of every client: 527, all of them reachable (375 at {version}/{name}:getIamPolicy, 152 elsewhere).
+  expect({ apis, collections, GET, POST, POST_QUERY, otherPaths, unversioned }).toEqual({
     apis: 73,
     collections: 527,
-    GET: 271,
-    POST: 86,
+    GET: 418,
+    POST: 91,
     POST_QUERY: 18,
-    reachable: 375,
-    elsewhere: 152,
+    // Distinct collections of the five APIs at other paths (compute's 3 versions × ~36 and the others).
+    otherPaths: 119,
+    unversioned: ['storage v1 b/*/o/*'],
   });
-  expect(readOnly).toHaveLength(3);
+  expect(readOnly).toHaveLength(4);
   expect(fromResourcePath).toHaveLength(18);
   expect(apisWithoutUpdateMask.sort()).toEqual(
     [
@@ -64,13 +65,25 @@ test("the table covers Google's whole IAM surface in the pinned Discovery docume
       'notebooks',
       'runtimeconfig',
       'cloudiot',
+      'compute',
+      'storage',
     ].sort(),
   );
+  expect((generated.counts as unknown as { apisAtOtherPaths: string[] }).apisAtOtherPaths).toEqual([
+    'bigquery',
+    'compute',
+    'deploymentmanager',
+    'dns',
+    'storage',
+  ]);
 });
 
-test("20 APIs' Policy has no auditConfigs: the 19 without updateMask, and logging", () => {
+test("21 APIs' Policy has no auditConfigs: those without updateMask but Compute Engine, and logging", () => {
   const counts = generated.counts as unknown as { apisWithoutPolicyAuditConfigs: string[]; apisWithoutUpdateMask: string[] };
-  expect(counts.apisWithoutPolicyAuditConfigs.sort()).toEqual([...counts.apisWithoutUpdateMask, 'logging'].sort());
+  expect(counts.apisWithoutPolicyAuditConfigs.sort()).toEqual(
+    [...counts.apisWithoutUpdateMask.filter((api) => api !== 'compute'), 'logging'].sort(),
+  );
+  expect(GoogleIamApis.apiVersion('compute', 'v1')).toMatchObject({ updateMask: false, auditConfigs: true });
   expect(GoogleIamApis.apiVersion('logging', 'v2')).toMatchObject({ updateMask: true, auditConfigs: false });
   expect(GoogleIamApis.apiVersion('secretmanager', 'v1')).toMatchObject({ updateMask: true, auditConfigs: true });
 });
@@ -107,21 +120,114 @@ test('names are matched against the patterns Google publishes, segment by segmen
   expect(GoogleIamApis.collection('logging', 'v2', 'billingAccounts/b/locations/global/buckets/x/views/v')?.shape).toBe('POST');
 });
 
-test("every collection served elsewhere names the google provider's resource that exists, or none", () => {
-  const providerLib = path.dirname(path.dirname(require.resolve('@cdktf/provider-google/lib/project-iam-member')));
-  for (const resource of Object.values(generator.PROVIDER_RESOURCES)) {
-    if (resource === undefined) continue;
-    const folder = `${resource.replace(/^google_/, '').replace(/_/g, '-')}-member`;
-    expect([resource, fs.existsSync(path.join(providerLib, folder))]).toEqual([resource, true]);
+test.each([
+  // [service, version, name, shape, the paths as each API's Discovery document gives getIamPolicy and setIamPolicy]
+  [
+    'storage',
+    'v1',
+    'b/logs',
+    'GET',
+    // storage/v1: GET b/{bucket}/iam (optionsRequestedPolicyVersion), PUT b/{bucket}/iam with a Policy body.
+    {
+      servicePath: 'storage/',
+      getSuffix: '/iam',
+      setVerb: 'PUT',
+      setSuffix: '/iam',
+      versionParameter: 'optionsRequestedPolicyVersion',
+      policyBody: true,
+    },
+  ],
+  [
+    'compute',
+    'v1',
+    'projects/p/zones/us-central1-a/instances/vm',
+    'GET',
+    // compute/v1: GET projects/{project}/zones/{zone}/instances/{resource}/getIamPolicy, POST …/setIamPolicy (ZoneSetPolicyRequest).
+    {
+      servicePath: 'compute/',
+      getSuffix: '/getIamPolicy',
+      setVerb: 'POST',
+      setSuffix: '/setIamPolicy',
+      versionParameter: 'optionsRequestedPolicyVersion',
+      policyBody: false,
+    },
+  ],
+  [
+    'bigquery',
+    'v2',
+    'projects/p/datasets/d/tables/t',
+    'POST',
+    // bigquery/v2: POST bigquery/v2/{+resource}:getIamPolicy with GetIamPolicyRequest, POST …:setIamPolicy.
+    {
+      servicePath: 'bigquery/',
+      getSuffix: ':getIamPolicy',
+      setVerb: 'POST',
+      setSuffix: ':setIamPolicy',
+      versionParameter: 'options.requestedPolicyVersion',
+      policyBody: false,
+    },
+  ],
+  [
+    'dns',
+    'v1',
+    'projects/p/managedZones/z',
+    'POST',
+    {
+      servicePath: 'dns/',
+      getSuffix: ':getIamPolicy',
+      setVerb: 'POST',
+      setSuffix: ':setIamPolicy',
+      versionParameter: 'options.requestedPolicyVersion',
+      policyBody: false,
+    },
+  ],
+  [
+    'deploymentmanager',
+    'v2',
+    'projects/p/global/deployments/d',
+    'GET',
+    {
+      servicePath: 'deploymentmanager/',
+      getSuffix: '/getIamPolicy',
+      setVerb: 'POST',
+      setSuffix: '/setIamPolicy',
+      versionParameter: 'optionsRequestedPolicyVersion',
+      policyBody: false,
+    },
+  ],
+])('%s %s %s: getIamPolicy is %s at the paths Discovery gives', (service, version, name, shape, paths) => {
+  expect(GoogleIamApis.collection(service, version, name)).toMatchObject({ shape, writable: true, versioned: true });
+  expect(GoogleIamApis.apiVersion(service, version)?.paths).toEqual(paths);
+});
+
+test("the five APIs' paths are read from each client's own URLs (every compute version, every method)", () => {
+  for (const c of generator.readCollections() as { api: string; version: string; url: string; setUrl?: string; sample?: string }[]) {
+    if (!['storage', 'compute', 'bigquery', 'dns', 'deploymentmanager'].includes(c.api)) continue;
+    const version = new RegExp(`^/${c.api}/([^/]+)/`).exec(c.url)![1];
+    const paths = GoogleIamApis.apiVersion(c.api, version)!.paths;
+    expect(c.url.startsWith(`/${paths.servicePath}${version}/`) && c.url.endsWith(paths.getSuffix)).toBe(true);
+    if (c.setUrl) expect(c.setUrl.endsWith(paths.setSuffix)).toBe(true);
   }
-  const used = new Set(GoogleIamApisElsewhereKeys());
-  expect(Object.keys(generator.PROVIDER_RESOURCES).filter((key) => !used.has(key))).toEqual([]);
-  expect(GoogleIamApis.elsewhere('storage').map((e) => e.providerResource)).toEqual([
-    'google_storage_bucket_iam',
-    'google_storage_managed_folder_iam',
-    undefined,
-  ]);
-  expect(GoogleIamApis.elsewhere('secretmanager')).toEqual([]);
+  // Secret Manager and the others: the usual paths.
+  expect(GoogleIamApis.apiVersion('secretmanager', 'v1')?.paths).toEqual({
+    servicePath: '',
+    getSuffix: ':getIamPolicy',
+    setVerb: 'POST',
+    setSuffix: ':setIamPolicy',
+    versionParameter: 'options.requestedPolicyVersion',
+    policyBody: false,
+  });
+});
+
+test("a bucket is named b/<bucket> (the JSON API's and the google provider's form), or by Google's full resource name", () => {
+  expect(GoogleIamApis.pathName('storage', 'projects/_/buckets/logs')).toBe('b/logs');
+  expect(GoogleIamApis.pathName('storage', 'projects/_/buckets/logs/managedFolders/team/')).toBe('b/logs/managedFolders/team/');
+  expect(GoogleIamApis.pathName('storage', 'projects/_/buckets/logs/objects/a.txt')).toBe('b/logs/o/a.txt');
+  expect(GoogleIamApis.pathName('storage', 'b/logs')).toBe('b/logs');
+  expect(GoogleIamApis.pathName('pubsub', 'projects/_/buckets/logs')).toBe('projects/_/buckets/logs');
+  expect(GoogleIamApis.collection('storage', 'v1', 'projects/_/buckets/logs')?.template).toBe('b/*');
+  expect(GoogleIamApis.collection('storage', 'v1', 'b/logs/o/a.txt')).toMatchObject({ versioned: false, shape: 'GET' });
+  expect(GoogleIamApis.collection('storage', 'v1', 'projects/p/buckets/logs')).toBeUndefined();
 });
 
 test('each correction of a resource-path template is still needed and is what Discovery publishes', () => {
@@ -135,9 +241,3 @@ test('each correction of a resource-path template is still needed and is what Di
   // sourcerepo-api.json: "^projects/[^/]+/repos/.+$"
   expect(GoogleIamApis.matches('projects/*/repos/**', 'projects/p/repos/a/b')).toBe(true);
 });
-
-function GoogleIamApisElsewhereKeys(): string[] {
-  return ['bigquery', 'compute', 'deploymentmanager', 'dns', 'storage'].flatMap((service) =>
-    GoogleIamApis.elsewhere(service).map((e) => `${service} ${e.template}`),
-  );
-}

@@ -135,3 +135,125 @@ test('writing a policy Google publishes as read-only (Data Catalog entries) is r
   expect((error as Error).message).toMatch(/no setIamPolicy/);
   expect(sent).toEqual([]);
 });
+
+/** Both requests of one resource: its read, then the write of what was read back. */
+async function readAndWrite(service: string, apiVersion: string, name: string): Promise<RestRequest[]> {
+  const { client, sent } = recording();
+  const api = new IamPolicyApi(client, { service, apiVersion, name });
+  await api.getIamPolicy();
+  await api.setIamPolicy({ ...POLICY, auditConfigs: AUDIT });
+  return sent;
+}
+
+test.each([
+  [
+    // storage/v1 buckets.getIamPolicy: GET b/{bucket}/iam ?optionsRequestedPolicyVersion; setIamPolicy: PUT b/{bucket}/iam, body Policy.
+    'Cloud Storage bucket',
+    ['storage', 'v1', 'b/logs'],
+    [
+      { service: 'storage', path: 'storage/v1/b/logs/iam', query: { optionsRequestedPolicyVersion: 3 } },
+      // Its Policy has no auditConfigs, and the body is the Policy itself.
+      { service: 'storage', path: 'storage/v1/b/logs/iam', method: 'PUT', body: POLICY },
+    ],
+  ],
+  [
+    "Cloud Storage bucket by Google's full resource name",
+    ['storage', 'v1', 'projects/_/buckets/logs'],
+    [
+      { service: 'storage', path: 'storage/v1/b/logs/iam', query: { optionsRequestedPolicyVersion: 3 } },
+      { service: 'storage', path: 'storage/v1/b/logs/iam', method: 'PUT', body: POLICY },
+    ],
+  ],
+  [
+    // storage/v1 objects.getIamPolicy takes no policy version.
+    'Cloud Storage object',
+    ['storage', 'v1', 'b/logs/o/today.txt'],
+    [
+      { service: 'storage', path: 'storage/v1/b/logs/o/today.txt/iam' },
+      { service: 'storage', path: 'storage/v1/b/logs/o/today.txt/iam', method: 'PUT', body: POLICY },
+    ],
+  ],
+  [
+    // compute/v1 instances.getIamPolicy: GET …/instances/{resource}/getIamPolicy ?optionsRequestedPolicyVersion; ZoneSetPolicyRequest { policy }.
+    'Compute Engine instance',
+    ['compute', 'v1', 'projects/p/zones/us-central1-a/instances/vm'],
+    [
+      {
+        service: 'compute',
+        path: 'compute/v1/projects/p/zones/us-central1-a/instances/vm/getIamPolicy',
+        query: { optionsRequestedPolicyVersion: 3 },
+      },
+      // Compute's Policy has auditConfigs (written back as read); its request has no updateMask.
+      {
+        service: 'compute',
+        path: 'compute/v1/projects/p/zones/us-central1-a/instances/vm/setIamPolicy',
+        method: 'POST',
+        body: { policy: { ...POLICY, auditConfigs: AUDIT } },
+      },
+    ],
+  ],
+  [
+    'BigQuery table',
+    ['bigquery', 'v2', 'projects/p/datasets/d/tables/t'],
+    [
+      {
+        service: 'bigquery',
+        path: 'bigquery/v2/projects/p/datasets/d/tables/t:getIamPolicy',
+        method: 'POST',
+        body: { options: { requestedPolicyVersion: 3 } },
+      },
+      {
+        service: 'bigquery',
+        path: 'bigquery/v2/projects/p/datasets/d/tables/t:setIamPolicy',
+        method: 'POST',
+        body: { policy: { ...POLICY, auditConfigs: AUDIT } },
+      },
+    ],
+  ],
+  [
+    'Cloud DNS managed zone',
+    ['dns', 'v1', 'projects/p/managedZones/z'],
+    [
+      {
+        service: 'dns',
+        path: 'dns/v1/projects/p/managedZones/z:getIamPolicy',
+        method: 'POST',
+        body: { options: { requestedPolicyVersion: 3 } },
+      },
+      {
+        service: 'dns',
+        path: 'dns/v1/projects/p/managedZones/z:setIamPolicy',
+        method: 'POST',
+        body: { policy: { ...POLICY, auditConfigs: AUDIT } },
+      },
+    ],
+  ],
+  [
+    'Deployment Manager deployment',
+    ['deploymentmanager', 'v2', 'projects/p/global/deployments/d'],
+    [
+      {
+        service: 'deploymentmanager',
+        path: 'deploymentmanager/v2/projects/p/global/deployments/d/getIamPolicy',
+        query: { optionsRequestedPolicyVersion: 3 },
+      },
+      {
+        service: 'deploymentmanager',
+        path: 'deploymentmanager/v2/projects/p/global/deployments/d/setIamPolicy',
+        method: 'POST',
+        body: { policy: { ...POLICY, auditConfigs: AUDIT } },
+      },
+    ],
+  ],
+])('%s: the paths, verbs and bodies its Discovery document gives', async (_label, [service, apiVersion, name], expected) => {
+  expect(await readAndWrite(service, apiVersion, name)).toEqual(expected);
+});
+
+test('a Cloud Storage policy grant cannot replace audit configs (its Policy has none), nothing sent', async () => {
+  const { client, sent } = recording();
+  const error = await new IamPolicyApi(client, { service: 'storage', apiVersion: 'v1', name: 'b/logs' })
+    .setIamPolicy(POLICY, { updateAuditConfigs: true })
+    .catch((e: unknown) => e);
+  expect((error as Error).message).toMatch(/storage v1's setIamPolicy has no updateMask/);
+  expect(sent).toEqual([]);
+});

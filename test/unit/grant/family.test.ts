@@ -454,24 +454,14 @@ describe('synth-time validation names the construct path, the field and the valu
       /^stack\/C: resource\.service: expected a Google API name/,
     ],
     [
-      'resource.service not reachable',
+      'resource.name in no bucket collection (Cloud Storage names a bucket b/<bucket> or projects/_/buckets/<bucket>)',
       () =>
         new GoogleIamMember(s(), 'C', {
-          resource: { service: 'bigquery', apiVersion: 'v2', name: 'projects/p/datasets/d/tables/t' },
+          resource: { service: 'storage', apiVersion: 'v1', name: 'projects/p/buckets/logs' },
           role: REVIEWER,
           member: 'user:a@example.com',
         }),
-      /^stack\/C: resource\.service: not reachable by a generic grant: bigquery serves IAM at other paths .*google_bigquery_table_iam_member, google_bigquery_table_iam_binding or google_bigquery_table_iam_policy \(got "bigquery"\)$/,
-    ],
-    [
-      'resource.service served elsewhere without a provider resource (Deployment Manager)',
-      () =>
-        new GoogleIamMember(s(), 'C', {
-          resource: { service: 'deploymentmanager', apiVersion: 'v2', name: 'projects/p/global/deployments/d' },
-          role: REVIEWER,
-          member: 'user:a@example.com',
-        }),
-      /^stack\/C: resource\.service: not reachable .*the google provider has no IAM resource for projects\/\*\/global\/deployments\/\*/,
+      /^stack\/C: resource\.name: not in any IAM-enabled collection of storage v1 .*b\/\*, b\/\*\/managedFolders\/\*, b\/\*\/o\/\*/,
     ],
     [
       "resource.service without IAM in Google's published API",

@@ -222,9 +222,10 @@ describe('the lookups of the new policies, and of any resource', () => {
       'stack/Bad: resource.service: expected a Google API name',
     ],
     [
-      'an unreachable service',
-      (s: TerraformStack) => new DataGoogleIamPolicy(s, 'Bad', { resource: { service: 'storage', apiVersion: 'v1', name: 'b/bucket' } }),
-      'stack/Bad: resource.service: not reachable by a generic grant: storage serves IAM at other paths',
+      'a bucket in a project (a bucket is b/<bucket>, or projects/_/buckets/<bucket>)',
+      (s: TerraformStack) =>
+        new DataGoogleIamPolicy(s, 'Bad', { resource: { service: 'storage', apiVersion: 'v1', name: 'projects/p/buckets/bucket' } }),
+      'stack/Bad: resource.name: not in any IAM-enabled collection of storage v1',
     ],
     [
       'a bad version',
