@@ -169,6 +169,20 @@ function nameTemplate(c) {
   return { template: rest, from: 'url' };
 }
 
+/**
+ * [segment, collection] where the template's last literal segment abbreviates the client's resource name (storage's
+ * `b` for `buckets`, `o` for `objects`: a short prefix of it), else undefined.
+ */
+function abbreviationOf(template, resourcePath) {
+  const segment = template
+    .split('/')
+    .filter((s) => s !== '*' && s !== '**')
+    .at(-1);
+  const resource = resourcePath.at(-1);
+  if (!segment || !resource || segment === resource) return undefined;
+  return segment.length <= 2 && resource.startsWith(segment) ? [segment, resource] : undefined;
+}
+
 function templateOfSample(sample) {
   if (sample === '.*') return '**';
   return sample
@@ -271,6 +285,7 @@ function generateIamTable(apisDir = APIS_DIR) {
   const source = `googleapis ${JSON.parse(fs.readFileSync(path.join(GOOGLEAPIS, 'package.json'), 'utf8')).version}`;
   const collections = readCollections(apisDir);
   const apis = new Map();
+  const abbreviations = new Map();
   const counts = {
     apis: new Set(),
     collections: collections.length,
@@ -286,6 +301,8 @@ function generateIamTable(apisDir = APIS_DIR) {
     counts.apis.add(c.api);
     const { shape, versioned, paths } = requestOf(c);
     const { template, from } = nameTemplate(c);
+    const abbreviated = abbreviationOf(template, c.resourcePath);
+    if (abbreviated) abbreviations.set(`${c.api} ${abbreviated[0]}`, abbreviated[1]);
     counts[shape]++;
     if (from === 'resource path') counts.fromResourcePath.push(`${c.api} ${c.version} ${template}`);
     if (!versioned) counts.unversioned.push(`${c.api} ${c.version} ${template}`);
@@ -356,6 +373,15 @@ function generateIamTable(apisDir = APIS_DIR) {
     'export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean, readonly string[], IamApiPathsRow?]> = [',
     ...apiRows,
     '];',
+    '',
+    '/**',
+    " * Path segments that abbreviate their collection's name, by `<api> <segment>`: Cloud Storage's `b/{bucket}` is the",
+    ' * `buckets` collection (`storage.buckets.getIamPolicy`), whose permissions are `storage.buckets.*`.',
+    ' */',
+    '// prettier-ignore',
+    'export const IAM_PATH_ABBREVIATIONS: Readonly<Record<string, string>> = {',
+    ...[...abbreviations.entries()].sort().map(([key, name]) => `  ${JSON.stringify(key)}: ${JSON.stringify(name)},`),
+    '};',
     '',
   ].join('\n');
   return {

@@ -77,6 +77,9 @@ const CONTAINER_COLLECTIONS = ['folders', 'locations', 'operations', 'organizati
 const PLACEMENTS = {
   // Cloud Run's Knative surface: a route is its service's traffic (run.invoker holds run.routes.invoke only).
   'run services': ['run.routes'],
+  // Cloud Storage: a bucket's policy applies to its objects and managed folders, and to uploads into it
+  // (https://cloud.google.com/storage/docs/access-control/iam: "roles granted at the bucket level apply to … objects").
+  'storage buckets': ['storage.objects', 'storage.managedFolders', 'storage.multipartUploads'],
 };
 
 /** The characters of the numbers in the table: a digit 0-31 ends a number, 32-63 is a digit with more to come. */
@@ -126,8 +129,15 @@ function readIamCollections(file = IAM_APIS_FILE) {
   });
   const module = { exports: {} };
   new Function('module', 'exports', outputText)(module, module.exports);
+  // A segment that abbreviates its collection (storage's `b`) is read as the collection it names (`buckets`).
+  const names = module.exports.IAM_PATH_ABBREVIATIONS;
+  const expanded = (service, template) =>
+    template
+      .split('/')
+      .map((segment) => names[`${service} ${segment}`] ?? segment)
+      .join('/');
   return module.exports.IAM_APIS.flatMap(([service, , , , collections]) =>
-    collections.map((entry) => ({ service, template: entry.slice(2) })),
+    collections.map((entry) => ({ service, template: expanded(service, entry.slice(2)) })),
   );
 }
 

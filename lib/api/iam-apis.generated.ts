@@ -165,3 +165,13 @@ export const IAM_APIS: ReadonlyArray<readonly [string, string, boolean, boolean,
   ["workstations", "v1", true, true, ["G projects/*/locations/*/workstationClusters/*/workstationConfigs/*", "G projects/*/locations/*/workstationClusters/*/workstationConfigs/*/workstations/*"]],
   ["workstations", "v1beta", true, true, ["G projects/*/locations/*/workstationClusters/*/workstationConfigs/*", "G projects/*/locations/*/workstationClusters/*/workstationConfigs/*/workstations/*"]],
 ];
+
+/**
+ * Path segments that abbreviate their collection's name, by `<api> <segment>`: Cloud Storage's `b/{bucket}` is the
+ * `buckets` collection (`storage.buckets.getIamPolicy`), whose permissions are `storage.buckets.*`.
+ */
+// prettier-ignore
+export const IAM_PATH_ABBREVIATIONS: Readonly<Record<string, string>> = {
+  "storage b": "buckets",
+  "storage o": "objects",
+};

@@ -1,4 +1,4 @@
-import { IAM_APIS, IAM_APIS_SOURCE, type IamApiPathsRow } from './iam-apis.generated';
+import { IAM_APIS, IAM_APIS_SOURCE, IAM_PATH_ABBREVIATIONS, type IamApiPathsRow } from './iam-apis.generated';
 
 /**
  * How a collection's `getIamPolicy` takes the policy version, as Google's
@@ -139,6 +139,11 @@ export class GoogleIamApis {
       .filter((api) => api.apiVersion === apiVersion)
       .flatMap((api) => api.collections.filter((c) => GoogleIamApis.matches(c.template, name)));
     return matches.find((c) => !c.template.includes('**')) ?? matches[0];
+  }
+
+  /** The collection a path segment names: Cloud Storage's `b` is `buckets`, `o` `objects` (Discovery's resource names); others as they are. */
+  public static collectionName(service: string, segment: string): string {
+    return IAM_PATH_ABBREVIATIONS[`${service} ${segment}`] ?? segment;
   }
 
   /** Whether `name` is one of the names `template` describes (`*` one segment, `**` any rest, the rest literal). */

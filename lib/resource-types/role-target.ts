@@ -15,11 +15,13 @@ export function typedRoleTarget(row: Pick<TypedResourceTypeRow, 'service' | 'col
 
 /** The target of a collection given by its name template: `projects/*\/secrets/* (secretmanager)`. */
 export function templateRoleTarget(service: string, template: string): RoleTarget | undefined {
-  const collection = template
+  const segment = template
     .split('/')
-    .filter((segment) => segment !== '*' && segment !== '**')
+    .filter((part) => part !== '*' && part !== '**')
     .at(-1);
-  return collection === undefined ? undefined : { service, collection, label: `${template} (${service})` };
+  return segment === undefined
+    ? undefined
+    : { service, collection: GoogleIamApis.collectionName(service, segment), label: `${template} (${service})` };
 }
 
 /** The target of a generic grant's resource: the collection Google publishes for the name; undefined when none does. */

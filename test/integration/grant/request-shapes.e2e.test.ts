@@ -180,12 +180,11 @@ function requestsAt(name: string): string[] {
 
 test('the APIs at paths of their own (Cloud Storage, Compute Engine, BigQuery, Cloud DNS, Deployment Manager): grant, change and revoke', async () => {
   for (const { name } of [...OTHER_PATHS, KEEPER]) emulator.addResource(name, { bindings: [FOREIGN] });
-  const bucketViewer = 'roles/storage.objectViewer';
   const tableViewer = 'roles/bigquery.dataViewer';
   const grants = (members: string[]) => (s: TerraformStack) => {
     new GoogleIamMember(s, 'Keeper', { resource: KEEPER, role: 'roles/secretmanager.viewer', member: u('keeper') });
     if (members.length === 0) return;
-    new GoogleIamBinding(s, 'BucketViewers', { resource: BUCKET, role: bucketViewer, members });
+    new GoogleIamBinding(s, 'BucketViewers', { resource: BUCKET, role: 'roles/storage.objectViewer', members });
     members.forEach(
       (m) => new GoogleIamMember(s, `VmAdmin-${m}`, { resource: INSTANCE, role: 'roles/compute.instanceAdmin.v1', member: m }),
     );
@@ -203,7 +202,7 @@ test('the APIs at paths of their own (Cloud Storage, Compute Engine, BigQuery, C
   requests.length = 0;
   const ws = await workspace(grants([u('a')]));
   await applied(ws, /Resources: 7 added, 0 changed, 0 destroyed/);
-  expect(historyOf(emulator, BUCKET.name, bucketViewer)).toEqual([[u('a')]]);
+  expect(historyOf(emulator, BUCKET.name, 'roles/storage.objectViewer')).toEqual([[u('a')]]);
   expect(historyOf(emulator, INSTANCE.name, 'roles/compute.instanceAdmin.v1')).toEqual([[u('a')]]);
   expect(historyOf(emulator, SUBNETWORK.name, 'roles/compute.networkUser')).toEqual([[u('a')]]);
   expect(historyOf(emulator, TABLE.name, tableViewer)).toEqual([[u('a')]]);
@@ -232,7 +231,7 @@ test('the APIs at paths of their own (Cloud Storage, Compute Engine, BigQuery, C
   emulator.clearWrites();
   ws.resynth(grants([u('a'), u('b')]));
   await applied(ws, /Resources: 1 added, 5 changed, 0 destroyed/);
-  expect(historyOf(emulator, BUCKET.name, bucketViewer)).toEqual([[u('a'), u('b')]]);
+  expect(historyOf(emulator, BUCKET.name, 'roles/storage.objectViewer')).toEqual([[u('a'), u('b')]]);
   expect(historyOf(emulator, INSTANCE.name, 'roles/compute.instanceAdmin.v1')).toEqual([[u('a'), u('b')]]);
   expect(historyOf(emulator, TABLE.name, tableViewer)).toEqual([[u('a'), u('b')]]);
 

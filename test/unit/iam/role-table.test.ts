@@ -48,7 +48,7 @@ describe('the committed table', () => {
       stages: { GA: 1_754, BETA: 630, DEPRECATED: 3 },
       permissions: 13_715,
       prefixes: 2_843,
-      resourceTypes: 212,
+      resourceTypes: 214,
     });
     expect(generated.counts.bytes).toBeLessThan(60_000);
     expect(generated.counts.uncompressedBytes).toBeLessThan(140_000);

@@ -146,7 +146,7 @@ function collectionsOf(version: string, name: string): IamCollection[] {
 function targetsOf(line: string, constants: ReadonlyMap<string, readonly RoleTarget[]> = new Map()): RoleTarget[] {
   const targets = TYPED_MENTIONS.filter((m) => m.pattern.test(line)).map((m) => m.target);
   for (const [word] of line.matchAll(/\b[A-Z][A-Z0-9_]*\b/g)) targets.push(...(constants.get(word) ?? []));
-  for (const [name] of line.matchAll(/\b(?:projects|organizations|folders)\/[^\s'"`,)]+/g)) {
+  for (const [name] of line.matchAll(/\b(?:projects|organizations|folders|b)\/[^\s'"`,)]+/g)) {
     const concrete = name.replace(/\$\{[^}]*\}/g, 'x').replace(/[.:;]+$/, '');
     // A name alone does not say its API where two have the collection (`projects/*/locations/*/services/*`: run and
     // metastore): each of the first version that has one is a candidate.
