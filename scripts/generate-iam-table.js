@@ -100,6 +100,11 @@ function readApiVersion(api, version, js, dts) {
       // Cloud Storage's setIamPolicy takes the Policy itself as its body, not a SetIamPolicyRequest.
       policyBody: setRequest === 'Schema$Policy',
       sample: sampleResource(dts, cls),
+      // What each method takes, for the fidelity test of the requests (test/unit/api/api-fidelity.test.ts).
+      getParameters: fieldNames(getParams),
+      getBodyFields: getRequest === undefined ? undefined : fieldNames(interfaceBody(dts, getRequest)),
+      setBodyFields: setRequest === undefined ? undefined : fieldNames(interfaceBody(dts, setRequest)),
+      policyFields: setRequest === undefined ? undefined : fieldNames(interfaceBody(dts, policySchemaOf(dts, setRequest))),
     });
   }
   return out;
@@ -126,6 +131,16 @@ function interfaceBody(dts, name) {
   const at = dts.search(new RegExp(`export interface ${name.replace(/\$/g, '\\$')}( extends \\w+)? \\{`));
   if (at < 0) throw new Error(`no interface ${name}`);
   return dts.slice(at, dts.indexOf('\n    }', at));
+}
+
+/** The fields an interface of the client declares (`'options.requestedPolicyVersion'` with its quotes taken off). */
+function fieldNames(body) {
+  return [...body.matchAll(/\n {8}'?([\w.]+)'?\?: /g)].map((m) => m[1]);
+}
+
+/** The Policy schema a setIamPolicy body is or carries. */
+function policySchemaOf(dts, setRequest) {
+  return setRequest === 'Schema$Policy' ? setRequest : /\n {8}policy\?: (Schema\$\w+);/.exec(interfaceBody(dts, setRequest))[1];
 }
 
 /** Whether the Policy a setIamPolicy body carries (its `policy`, or the body itself) has `auditConfigs` (21 APIs' has not). */
@@ -448,7 +463,16 @@ function withDocTable(page, block) {
   return page.slice(0, start) + block + page.slice(end + DOC_END.length);
 }
 
-module.exports = { DOC_FILE, withDocTable, generateIamTable, readCollections, TABLE_FILE, RESOURCE_PATH_CORRECTIONS };
+module.exports = {
+  DOC_FILE,
+  withDocTable,
+  generateIamTable,
+  readCollections,
+  nameTemplate,
+  urlVersion,
+  TABLE_FILE,
+  RESOURCE_PATH_CORRECTIONS,
+};
 
 if (require.main === module) {
   const { text, doc, counts } = generateIamTable();

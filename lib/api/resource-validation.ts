@@ -16,7 +16,8 @@ export interface IamResourceInput extends PolicyAddress {
 
 const SERVICE = /^[a-z][a-z0-9]{0,62}$/;
 /** v1, v2, v1beta1, v1p1beta1, v2alpha, ... */
-const API_VERSION = /^v\d+(p\d+)?((alpha|beta)\d*)?$/;
+/** v1, v1beta1, v1p1beta1, v2alpha, ...; Compute Engine's and Deployment Manager's `alpha` and `beta`. */
+const API_VERSION = /^(v\d+(p\d+)?((alpha|beta)\d*)?|alpha|beta)$/;
 const RESOURCE_NAME_EXAMPLE =
   "expected the resource's full name as the API's getIamPolicy takes it, e.g. projects/my-project/secrets/db-password";
 
@@ -123,7 +124,7 @@ export function validateServiceName(service: unknown, field = 'service'): assert
 /** A Google API version: v1, v2, v3, v1beta1, v1p1beta1, v2alpha, ... */
 export function validateApiVersion(apiVersion: unknown, field = 'apiVersion'): asserts apiVersion is string {
   if (typeof apiVersion !== 'string' || !API_VERSION.test(apiVersion)) {
-    throw new IamValidationError(field, apiVersion, 'expected a Google API version such as v1, v2, v3, v1beta1 or v2alpha');
+    throw new IamValidationError(field, apiVersion, 'expected a Google API version such as v1, v2, v3, v1beta1, v2alpha or beta');
   }
 }
 

@@ -516,7 +516,7 @@ describe('synth-time validation names the construct path, the field and the valu
     [
       'resource.apiVersion without v',
       () => new GoogleIamMember(s(), 'C', { resource: { ...SECRET, apiVersion: '1' }, role: REVIEWER, member: 'user:a@example.com' }),
-      /^stack\/C: resource\.apiVersion: expected a Google API version such as v1, v2, v3, v1beta1 or v2alpha \(got "1"\)$/,
+      /^stack\/C: resource\.apiVersion: expected a Google API version such as v1, v2, v3, v1beta1, v2alpha or beta \(got "1"\)$/,
     ],
     [
       'resource.apiVersion with a path',
