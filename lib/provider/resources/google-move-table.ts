@@ -14,19 +14,24 @@ import type { IamResource } from '../../iam/grant';
  * attributes (`project`, `location`) where the state has them. Anything else
  * is refused.
  *
- * Written by hand (no published source lists these as data) from
- * terraform-provider-google's IAM updaters (google/services/<service>/
+ * Written by hand, as no published source holds these templates as data:
+ * from terraform-provider-google's IAM updaters (google/services/<service>/
  * iam_<type>.go: the `Iam<Type>Schema` attribute names, e.g. IamKmsKeyRingSchema
  * holding only `key_ring_id` passed to parseKmsKeyRingId, IamPubsubTopicSchema's
  * `topic` with compareSelfLinkOrResourceName and `project`; each updater's
- * `GetResourceId`) and the provider's exported resource schemas (e.g.
- * google_artifact_registry_repository_iam_member: `repository`, `location`,
- * `project`; google_cloud_run_v2_service_iam_member: `name`, `location`,
- * `project`; google_organization_iam_member: `org_id`); each row is
- * checked against the generated Discovery table (GoogleIamApis) by the unit
- * tests. A row added here moves in (and the stand-in google provider of the
- * tests serves its schemas). Cloud Storage, Compute Engine and BigQuery serve
- * IAM elsewhere: the generic kinds do not reach them, so they are not here.
+ * `GetResourceId`, the name; the generated updaters set the resource's
+ * attribute to it, so the state holds the full name). Each row is checked by
+ * the unit tests (test/unit/provider/google-move-table.test.ts) against the
+ * google provider's published schemas, the @cdktf/provider-google package's
+ * bindings (the `_iam_member`, `_iam_binding` and `_iam_policy` types exist,
+ * with every attribute the template names, the resource's own required), and
+ * against the generated Discovery table (GoogleIamApis: the collection is
+ * IAM-enabled at the row's API version). A row added here moves in (and the
+ * stand-in google provider of the tests serves its schemas). The APIs serving
+ * IAM at paths of their own (Cloud Storage `b/<bucket>`, Compute Engine, BigQuery,
+ * Cloud DNS) are reached as any other. Not here: Cloud Storage managed folders
+ * (iam_storage_managed_folder.go stores `managed_folder` as given, ending in
+ * `/`, which no collection pattern `b/*\/managedFolders/*` takes).
  */
 export interface GoogleGenericMoveRow {
   /** The google provider's type stem: `google_pubsub_topic` (`google_pubsub_topic_iam_member`, …). */
@@ -84,6 +89,68 @@ export const GOOGLE_GENERIC_MOVE_ROWS: readonly GoogleGenericMoveRow[] = [
     apiVersion: 'v2',
     name: 'projects/{project}/locations/{location}/services/{name}',
   },
+  // The five APIs serving IAM at paths of their own. Their updaters are generated (Magic Modules, iam_<type>.go): the
+  // producer sets the resource's attribute to GetResourceId, the full name below (the others, `project`, `zone`,
+  // `region`, `dataset_id`, as resolved), and the schema's CompareSelfLinkOrResourceName takes a short name too.
+  // storage/iam_storage_bucket.go: `bucket`, GetResourceId `b/{{bucket}}` (import formats `b/{bucket}`, `{bucket}`).
+  { google: 'google_storage_bucket', service: 'storage', apiVersion: 'v1', name: 'b/{bucket}' },
+  // compute/iam_compute_instance.go: `project`, `zone`, `instance_name`; GetResourceId as the template.
+  {
+    google: 'google_compute_instance',
+    service: 'compute',
+    apiVersion: 'v1',
+    name: 'projects/{project}/zones/{zone}/instances/{instance_name}',
+  },
+  // compute/iam_compute_subnetwork.go: `project`, `region`, `subnetwork`.
+  {
+    google: 'google_compute_subnetwork',
+    service: 'compute',
+    apiVersion: 'v1',
+    name: 'projects/{project}/regions/{region}/subnetworks/{subnetwork}',
+  },
+  // compute/iam_compute_disk.go: `project`, `zone`, `name`.
+  { google: 'google_compute_disk', service: 'compute', apiVersion: 'v1', name: 'projects/{project}/zones/{zone}/disks/{name}' },
+  // compute/iam_compute_region_disk.go: `project`, `region`, `name`.
+  {
+    google: 'google_compute_region_disk',
+    service: 'compute',
+    apiVersion: 'v1',
+    name: 'projects/{project}/regions/{region}/disks/{name}',
+  },
+  // compute/iam_compute_image.go: `project`, `image`.
+  { google: 'google_compute_image', service: 'compute', apiVersion: 'v1', name: 'projects/{project}/global/images/{image}' },
+  // compute/iam_compute_snapshot.go: `project`, `name`.
+  { google: 'google_compute_snapshot', service: 'compute', apiVersion: 'v1', name: 'projects/{project}/global/snapshots/{name}' },
+  // compute/iam_compute_instance_template.go: `project`, `name`.
+  {
+    google: 'google_compute_instance_template',
+    service: 'compute',
+    apiVersion: 'v1',
+    name: 'projects/{project}/global/instanceTemplates/{name}',
+  },
+  // compute/iam_compute_storage_pool.go: `project`, `zone`, `name`.
+  {
+    google: 'google_compute_storage_pool',
+    service: 'compute',
+    apiVersion: 'v1',
+    name: 'projects/{project}/zones/{zone}/storagePools/{name}',
+  },
+  // compute/iam_compute_instant_snapshot.go: `project`, `zone`, `name`.
+  {
+    google: 'google_compute_instant_snapshot',
+    service: 'compute',
+    apiVersion: 'v1',
+    name: 'projects/{project}/zones/{zone}/instantSnapshots/{name}',
+  },
+  // bigquery/iam_bigquery_table.go: `project`, `dataset_id`, `table_id`; GetResourceId as the template.
+  {
+    google: 'google_bigquery_table',
+    service: 'bigquery',
+    apiVersion: 'v2',
+    name: 'projects/{project}/datasets/{dataset_id}/tables/{table_id}',
+  },
+  // dns/iam_dns_managed_zone.go: `project`, `managed_zone`.
+  { google: 'google_dns_managed_zone', service: 'dns', apiVersion: 'v1', name: 'projects/{project}/managedZones/{managed_zone}' },
 ];
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;

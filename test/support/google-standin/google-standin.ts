@@ -70,6 +70,9 @@ function standin(typeName: string, attributes: Attribute[], blocks: Block[], idO
   };
 }
 
+/** The attributes the google provider resolves from its configuration when a resource's are unset. */
+const RESOLVED = new Set(['project', 'location', 'zone', 'region']);
+
 const MEMBERS: Attribute = { name: 'members', description: 'members', type: ['set', 'string'], required: true };
 const memberId = (resource: string) => (v: CtyObject) =>
   `${String(v[resource])}/${String(v.role)}/${String(v.member).toLowerCase()}${conditionSuffix(v.condition as CtyObject[])}`;
@@ -89,15 +92,22 @@ export const googleStandin: ProviderDefinition<object> = {
     standin('google_network_security_address_group_iam_policy', [string('name'), string('policy_data')], [], (v) => String(v.name)),
     ...GOOGLE_GENERIC_MOVE_ROWS.flatMap((row) => {
       const own = resourceAttribute(row);
-      const resource = rowAttributes(row).map((a) => string(a, a === own));
+      // As the google provider declares them: the resource's own and the others of its name required, the ones
+      // it resolves from the provider's configuration (`project`, `location`, `zone`, `region`) optional.
+      const resource = rowAttributes(row).map((a) => string(a, a === own || !RESOLVED.has(a)));
       return [
         standin(`${row.google}_iam_member`, [...resource, string('role'), string('member')], [CONDITION], memberId(own)),
         standin(`${row.google}_iam_binding`, [...resource, string('role'), MEMBERS], [CONDITION], (v) => bindingId({ ...v, name: v[own] })),
         standin(`${row.google}_iam_policy`, [...resource, string('policy_data')], [], (v) => String(v[own])),
       ];
     }),
-    // A source type this provider does not take (the generic kinds do not reach Cloud Storage): the move is refused.
-    standin('google_storage_bucket_iam_member', [string('bucket'), string('role'), string('member')], [CONDITION], memberId('bucket')),
+    // A source type this provider does not take (not in google-move-table.ts): the move is refused.
+    standin(
+      'google_bigtable_instance_iam_member',
+      [string('instance'), string('project', false), string('role'), string('member')],
+      [CONDITION],
+      memberId('instance'),
+    ),
   ],
   dataSources: [],
   configure: async () => ({}),

@@ -182,8 +182,11 @@ test('into the generic kind and back: the same grant, its private state carried 
 test.each([
   [
     'an unknown source type',
-    { typeName: 'google_storage_bucket_iam_member', state: { bucket: 'b/x', role: 'r', member: 'user:a@example.com' } },
-    /google_storage_bucket_iam_member/,
+    {
+      typeName: 'google_bigtable_instance_iam_member',
+      state: { instance: 'projects/p/instances/x', role: 'r', member: 'user:a@example.com' },
+    },
+    /google_bigtable_instance_iam_member/,
   ],
   [
     'another kind',
@@ -349,9 +352,9 @@ test('the generic table: every row tested here, each collection IAM-enabled at i
     expect(GoogleIamApis.collection(row.service, row.apiVersion, row.name)).toMatchObject({ writable: true });
     for (const kind of ['member', 'binding', 'policy']) expect(GOOGLE_SOURCE_TYPES).toContain(`${row.google}_iam_${kind}`);
   }
-  // Served elsewhere: not reachable by the generic kinds, not in the table.
-  for (const elsewhere of ['google_storage_bucket', 'google_compute_instance', 'google_bigquery_table'])
-    expect(GOOGLE_SOURCE_TYPES).not.toContain(`${elsewhere}_iam_member`);
+  // Not in the table: a managed folder's state names no collection (its `managed_folder` ends in `/`), Bigtable not mapped.
+  for (const unmapped of ['google_storage_managed_folder', 'google_bigtable_instance'])
+    expect(GOOGLE_SOURCE_TYPES).not.toContain(`${unmapped}_iam_member`);
 });
 
 describe.each(GOOGLE_MOVE_SAMPLES)('$google into the generic kinds', ({ google, state, service, apiVersion, name, role }) => {
