@@ -1,3 +1,4 @@
+import { PolicyIdentity, type PolicyAddress } from '../iam/identity';
 import { IAM_APIS, IAM_APIS_SOURCE, IAM_PATH_ABBREVIATIONS, type IamApiPathsRow } from './iam-apis.generated';
 
 /**
@@ -128,6 +129,11 @@ export class GoogleIamApis {
   public static pathName(service: string, name: string): string {
     for (const alias of NAME_ALIASES) if (alias.service === service && alias.from.test(name)) return name.replace(alias.from, alias.to);
     return name;
+  }
+
+  /** Which policy `address` is, whichever spelling of its name it uses (`pathName`): the PolicyIdentity key of its path name. */
+  public static policyKey(address: PolicyAddress): string {
+    return PolicyIdentity.of({ ...address, name: GoogleIamApis.pathName(address.service, address.name) }).key;
   }
 
   /**

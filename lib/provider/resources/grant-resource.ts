@@ -1,3 +1,4 @@
+import { GoogleIamApis } from '../../api/iam-apis';
 import type { IamResourceUse } from '../../api/resource-validation';
 import {
   changeEdits,
@@ -276,6 +277,30 @@ export function grantResourceType<Model extends GrantModel>(
     return pending ? [...grantEdits(kind.grantOf(decode(pending)), 'remove'), ...edits] : edits;
   }
 
+  /**
+   * Whether the state `prior` must be granted again whatever the plan: a grant a refresh kept though Google answered
+   * the empty policy (own-writes.ts), and one whose last write's outcome is unknown (failed-write.ts).
+   */
+  const suspect = (prior: CtyObject, context: CallContext<GoogleIamContext>) =>
+    (prior.etag === EMPTY_POLICY_ETAG && ownWriteRecent(context.private)) || unsettled(context.private);
+
+  /**
+   * Whether a change from the state `prior` to `next` (planned values) leaves Google's policy as it is, so that its
+   * update writes nothing: the same grant on the same policy (PolicyIdentity: service and name, not the API version
+   * that reaches it), nothing the kind says of Google besides differing (`missing_grants`, entries to grant again),
+   * and nothing suspect. What changes then is how the policy is reached (`api_version`, `get_iam_policy_method`) or
+   * what its checks accept (`check_suppressions`). The plan keeps the etag known exactly when this holds, which is
+   * what Update goes by.
+   */
+  function leavesPolicy(context: CallContext<GoogleIamContext>, prior: CtyObject, next: CtyObject, after: Grant): boolean {
+    if (suspect(prior, context) || ownComputed.some((a) => differs(prior, next, a.name))) return false;
+    const before = kind.grantOf(decode(prior));
+    return (
+      GoogleIamApis.policyKey(before.resource) === GoogleIamApis.policyKey(after.resource) &&
+      JSON.stringify(grantEdits(before, 'apply')) === JSON.stringify(grantEdits(after, 'apply'))
+    );
+  }
+
   return {
     typeName,
     schema,
@@ -299,20 +324,23 @@ export function grantResourceType<Model extends GrantModel>(
     async plan(request: PlanRequest, diagnostics: Diagnostics, context?: CallContext<GoogleIamContext>): Promise<PlannedChange> {
       const { prior, proposed } = request;
       const settled = { ...proposed, ...kind.computed?.planned };
-      // Granted again: a grant a refresh kept though Google answered the empty policy (own-writes.ts), and one whose
-      // last write's outcome is unknown (failed-write.ts).
-      const suspect =
-        prior !== null &&
-        context !== undefined &&
-        ((prior.etag === EMPTY_POLICY_ETAG && ownWriteRecent(context.private)) || unsettled(context.private));
-      const changed = prior === null || suspect || refreshed.some((name) => differs(prior, settled, name));
+      const regranted = prior !== null && context !== undefined && suspect(prior, context);
+      const changed = prior === null || regranted || refreshed.some((name) => differs(prior, settled, name));
       const grant = knownGrant(proposed);
+      // A change that leaves the policy as it is (another api_version of the same resource) keeps the etag: no write.
+      const writes = changed && !(prior !== null && context !== undefined && grant && leavesPolicy(context, prior, settled, grant));
       const planned: CtyObject = {
         ...settled,
         id: grant ? grantId(grant) : UNKNOWN,
-        etag: changed ? UNKNOWN : (prior?.etag ?? UNKNOWN),
+        etag: writes ? UNKNOWN : (prior?.etag ?? UNKNOWN),
       };
-      const requiresReplace = prior === null ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
+      // Only another policy replaces a grant: not another spelling of the same name (a bucket's `b/x` and
+      // `projects/_/buckets/x`), which is an update in place, writing nothing as leavesPolicy finds.
+      const [priorResource, proposedResource] = [prior && descriptor.resourceOf(prior), descriptor.resourceOf(proposed)];
+      const samePolicy =
+        !!priorResource && !!proposedResource && GoogleIamApis.policyKey(priorResource) === GoogleIamApis.policyKey(proposedResource);
+      const requiresReplace =
+        prior === null || samePolicy ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
       if (context && grant && refusals(proposed).length === 0) await planEffects(context, grant, prior === null, diagnostics);
       return { planned, requiresReplace };
     },
@@ -353,6 +381,12 @@ export function grantResourceType<Model extends GrantModel>(
       const after = kind.grantOf(plan);
       if (refusedByChecks(context.provider.checks, after, plan.checkSuppressions, diagnostics)) return prior;
       if (await overlapRefused(context, after, diagnostics)) return prior;
+      if (plan.etag !== undefined) {
+        // The plan kept the etag (leavesPolicy): the grant is the same on the same policy, so nothing is written. What
+        // it grants is spared from the run's removals, as a grant the run leaves as it is.
+        await context.provider.policies.unchanged(after.resource, grantEdits(after, 'apply'));
+        return encode(plan);
+      }
       try {
         const result = await changeOnceVisible(context, after, withPendingRevoked(context, changeEdits(before, after)));
         rememberWrite(context.private, result);

@@ -30,7 +30,11 @@ export interface IamTypeDescriptor {
   readonly noun: string;
   /** The attributes that name the resource: `name`, and for the generic types `service`, `api_version`, `get_iam_policy_method`. */
   readonly resourceAttributes: readonly Attribute[];
-  /** The attributes whose change makes another policy: a change replaces the resource. */
+  /**
+   * The attributes whose change makes another policy: a change replaces the resource. Not the generic types'
+   * `api_version` (nor `get_iam_policy_method`): Google's policy of a resource is one whatever version reads it
+   * (PolicyIdentity), so another version of the same name is an update in place, which writes nothing.
+   */
   readonly replacedBy: readonly string[];
   /** The resource named by `values` (for a plan), or undefined while one of its attributes is unknown. */
   resourceOf(values: CtyObject): IamResource | undefined;
@@ -114,7 +118,7 @@ export const GENERIC_DESCRIPTOR: IamTypeDescriptor = {
     NAME_ATTRIBUTE("The resource's full name, as its API's getIamPolicy takes it, e.g. `projects/my-project/secrets/db-password`."),
     ...GENERIC_RESOURCE_ATTRIBUTES,
   ],
-  replacedBy: ['name', 'service', 'api_version'],
+  replacedBy: ['name', 'service'],
   resourceOf: (values) => {
     const [service, apiVersion, name] = [stringOf(values.service), stringOf(values.api_version), stringOf(values.name)];
     if (service === undefined || apiVersion === undefined || name === undefined || !isKnown(values.get_iam_policy_method)) return undefined;

@@ -2,7 +2,8 @@
  * The googleiam provider under the real terraform (the bundle, installed as
  * the implied local mirror) against the emulator, with hand-written
  * configurations: add, change members (one write, no gap), delete from the
- * configuration (revoked, others' grants kept), -target, -replace, destroy.
+ * configuration (revoked, others' grants kept), -target, -replace, destroy;
+ * another api_version of the same resource (an update in place, no write).
  * What each step writes is read from the emulator's write history.
  */
 import { GoogleApiEmulator } from '../../../lib/testing';
@@ -105,4 +106,114 @@ test("destroy: everything this configuration granted is revoked; others' grants 
   expect(destroy.code).toBe(0);
   expect(emulator.policy(NAME).bindings).toEqual([OTHERS, { role: ROLE, members: ['user:someone-else@example.com'] }]);
   expect(workspace.state()).toEqual([]);
+});
+
+test('another api_version of the same resource: an update in place that writes nothing; one that does not serve the name fails at plan', async () => {
+  const secret = 'projects/p-123456/secrets/lifecycle-version';
+  const regional = 'projects/p-123456/locations/us-east1/secrets/lifecycle-version';
+  const accessor = 'roles/secretmanager.secretAccessor';
+  const others = { role: 'roles/secretmanager.admin', members: ['user:owner@example.com'] };
+  for (const name of [secret, regional]) emulator.addResource(name, { bindings: [others] });
+  const own = GoogleIamWorkspace.create(emulator, { CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER: emulator.endpoint('secretmanager') });
+  try {
+    const configureVersion = (version: string, regionalVersion = 'v1') =>
+      own.configure({
+        resource: {
+          googleiam_iam_member: {
+            reader: { service: 'secretmanager', api_version: version, name: secret, role: accessor, member: user('r') },
+            regional: { service: 'secretmanager', api_version: regionalVersion, name: regional, role: accessor, member: user('r') },
+          },
+          googleiam_iam_binding: {
+            readers: {
+              service: 'secretmanager',
+              api_version: version,
+              name: secret,
+              role: 'roles/secretmanager.viewer',
+              members: [user(1)],
+            },
+          },
+        },
+      });
+    configureVersion('v1beta1');
+    const created = await own.apply();
+    expect(created.stderr).toBe('');
+    expect(created.stdout).toContain('Resources: 3 added, 0 changed, 0 destroyed.');
+    const writes = { secret: emulator.writes(secret).length, regional: emulator.writes(regional).length };
+
+    configureVersion('v1');
+    const plan = await own.plan();
+    expect(plan.code).toBe(2);
+    expect(plan.stdout).toContain('# googleiam_iam_member.reader will be updated in-place');
+    expect(plan.stdout).toContain('# googleiam_iam_binding.readers will be updated in-place');
+    expect(plan.stdout.match(/~ api_version += "v1beta1" -> "v1"/g)).toHaveLength(2);
+    // Nothing else changes: the etag stays (no write), nothing "must be replaced".
+    expect(plan.stdout).not.toContain('known after apply');
+    expect(plan.stdout).not.toContain('must be replaced');
+    expect(plan.stdout).toContain('Plan: 0 to add, 2 to change, 0 to destroy.');
+    const apply = await own.apply();
+    expect(apply.stderr).toBe('');
+    expect(apply.stdout).toContain('Resources: 0 added, 2 changed, 0 destroyed.');
+    expect({ secret: emulator.writes(secret).length, regional: emulator.writes(regional).length }).toEqual(writes);
+    expect(own.state().map((r) => r.instances[0].attributes.api_version)).toEqual(['v1', 'v1', 'v1']);
+    const next = await own.plan();
+    expect(next.stdout).toContain('No changes.');
+    expect(next.code).toBe(0);
+
+    // v1beta1 has no regional secrets: refused at plan, as for any version that does not serve the name.
+    configureVersion('v1', 'v1beta1');
+    const refused = await own.plan();
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Invalid resource');
+    expect(refused.stderr).toContain('not in any IAM-enabled collection of secretmanager v1beta1');
+    expect(refused.stderr).toContain('googleiam_iam_member.regional');
+    expect(emulator.writes(regional)).toHaveLength(writes.regional);
+  } finally {
+    own.remove();
+  }
+});
+
+test("a bucket's name in its other spelling (projects/_/buckets/x to b/x): the same policy, an update in place that writes nothing", async () => {
+  const [full, path] = ['projects/_/buckets/lifecycle-spelt', 'b/lifecycle-spelt'];
+  const viewer = 'roles/storage.objectViewer';
+  emulator.addResource(path, { bindings: [{ role: 'roles/storage.admin', members: ['user:owner@example.com'] }] });
+  const own = GoogleIamWorkspace.create(emulator, { CLOUDSDK_API_ENDPOINT_OVERRIDES_STORAGE: emulator.endpoint('storage') });
+  try {
+    const configureName = (name: string, bucket = name) =>
+      own.configure({
+        resource: {
+          googleiam_iam_binding: { readers: { service: 'storage', api_version: 'v1', name: bucket, role: viewer, members: [user(1)] } },
+          googleiam_iam_member: {
+            writer: { service: 'storage', api_version: 'v1', name, role: 'roles/storage.objectCreator', member: user(2) },
+          },
+        },
+      });
+    configureName(full);
+    expect((await own.apply()).stdout).toContain('Resources: 2 added, 0 changed, 0 destroyed.');
+    const written = emulator.writes(path).length;
+    expect(emulator.policy(path).bindings).toContainEqual({ role: viewer, members: [user(1)] });
+
+    configureName(path);
+    const plan = await own.plan();
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('# googleiam_iam_binding.readers will be updated in-place');
+    expect(plan.stdout.match(/~ name += "projects\/_\/buckets\/lifecycle-spelt" -> "b\/lifecycle-spelt"/g)).toHaveLength(2);
+    expect(plan.stdout).not.toContain('must be replaced');
+    expect(plan.stdout).not.toContain('known after apply');
+    expect(plan.stdout).toContain('Plan: 0 to add, 2 to change, 0 to destroy.');
+    expect((await own.apply()).stdout).toContain('Resources: 0 added, 2 changed, 0 destroyed.');
+    expect(emulator.writes(path)).toHaveLength(written);
+    const next = await own.plan();
+    expect([next.code, next.stdout.includes('No changes.')]).toEqual([0, true]);
+
+    // Another bucket is another policy: replaced, a revoke on the old one.
+    emulator.addResource('b/lifecycle-other');
+    configureName(path, 'b/lifecycle-other');
+    const other = await own.plan();
+    expect(other.stdout).toContain('# googleiam_iam_binding.readers must be replaced');
+    expect(other.stdout).toContain('Plan: 1 to add, 0 to change, 1 to destroy.');
+    expect((await own.terraform(['destroy', '-auto-approve', '-input=false'])).code).toBe(0);
+    expect(emulator.policy(path).bindings).toEqual([{ role: 'roles/storage.admin', members: ['user:owner@example.com'] }]);
+  } finally {
+    own.remove();
+  }
 });

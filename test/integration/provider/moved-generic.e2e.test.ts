@@ -160,3 +160,34 @@ test('a bucket state holding the bare name moves to b/<bucket>', async () => {
   expect((await fixture.workspace.plan()).code).toBe(0);
   expect(fixture.workspace.state()[0].instances[0].attributes).toMatchObject({ name: 'b/bare' });
 });
+
+test("a bucket moved into a grant written with Google's full name (projects/_/buckets/<bucket>): an update in place of name, no write", async () => {
+  const row = SAMPLES.find((r) => r.google === 'google_storage_bucket')!;
+  emulator.addResource('b/spelt', { bindings: [{ role: row.role, members: [user(1)] }] });
+  const fixture = workspaceOf();
+  fixture.configure({ resource: { google_storage_bucket_iam_member: { spelt: { bucket: 'b/spelt', role: row.role, member: user(1) } } } });
+  expect((await fixture.workspace.apply()).code).toBe(0);
+  const [from, to] = ['google_storage_bucket_iam_member.spelt', 'googleiam_iam_member.spelt'];
+  fixture.configure({
+    resource: {
+      googleiam_iam_member: {
+        spelt: { service: 'storage', api_version: 'v1', name: 'projects/_/buckets/spelt', role: row.role, member: user(1) },
+      },
+    },
+    moved: [{ from, to }],
+  });
+  const plan = await fixture.workspace.terraform(['plan', '-input=false']);
+  expect(plan.stderr).toBe('');
+  expect(plan.stdout).toContain(`# ${to} will be updated in-place\n  # (moved from ${from})`);
+  expect(plan.stdout).toMatch(/~ name += "b\/spelt" -> "projects\/_\/buckets\/spelt"/);
+  expect(plan.stdout).not.toContain('must be replaced');
+  expect(plan.stdout).not.toContain('known after apply');
+  expect(plan.stdout).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
+  const apply = await fixture.workspace.apply();
+  expect(apply.stdout).toContain('Apply complete! Resources: 0 added, 1 changed, 0 destroyed.');
+  expect(emulator.writes('b/spelt')).toEqual([]);
+  expect(emulator.policy('b/spelt').bindings).toEqual([{ role: row.role, members: [user(1)] }]);
+  const next = await fixture.workspace.plan();
+  expect([next.code, next.stdout.includes('No changes.')]).toEqual([0, true]);
+  expect(fixture.workspace.state()[0].instances[0].attributes).toMatchObject({ name: 'projects/_/buckets/spelt' });
+});

@@ -246,25 +246,53 @@ test("typed to generic and back: this provider's own kinds, the same grant", asy
   expect(emulator.writes(fixture.name)).toHaveLength(created);
 });
 
+test('typed to generic at another api_version: moved, and an update in place of api_version alone that writes nothing', async () => {
+  const fixture = setUp({ bindings: [] });
+  const grant = { name: fixture.name, role: VIEWER, member: user(1) };
+  fixture.configure({ googleiam_address_group_iam_member: { grant } });
+  expect((await fixture.workspace.apply()).code).toBe(0);
+  const created = emulator.writes(fixture.name).length;
+  const [from, to] = ['googleiam_address_group_iam_member.grant', 'googleiam_iam_member.grant'];
+  // The move writes the typed type's version (v1) into the state; the configuration says v1beta1, which serves the same policy.
+  fixture.configure({ googleiam_iam_member: { grant: { ...grant, service: 'networksecurity', api_version: 'v1beta1' } } }, [{ from, to }]);
+  const plan = await fixture.workspace.terraform(['plan', '-input=false']);
+  expect(plan.stderr).toBe('');
+  // A move with a change is shown as the change, "moved from" (terraform's "has moved to" is for a move alone).
+  expect(plan.stdout).toContain(`# ${to} will be updated in-place\n  # (moved from ${from})`);
+  expect(plan.stdout).toMatch(/~ api_version += "v1" -> "v1beta1"/);
+  expect(plan.stdout).not.toContain('known after apply');
+  expect(plan.stdout).not.toContain('must be replaced');
+  expect(plan.stdout).toContain('Plan: 0 to add, 1 to change, 0 to destroy.');
+  const apply = await fixture.workspace.apply();
+  expect(apply.stderr).toBe('');
+  expect(apply.stdout).toContain('Apply complete! Resources: 0 added, 1 changed, 0 destroyed.');
+  expect(emulator.writes(fixture.name)).toHaveLength(created);
+  expect(fixture.workspace.state()[0].instances[0].attributes.api_version).toBe('v1beta1');
+  const next = await fixture.workspace.plan();
+  expect(next.stdout).toContain('No changes.');
+  expect(next.code).toBe(0);
+  expect(fixture.workspace.addresses()).toEqual([to]);
+});
+
 test('a source this provider cannot map fails at plan, naming it and pointing to import; nothing changes', async () => {
   const fixture = setUp({ bindings: [{ role: VIEWER, members: [user(1)] }] });
-  // Cloud Storage serves IAM at paths of its own: the generic kinds do not reach it, and it is not in the table.
-  await createdByGoogle(fixture, 'google_storage_bucket_iam_member', {
-    bucket: 'b/moved',
+  // Bigtable instances are not in the table (google-move-table.ts): the move is refused.
+  await createdByGoogle(fixture, 'google_bigtable_instance_iam_member', {
+    instance: 'moved',
     role: VIEWER,
     member: user(1),
   });
   fixture.configure({ googleiam_address_group_iam_member: { grant: { name: fixture.name, role: VIEWER, member: user(1) } } }, [
-    { from: 'google_storage_bucket_iam_member.grant', to: 'googleiam_address_group_iam_member.grant' },
+    { from: 'google_bigtable_instance_iam_member.grant', to: 'googleiam_address_group_iam_member.grant' },
   ]);
   const plan = await fixture.workspace.plan();
   expect(plan.code).toBe(1);
   const error = plan.stderr.replace(/[\s│]+/g, ' ');
-  expect(error).toContain('Cannot move google_storage_bucket_iam_member to googleiam_address_group_iam_member');
-  expect(error).toContain("this provider does not map the google provider's google_storage_bucket_iam_member");
+  expect(error).toContain('Cannot move google_bigtable_instance_iam_member to googleiam_address_group_iam_member');
+  expect(error).toContain("this provider does not map the google provider's google_bigtable_instance_iam_member");
   expect(error).toContain('`import` block');
   expect(error).toContain('lifecycle { destroy = false }');
-  expect(fixture.workspace.addresses()).toEqual(['google_storage_bucket_iam_member.grant']);
+  expect(fixture.workspace.addresses()).toEqual(['google_bigtable_instance_iam_member.grant']);
 
   // A policy_data it cannot read, and another kind (a binding is not a member grant): refused the same way.
   const policy = setUp({ bindings: [] });

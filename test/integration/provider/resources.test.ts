@@ -10,6 +10,7 @@ import { Diagnostics } from '../../../lib/provider/framework/diagnostics';
 import { PrivateState } from '../../../lib/provider/framework/private-state';
 import type { ResourceType } from '../../../lib/provider/framework/resource';
 import type { GoogleIamContext } from '../../../lib/provider/provider-context';
+import { googleIamProvider } from '../../../lib/provider/google-iam-provider';
 import { GoogleApiEmulator } from '../../../lib/testing';
 import { fullValue, ProviderHarness, withDiagnostics } from '../../support/provider-harness';
 import { historyOf } from '../../support/write-history';
@@ -43,6 +44,8 @@ async function provider(env: Record<string, string> = FAST_RETRIES): Promise<Pro
   return ProviderHarness.configure({ ...emulator.env(), ...env });
 }
 
+/** A type's schema, as the harness's provider has it. */
+const schemaOf = (typeName: string) => googleIamProvider({}).resources.find((r) => r.typeName === typeName)!;
 const user = (i: number | string) => `user:u${i}@example.com`;
 
 function member(type: ResourceType<GoogleIamContext>, name: string, principal: string, extra: CtyObject = {}): CtyObject {
@@ -131,6 +134,46 @@ describe('update, delete, read', () => {
       .policy.bindings!.map((b) => b.role);
     expect(last).toEqual([ADMIN, 'roles/networksecurity.editor']);
     expect(emulator.writes(name)).toHaveLength(start + 2);
+  });
+
+  test('another api_version of the same resource: the plan keeps the etag and the update writes nothing, for every generic kind', async () => {
+    const kinds: [string, CtyObject][] = [
+      ['googleiam_iam_member', { role: ROLE, member: user(1) }],
+      ['googleiam_iam_binding', { role: ROLE, members: [user(1)] }],
+      ['googleiam_iam_policy', { bindings: [{ role: ROLE, members: [user(1)], condition: null }] }],
+      ['googleiam_iam_members', { grant: [{ role: ROLE, member: user(1), condition: null }] }],
+      ['googleiam_iam_member_roles', { member: user(1), grant: [{ role: ROLE, condition: null }] }],
+    ];
+    for (const [typeName, values] of kinds) {
+      const name = `projects/p-123456/locations/global/addressGroups/version-${++counter}`;
+      emulator.addResource(name, { bindings: [] });
+      const config = (version: string) =>
+        fullValue(schemaOf(typeName), { service: 'networksecurity', api_version: version, name, ...values });
+      // Each step is a run of its own, another provider process.
+      const step = async () => {
+        const harness = await provider();
+        const type = harness.resource(typeName);
+        const plan = async (prior: CtyObject | null, version: string) =>
+          (
+            await withDiagnostics((d) =>
+              type.plan!({ prior, proposed: { ...(prior ?? {}), ...config(version) }, config: config(version) }, d, harness.call),
+            )
+          ).value.planned;
+        return { harness, type, plan };
+      };
+      const first = await step();
+      const created = (await withDiagnostics(async (d) => first.type.create(first.harness.call, await first.plan(null, 'v1beta1'), d)))
+        .value!;
+      const writes = emulator.writes(name).length;
+      expect(writes).toBe(1);
+      const second = await step();
+      const planned = await second.plan(created, 'v1');
+      expect([typeName, planned.etag]).toEqual([typeName, created.etag]);
+      const { value, diagnostics } = await withDiagnostics((d) => second.type.update(second.harness.call, created, planned, d));
+      expect([typeName, diagnostics.all]).toEqual([typeName, []]);
+      expect(value).toMatchObject({ api_version: 'v1', etag: created.etag });
+      expect([typeName, emulator.writes(name).length]).toEqual([typeName, writes]);
+    }
   });
 
   test("read drops a member that is gone, reports a binding's actual members (others' grants are no diff for a member)", async () => {

@@ -7,7 +7,10 @@
 import { Diagnostics } from '../../../lib/provider/framework/diagnostics';
 import { Unknown, UNKNOWN, type CtyObject } from '../../../lib/provider/framework/cty';
 import { googleIamProvider } from '../../../lib/provider/google-iam-provider';
-import { fullValue } from '../../support/provider-harness';
+import { PrivateState } from '../../../lib/provider/framework/private-state';
+import type { CallContext } from '../../../lib/provider/framework/resource';
+import type { GoogleIamContext } from '../../../lib/provider/provider-context';
+import { fullValue, ProviderHarness } from '../../support/provider-harness';
 
 const provider = googleIamProvider({});
 const type = (name: string) => provider.resources.find((r) => r.typeName === name)!;
@@ -187,5 +190,91 @@ describe('plan', () => {
     expect((await plan({ name: AP.replace(/ap$/, 'other') })).requiresReplace).toEqual([['name']]);
     const unchanged = await plan({});
     expect(unchanged.planned.etag).toBe('e1');
+  });
+
+  describe('another api_version of the same resource (generic kinds)', () => {
+    const SECRET = 'projects/p-123456/secrets/db-password';
+    const generic = (values: CtyObject) => ({ service: 'secretmanager', api_version: 'v1beta1', name: SECRET, ...values });
+    /** A plan from `prior` (values of `typeName`, etag e1) to `prior` with `values`, in a configured provider's call when `call` is given. */
+    async function plan(typeName: string, prior: CtyObject, values: CtyObject, call?: CallContext<GoogleIamContext>) {
+      const resource = type(typeName);
+      const state = { ...fullValue(resource, generic(prior)), id: 'old', etag: 'e1' };
+      const proposed = { ...state, ...values };
+      const diagnostics = new Diagnostics();
+      const change = await resource.plan!(
+        { prior: state, proposed, config: fullValue(resource, generic({ ...prior, ...values })) },
+        diagnostics,
+        call,
+      );
+      expect(diagnostics.all).toEqual([]);
+      return change;
+    }
+    const harnesses: ProviderHarness[] = [];
+    /** A configured provider's call, of a process of its own (a run plans each grant once: no claims of another). */
+    async function call(): Promise<CallContext<GoogleIamContext>> {
+      const harness = await ProviderHarness.configure({});
+      harnesses.push(harness);
+      return harness.call;
+    }
+    afterAll(() => harnesses.forEach((h) => h.stop()));
+    const asMember = { role: 'roles/secretmanager.secretAccessor', member: 'user:a@example.com' };
+
+    test('is an update in place; another service or name replaces', async () => {
+      const member = 'googleiam_iam_member';
+      expect((await plan(member, asMember, { api_version: 'v1' })).requiresReplace).toEqual([]);
+      expect((await plan(member, asMember, { get_iam_policy_method: 'POST' })).requiresReplace).toEqual([]);
+      expect((await plan(member, asMember, { name: `${SECRET}-2` })).requiresReplace).toEqual([['name']]);
+      expect((await plan(member, asMember, { service: 'secretmanagerx' })).requiresReplace).toEqual([['service']]);
+    });
+
+    test('keeps the etag (nothing to write) for every kind; another grant, or entries to grant again, leave it to the apply', async () => {
+      const kinds: [string, CtyObject][] = [
+        ['googleiam_iam_member', asMember],
+        ['googleiam_iam_binding', { role: asMember.role, members: [asMember.member] }],
+        ['googleiam_iam_policy', { bindings: [{ role: asMember.role, members: [asMember.member], condition: null }] }],
+        ['googleiam_iam_members', { grant: [{ role: asMember.role, member: asMember.member, condition: null }], missing_grants: [] }],
+        ['googleiam_iam_member_roles', { member: asMember.member, grant: [{ role: asMember.role, condition: null }] }],
+      ];
+      for (const [typeName, values] of kinds) {
+        const change = await plan(typeName, values, { api_version: 'v1' }, await call());
+        expect([typeName, change.planned.api_version, change.planned.etag, change.requiresReplace]).toEqual([typeName, 'v1', 'e1', []]);
+        // Without the provider's call (its private state unread), the plan cannot tell: the etag is left to the apply.
+        expect((await plan(typeName, values, { api_version: 'v1' })).planned.etag).toBeInstanceOf(Unknown);
+      }
+      const changedMember = await plan('googleiam_iam_member', asMember, { api_version: 'v1', member: 'user:b@example.com' }, await call());
+      expect(changedMember.planned.etag).toBeInstanceOf(Unknown);
+      const missing = await plan(
+        'googleiam_iam_members',
+        {
+          grant: [{ role: asMember.role, member: asMember.member, condition: null }],
+          missing_grants: [`${asMember.role}: ${asMember.member}`],
+        },
+        { api_version: 'v1' },
+        await call(),
+      );
+      expect(missing.planned.etag).toBeInstanceOf(Unknown);
+      // The last write's outcome unknown: granted again.
+      const unsettledCall = { ...(await call()), private: PrivateState.decode(null) };
+      unsettledCall.private.set('unsettled', '1');
+      expect((await plan('googleiam_iam_member', asMember, { api_version: 'v1' }, unsettledCall)).planned.etag).toBeInstanceOf(Unknown);
+    });
+
+    test("a bucket's other spelling (b/x, projects/_/buckets/x) is the same policy: in place, no write; another bucket replaces", async () => {
+      const bucket = { service: 'storage', api_version: 'v1', role: 'roles/storage.objectViewer', member: 'user:a@example.com' };
+      const spelt = (name: string) => ({ ...bucket, name });
+      const member = 'googleiam_iam_member';
+      for (const [from, to] of [
+        ['b/assets', 'projects/_/buckets/assets'],
+        ['projects/_/buckets/assets', 'b/assets'],
+      ]) {
+        const change = await plan(member, spelt(from), { name: to }, await call());
+        expect([change.planned.name, change.planned.etag, change.requiresReplace]).toEqual([to, 'e1', []]);
+      }
+      expect((await plan(member, spelt('b/assets'), { name: 'projects/_/buckets/other' }, await call())).requiresReplace).toEqual([
+        ['name'],
+      ]);
+      // The same path in another service is another policy.
+      expect((await plan(member, spelt('b/assets'), { service: 'storagex' })).requiresReplace).toEqual([['service']]);
+    });
   });
 });
