@@ -12,13 +12,10 @@
  * destruction: a revoke of each grant.
  */
 import * as fs from 'fs';
-import * as os from 'os';
 import * as path from 'path';
 import type { Binding, Policy } from '../../../lib/iam/types';
 import { GoogleApiEmulator } from '../../../lib/testing';
-import { providerPackage } from '../../../lib/install';
-import { installGoogleStandin, STANDIN_VERSION } from '../../support/google-standin/bundle';
-import { GoogleIamWorkspace } from '../../support/googleiam-workspace';
+import { BothProvidersWorkspace, type Resources } from '../../support/google-standin/workspace';
 import { membersIn } from '../../support/write-history';
 
 jest.setTimeout(180_000);
@@ -29,11 +26,10 @@ const VIEWER = 'roles/networksecurity.viewer';
 const user = (i: number | string) => `user:u${i}@example.com`;
 const CONDITION = { expression: 'request.time < timestamp("2030-01-01T00:00:00Z")', title: 'until 2030' };
 
-type Resources = Record<string, Record<string, Record<string, unknown>>>;
-
 let emulator: GoogleApiEmulator;
-const workspaces: GoogleIamWorkspace[] = [];
+const workspaces: BothProvidersWorkspace[] = [];
 let counter = 0;
+type Fixture = BothProvidersWorkspace;
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
@@ -43,60 +39,11 @@ afterAll(async () => {
   await emulator.close();
 });
 
-interface Fixture {
-  readonly workspace: GoogleIamWorkspace;
-  /** Writes main.tf.json: both providers, `resource`, `import` and `removed` blocks. */
-  configure(resource: Resources, blocks?: Partial<Record<'import' | 'removed' | 'moved', Record<string, unknown>[]>>): void;
-  /** Writes main.tf (`hcl`) beside a providers.tf.json of both providers, in place of main.tf.json. */
-  configureHcl(hcl: string): void;
-  /** The RPCs terraform sent the stand-in google provider since the last call, as `rpc type`. */
-  googleCalls(): string[];
-}
-
-/** The `terraform` and `provider` blocks of both providers. */
-const providers = () => ({
-  terraform: {
-    required_providers: {
-      googleiam: { source: 'cdktf-google-iam/googleiam', version: providerPackage().version },
-      google: { source: 'hashicorp/google', version: STANDIN_VERSION },
-    },
-  },
-  provider: { googleiam: {}, google: {} },
-});
-
 /** A workspace of both providers, the googleiam provider pointed at the emulator (for `services` too). */
 function setUp(services: readonly string[] = []): Fixture {
-  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'standin-log-')), 'google.jsonl');
-  const endpoints = services.map((service) => [`CLOUDSDK_API_ENDPOINT_OVERRIDES_${service.toUpperCase()}`, emulator.endpoint(service)]);
-  const workspace = GoogleIamWorkspace.create(emulator, { GOOGLE_STANDIN_LOG: log, ...Object.fromEntries(endpoints) });
-  workspaces.push(workspace);
-  installGoogleStandin(workspace.root, workspace.dir, `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`);
-  let seen = 0;
-  return {
-    workspace,
-    configure(resource, blocks = {}) {
-      const config = {
-        ...providers(),
-        resource,
-        ...Object.fromEntries(Object.entries(blocks).filter(([, v]) => v && v.length > 0)),
-      };
-      fs.writeFileSync(path.join(workspace.dir, 'main.tf.json'), `${JSON.stringify(config, null, 2)}\n`);
-    },
-    configureHcl(hcl) {
-      fs.rmSync(path.join(workspace.dir, 'main.tf.json'), { force: true });
-      fs.writeFileSync(path.join(workspace.dir, 'providers.tf.json'), `${JSON.stringify(providers(), null, 2)}\n`);
-      fs.writeFileSync(path.join(workspace.dir, 'main.tf'), `${hcl}\n`);
-    },
-    googleCalls() {
-      const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
-      const calls = lines.slice(seen).map((l) => {
-        const { rpc, type } = JSON.parse(l) as { rpc: string; type?: string };
-        return type ? `${rpc} ${type}` : rpc;
-      });
-      seen = lines.length;
-      return calls;
-    },
-  };
+  const both = BothProvidersWorkspace.create(emulator, services);
+  workspaces.push(both);
+  return both;
 }
 
 interface Grant {

@@ -7,13 +7,8 @@
  * emulator (its write history of every resource unchanged) and asks the google provider for nothing; the next plan
  * is clean. (The member kinds of every row: moved.e2e.test.ts.)
  */
-import * as fs from 'fs';
-import * as os from 'os';
-import * as path from 'path';
 import { GoogleApiEmulator } from '../../../lib/testing';
-import { installGoogleStandin, STANDIN_VERSION } from '../../support/google-standin/bundle';
-import { GoogleIamWorkspace } from '../../support/googleiam-workspace';
-import { providerPackage } from '../../../lib/install';
+import { BothProvidersWorkspace } from '../../support/google-standin/workspace';
 import { GOOGLE_MOVE_SAMPLES } from '../../support/google-move-samples';
 
 jest.setTimeout(180_000);
@@ -25,7 +20,7 @@ const SERVICES = [...new Set(SAMPLES.map((row) => row.service))];
 const key = (row: (typeof SAMPLES)[number]) => row.google.replace(/^google_/, '');
 
 let emulator: GoogleApiEmulator;
-const workspaces: GoogleIamWorkspace[] = [];
+const workspaces: BothProvidersWorkspace[] = [];
 
 beforeAll(async () => {
   emulator = await GoogleApiEmulator.start();
@@ -36,32 +31,10 @@ afterAll(async () => {
 });
 
 /** A workspace of both providers, the googleiam provider pointed at the emulator for every service of SAMPLES. */
-function workspaceOf(): { workspace: GoogleIamWorkspace; configure(config: object): void; googleCalls(): string[] } {
-  const log = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'standin-log-')), 'google.jsonl');
-  const endpoints = SERVICES.map((service) => [`CLOUDSDK_API_ENDPOINT_OVERRIDES_${service.toUpperCase()}`, emulator.endpoint(service)]);
-  const workspace = GoogleIamWorkspace.create(emulator, { GOOGLE_STANDIN_LOG: log, ...Object.fromEntries(endpoints) });
-  workspaces.push(workspace);
-  installGoogleStandin(workspace.root, workspace.dir, `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`);
-  let seen = 0;
-  return {
-    workspace,
-    configure(config) {
-      const terraform = {
-        required_providers: {
-          googleiam: { source: 'cdktf-google-iam/googleiam', version: providerPackage().version },
-          google: { source: 'hashicorp/google', version: STANDIN_VERSION },
-        },
-      };
-      const document = { terraform, provider: { googleiam: {}, google: {} }, ...config };
-      fs.writeFileSync(path.join(workspace.dir, 'main.tf.json'), `${JSON.stringify(document, null, 2)}\n`);
-    },
-    googleCalls() {
-      const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
-      const calls = lines.slice(seen).map((l) => JSON.parse(l) as { rpc: string; type?: string });
-      seen = lines.length;
-      return calls.map(({ rpc, type }) => (type ? `${rpc} ${type}` : rpc));
-    },
-  };
+function workspaceOf(): BothProvidersWorkspace {
+  const both = BothProvidersWorkspace.create(emulator, SERVICES);
+  workspaces.push(both);
+  return both;
 }
 
 /**
@@ -76,9 +49,9 @@ async function expectCleanMoves(
 ): Promise<void> {
   for (const row of SAMPLES) emulator.addResource(row.name, { bindings: bindings(row.role) });
   const fixture = workspaceOf();
-  fixture.configure({
-    resource: Object.fromEntries(SAMPLES.map((row) => [`${row.google}_iam_${kind}`, { [key(row)]: { ...row.state, ...google(row) } }])),
-  });
+  fixture.configure(
+    Object.fromEntries(SAMPLES.map((row) => [`${row.google}_iam_${kind}`, { [key(row)]: { ...row.state, ...google(row) } }])),
+  );
   const created = await fixture.workspace.apply();
   expect(created.stderr).toBe('');
   expect(created.code).toBe(0);
@@ -86,14 +59,14 @@ async function expectCleanMoves(
   fixture.googleCalls();
 
   const to = `googleiam_iam_${kind}`;
-  fixture.configure({
-    resource: {
+  fixture.configure(
+    {
       [to]: Object.fromEntries(
         SAMPLES.map((row) => [key(row), { service: row.service, api_version: row.apiVersion, name: row.name, ...generic(row) }]),
       ),
     },
-    moved: SAMPLES.map((row) => ({ from: `${row.google}_iam_${kind}.${key(row)}`, to: `${to}.${key(row)}` })),
-  });
+    { moved: SAMPLES.map((row) => ({ from: `${row.google}_iam_${kind}.${key(row)}`, to: `${to}.${key(row)}` })) },
+  );
   const plan = await fixture.workspace.terraform(['plan', '-input=false']);
   expect(plan.stderr).toBe('');
   for (const row of SAMPLES) expect(plan.stdout).toContain(`# ${row.google}_iam_${kind}.${key(row)} has moved to ${to}.${key(row)}`);
@@ -144,14 +117,12 @@ test('a bucket state holding the bare name moves to b/<bucket>', async () => {
   const row = SAMPLES.find((r) => r.google === 'google_storage_bucket')!;
   emulator.addResource('b/bare', { bindings: [{ role: row.role, members: [user(1)] }] });
   const fixture = workspaceOf();
-  fixture.configure({ resource: { google_storage_bucket_iam_member: { bare: { bucket: 'bare', role: row.role, member: user(1) } } } });
+  fixture.configure({ google_storage_bucket_iam_member: { bare: { bucket: 'bare', role: row.role, member: user(1) } } });
   expect((await fixture.workspace.apply()).code).toBe(0);
-  fixture.configure({
-    resource: {
-      googleiam_iam_member: { bare: { service: 'storage', api_version: 'v1', name: 'b/bare', role: row.role, member: user(1) } },
-    },
-    moved: [{ from: 'google_storage_bucket_iam_member.bare', to: 'googleiam_iam_member.bare' }],
-  });
+  fixture.configure(
+    { googleiam_iam_member: { bare: { service: 'storage', api_version: 'v1', name: 'b/bare', role: row.role, member: user(1) } } },
+    { moved: [{ from: 'google_storage_bucket_iam_member.bare', to: 'googleiam_iam_member.bare' }] },
+  );
   const plan = await fixture.workspace.terraform(['plan', '-input=false']);
   expect(plan.stderr).toBe('');
   expect(plan.stdout).toContain('Plan: 0 to add, 0 to change, 0 to destroy.');
@@ -165,17 +136,17 @@ test("a bucket moved into a grant written with Google's full name (projects/_/bu
   const row = SAMPLES.find((r) => r.google === 'google_storage_bucket')!;
   emulator.addResource('b/spelt', { bindings: [{ role: row.role, members: [user(1)] }] });
   const fixture = workspaceOf();
-  fixture.configure({ resource: { google_storage_bucket_iam_member: { spelt: { bucket: 'b/spelt', role: row.role, member: user(1) } } } });
+  fixture.configure({ google_storage_bucket_iam_member: { spelt: { bucket: 'b/spelt', role: row.role, member: user(1) } } });
   expect((await fixture.workspace.apply()).code).toBe(0);
   const [from, to] = ['google_storage_bucket_iam_member.spelt', 'googleiam_iam_member.spelt'];
-  fixture.configure({
-    resource: {
+  fixture.configure(
+    {
       googleiam_iam_member: {
         spelt: { service: 'storage', api_version: 'v1', name: 'projects/_/buckets/spelt', role: row.role, member: user(1) },
       },
     },
-    moved: [{ from, to }],
-  });
+    { moved: [{ from, to }] },
+  );
   const plan = await fixture.workspace.terraform(['plan', '-input=false']);
   expect(plan.stderr).toBe('');
   expect(plan.stdout).toContain(`# ${to} will be updated in-place\n  # (moved from ${from})`);

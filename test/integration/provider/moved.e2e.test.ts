@@ -9,14 +9,11 @@
  * nothing destroyed); the next plan is clean. A source this provider cannot
  * map fails at plan, naming it and pointing to import.
  */
-import * as fs from 'fs';
-import * as path from 'path';
 import { GoogleApiEmulator } from '../../../lib/testing';
-import { installGoogleStandin, STANDIN_VERSION } from '../../support/google-standin/bundle';
+import { BothProvidersWorkspace } from '../../support/google-standin/workspace';
 import { STANDIN_ETAG } from '../../support/google-standin/google-standin';
 import { GOOGLE_GENERIC_MOVE_ROWS } from '../../../lib/provider/resources/google-move-table';
-import { GoogleIamWorkspace } from '../../support/googleiam-workspace';
-import { providerPackage } from '../../../lib/install';
+import type { GoogleIamWorkspace } from '../../support/googleiam-workspace';
 import { GOOGLE_MOVE_SAMPLES } from '../../support/google-move-samples';
 
 jest.setTimeout(180_000);
@@ -28,7 +25,7 @@ const CONDITION = { expression: 'request.time < timestamp("2030-01-01T00:00:00Z"
 const GOOGLE_MEMBER = 'google_network_security_address_group_iam_member';
 
 let emulator: GoogleApiEmulator;
-const workspaces: GoogleIamWorkspace[] = [];
+const workspaces: BothProvidersWorkspace[] = [];
 let counter = 0;
 
 beforeAll(async () => {
@@ -52,38 +49,13 @@ interface Fixture {
 function setUp(policy: Parameters<GoogleApiEmulator['addResource']>[1], services: readonly string[] = []): Fixture {
   const name = `projects/p-123456/locations/global/addressGroups/moved-${++counter}`;
   emulator.addResource(name, policy);
-  const log = path.join(fs.mkdtempSync(path.join(require('os').tmpdir(), 'standin-log-')), 'google.jsonl');
-  const endpoints = services.map((service) => [`CLOUDSDK_API_ENDPOINT_OVERRIDES_${service.toUpperCase()}`, emulator.endpoint(service)]);
-  const workspace = GoogleIamWorkspace.create(emulator, { GOOGLE_STANDIN_LOG: log, ...Object.fromEntries(endpoints) });
-  workspaces.push(workspace);
-  installGoogleStandin(workspace.root, workspace.dir, `${process.platform}_${process.arch === 'x64' ? 'amd64' : process.arch}`);
-  let seen = 0;
+  const both = BothProvidersWorkspace.create(emulator, services);
+  workspaces.push(both);
   return {
     name,
-    workspace,
-    configure(resource, moved = []) {
-      const config = {
-        terraform: {
-          required_providers: {
-            googleiam: { source: 'cdktf-google-iam/googleiam', version: providerPackage().version },
-            google: { source: 'hashicorp/google', version: STANDIN_VERSION },
-          },
-        },
-        provider: { googleiam: {}, google: {} },
-        resource,
-        ...(moved.length > 0 ? { moved } : {}),
-      };
-      fs.writeFileSync(path.join(workspace.dir, 'main.tf.json'), `${JSON.stringify(config, null, 2)}\n`);
-    },
-    googleCalls() {
-      const lines = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
-      const calls = lines.slice(seen).map((l) => {
-        const { rpc, type } = JSON.parse(l) as { rpc: string; type?: string };
-        return type ? `${rpc} ${type}` : rpc;
-      });
-      seen = lines.length;
-      return calls;
-    },
+    workspace: both.workspace,
+    configure: (resource, moved = []) => both.configure(resource, { moved }),
+    googleCalls: () => both.googleCalls(),
   };
 }
 

@@ -11,6 +11,9 @@ import type { GoogleApiEmulator } from '../../../lib/testing';
 import { GoogleIamWorkspace } from '../googleiam-workspace';
 import { installGoogleStandin, STANDIN_VERSION } from './bundle';
 
+/** The resource blocks of a configuration: type, then name, then attributes. */
+export type Resources = Record<string, Record<string, Record<string, unknown>>>;
+
 export class BothProvidersWorkspace {
   /** The `terraform` and `provider` blocks of both providers. */
   public static providers() {
@@ -41,17 +44,23 @@ export class BothProvidersWorkspace {
     private readonly log: string,
   ) {}
 
-  /** Writes main.tf.json: both providers and `blocks` (`resource`, `moved`, `import`, `removed`; an empty list left out). */
-  public configure(blocks: Record<string, unknown>): void {
-    const kept = Object.entries(blocks).filter(([, value]) => value !== undefined && !(Array.isArray(value) && value.length === 0));
-    const config = { ...BothProvidersWorkspace.providers(), ...Object.fromEntries(kept) };
+  /** Writes main.tf.json: both providers, `resource`, and `import`, `removed` and `moved` blocks (an empty list left out). */
+  public configure(
+    resource: Resources,
+    blocks: Partial<Record<'import' | 'removed' | 'moved', readonly Record<string, unknown>[]>> = {},
+  ): void {
+    const kept = Object.entries(blocks).filter(([, list]) => list !== undefined && list.length > 0);
+    const config = { ...BothProvidersWorkspace.providers(), resource, ...Object.fromEntries(kept) };
     fs.writeFileSync(path.join(this.workspace.dir, 'main.tf.json'), `${JSON.stringify(config, null, 2)}\n`);
   }
 
   /** Writes main.tf (`hcl`) beside a providers.tf.json of both providers, in place of main.tf.json. */
   public configureHcl(hcl: string): void {
     fs.rmSync(path.join(this.workspace.dir, 'main.tf.json'), { force: true });
-    fs.writeFileSync(path.join(this.workspace.dir, 'providers.tf.json'), `${JSON.stringify(BothProvidersWorkspace.providers(), null, 2)}\n`);
+    fs.writeFileSync(
+      path.join(this.workspace.dir, 'providers.tf.json'),
+      `${JSON.stringify(BothProvidersWorkspace.providers(), null, 2)}\n`,
+    );
     fs.writeFileSync(path.join(this.workspace.dir, 'main.tf'), `${hcl}\n`);
   }
 
