@@ -18,6 +18,9 @@ export interface IamApiPathsRow {
   readonly policyBody: boolean;
 }
 
+/** The usual paths, those a row of IAM_APIS leaves out. */
+export const USUAL_IAM_PATHS: IamApiPathsRow = { servicePath: "", getSuffix: ":getIamPolicy", setVerb: "POST", setSuffix: ":setIamPolicy", versionParameter: "options.requestedPolicyVersion", policyBody: false };
+
 /**
  * Every API version with IAM-enabled collections: [api, version, whether setIamPolicy's request has `updateMask`,
  * whether its Policy has `auditConfigs`, collections, paths (where they are not the usual ones)], a collection being

@@ -1,5 +1,7 @@
 import { PolicyIdentity, type PolicyAddress } from '../iam/identity';
-import { IAM_APIS, IAM_APIS_SOURCE, IAM_PATH_ABBREVIATIONS, type IamApiPathsRow } from './iam-apis.generated';
+import { IAM_APIS, IAM_APIS_SOURCE, IAM_PATH_ABBREVIATIONS, USUAL_IAM_PATHS, type IamApiPathsRow } from './iam-apis.generated';
+
+export { USUAL_IAM_PATHS };
 
 /**
  * How a collection's `getIamPolicy` takes the policy version, as Google's
@@ -34,16 +36,6 @@ export interface IamCollection {
  * the version.
  */
 export type IamApiPaths = IamApiPathsRow;
-
-/** The usual paths (those the table leaves out). */
-export const USUAL_IAM_PATHS: IamApiPaths = {
-  servicePath: '',
-  getSuffix: ':getIamPolicy',
-  setVerb: 'POST',
-  setSuffix: ':setIamPolicy',
-  versionParameter: 'options.requestedPolicyVersion',
-  policyBody: false,
-};
 
 /** One API version with IAM-enabled collections. */
 export interface IamApiVersion {

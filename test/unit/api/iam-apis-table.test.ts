@@ -1,6 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
-import { GoogleIamApis } from '../../../lib/api/iam-apis';
+import { GoogleIamApis, USUAL_IAM_PATHS } from '../../../lib/api/iam-apis';
 
 /** The generator (a plain Node script: only it and this test load googleapis). */
 const generator = require('../../../scripts/generate-iam-table.js') as {
@@ -209,14 +209,16 @@ test("the five APIs' paths are read from each client's own URLs (every compute v
     if (c.setUrl) expect(c.setUrl.endsWith(paths.setSuffix)).toBe(true);
   }
   // Secret Manager and the others: the usual paths.
-  expect(GoogleIamApis.apiVersion('secretmanager', 'v1')?.paths).toEqual({
-    servicePath: '',
-    getSuffix: ':getIamPolicy',
-    setVerb: 'POST',
-    setSuffix: ':setIamPolicy',
-    versionParameter: 'options.requestedPolicyVersion',
-    policyBody: false,
-  });
+  const secrets = GoogleIamApis.apiVersion('secretmanager', 'v1')!.paths;
+  expect(secrets).toBe(USUAL_IAM_PATHS);
+  expect([secrets.servicePath, secrets.getSuffix, secrets.setVerb, secrets.setSuffix, secrets.policyBody]).toEqual([
+    '',
+    ':getIamPolicy',
+    'POST',
+    ':setIamPolicy',
+    false,
+  ]);
+  expect(secrets.versionParameter).toBe('options.requestedPolicyVersion');
 });
 
 test("a bucket is named b/<bucket> (the JSON API's and the google provider's form), or by Google's full resource name", () => {
