@@ -91,3 +91,15 @@ test('the short forms the google provider takes: a bucket without b/, a last seg
     genericMovedResource(row('google_compute_subnetwork'), { subnetwork: 'projects/p-123456/zones/us-central1-a/instances/vm' }),
   ).toMatch(/not a full name projects\/\*\/regions\/\*\/subnetworks\/\*/);
 });
+
+test("docs/hcl.md's move table has every row, with its service and API version, and no other", () => {
+  const page = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'hcl.md'), 'utf8');
+  const documented = [...page.matchAll(/^\| `(google_[a-z0-9_]+)_iam_\*` \| `([a-z]+)` \| `([a-z0-9]+)` \|/gm)].map(
+    ([, google, service, apiVersion]) => ({
+      google,
+      service,
+      apiVersion,
+    }),
+  );
+  expect(documented).toEqual(GOOGLE_GENERIC_MOVE_ROWS.map(({ google, service, apiVersion }) => ({ google, service, apiVersion })));
+});
