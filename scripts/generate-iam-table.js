@@ -377,6 +377,7 @@ function generateIamTable(apisDir = APIS_DIR) {
     '}',
     '',
     '/** The usual paths, those a row of IAM_APIS leaves out. */',
+    '// prettier-ignore',
     `export const USUAL_IAM_PATHS: IamApiPathsRow = ${pathsLiteral(USUAL_PATHS)};`,
     '',
     '/**',

@@ -19,6 +19,7 @@ export interface IamApiPathsRow {
 }
 
 /** The usual paths, those a row of IAM_APIS leaves out. */
+// prettier-ignore
 export const USUAL_IAM_PATHS: IamApiPathsRow = { servicePath: "", getSuffix: ":getIamPolicy", setVerb: "POST", setSuffix: ":setIamPolicy", versionParameter: "options.requestedPolicyVersion", policyBody: false };
 
 /**

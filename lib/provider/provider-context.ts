@@ -79,7 +79,7 @@ export function createContext(
   const policies = new PolicyBatchers(
     {
       endpointOf: (resource) => new IamPolicyApi(client, resource),
-      canonicalName: (name) => projects.canonical(GoogleIamApis.pathName('storage', name)),
+      canonicalName: (service, name) => projects.canonical(GoogleIamApis.pathName(service, name)),
       declarations,
     },
     { change: retrySchedule('change', env), read: readRetry, staleRead: retrySchedule('staleRead', env), ...batching },

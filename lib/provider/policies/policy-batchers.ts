@@ -30,8 +30,8 @@ interface PolicyClaims {
 export interface PolicyCalls {
   /** How a policy is called: lib/api's IamPolicyApi, for the provider's client. */
   readonly endpointOf: (resource: IamResource) => IamPolicyEndpoint;
-  /** A resource name as one policy has it whichever form names it: a project number as its id (lib/api ProjectIds). @default - as written */
-  readonly canonicalName?: (name: string) => Promise<string>;
+  /** A resource name of `service` as one policy has it whichever form names it: a project number as its id (lib/api ProjectIds), a bucket's `projects/_/buckets/x` as `b/x`. @default - as written */
+  readonly canonicalName?: (service: string, name: string) => Promise<string>;
   /** What the run's other provider processes declare (an alias is another process). @default - this process alone */
   readonly declarations?: RunDeclarations;
 }
@@ -163,7 +163,7 @@ export class PolicyBatchers {
       const colon = written.indexOf(':');
       const [service, name] = [written.slice(0, colon), written.slice(colon + 1)];
       // A project number that cannot be looked up is left as written (a claim under it then goes unnoticed, as before).
-      const canonical = await Promise.resolve(this.calls.canonicalName?.(name)).catch(() => undefined);
+      const canonical = await Promise.resolve(this.calls.canonicalName?.(service, name)).catch(() => undefined);
       key = PolicyIdentity.of({ service, apiVersion: '', name: canonical ?? name }).key;
       this.canonicalKeys.set(written, key);
     }
@@ -191,7 +191,7 @@ export class PolicyBatchers {
 
   /** The identity of `resource`'s policy, its project named by id. */
   private async keyOf(resource: IamResource): Promise<string> {
-    const name = (await this.calls.canonicalName?.(resource.name)) ?? resource.name;
+    const name = (await this.calls.canonicalName?.(resource.service, resource.name)) ?? resource.name;
     return PolicyIdentity.of({ ...resource, name }).key;
   }
 

@@ -93,7 +93,7 @@ const POLICIES = [
 ] as const;
 /** The same policies named by the project's number: what Cloud Resource Manager would say (ProjectIds), stood in for here. */
 const BY_NUMBER = POLICIES.map((name) => name.replace('projects/p-123456/', 'projects/123456789012/'));
-const canonicalName = async (name: string) => name.replace('projects/123456789012/', 'projects/p-123456/');
+const canonicalName = async (_service: string, name: string) => name.replace('projects/123456789012/', 'projects/p-123456/');
 const ROLES = ['roles/networksecurity.viewer', 'roles/networksecurity.editor'] as const;
 const CONDITION = { title: 'until 2030', expression: 'request.time < timestamp("2030-01-01T00:00:00Z")' };
 /** The test's own principals: alice, bob, carol, a group. */

@@ -45,7 +45,7 @@ const FOREIGN = ['user:f1@example.com', 'user:f2@example.com'] as const;
 const VERSIONS = ['v1', 'v1beta1'] as const;
 /** The same policies named by the project's number: what Cloud Resource Manager would say (ProjectIds), stood in for here. */
 const BY_NUMBER = POLICIES.map((name) => name.replace('projects/p-123456/', 'projects/123456789012/'));
-const canonicalName = async (name: string) => name.replace('projects/123456789012/', 'projects/p-123456/');
+const canonicalName = async (_service: string, name: string) => name.replace('projects/123456789012/', 'projects/p-123456/');
 
 /** One binding's identity in the model: role, and whether it carries CONDITION. */
 interface Slot {
