@@ -285,20 +285,15 @@ export function grantResourceType<Model extends GrantModel>(
     (prior.etag === EMPTY_POLICY_ETAG && ownWriteRecent(context.private)) || unsettled(context.private);
 
   /**
-   * Whether a change from the state `prior` to `next` (planned values) leaves Google's policy as it is, so that its
-   * update writes nothing: the same grant on the same policy (PolicyIdentity: service and name, not the API version
-   * that reaches it), nothing the kind says of Google besides differing (`missing_grants`, entries to grant again),
-   * and nothing suspect. What changes then is how the policy is reached (`api_version`, `get_iam_policy_method`) or
-   * what its checks accept (`check_suppressions`). The plan keeps the etag known exactly when this holds, which is
-   * what Update goes by.
+   * Whether a change from the state `prior` to `next` (planned values) on the same policy leaves it as it is, so that
+   * its update writes nothing: the same grant, nothing the kind says of Google besides differing (`missing_grants`,
+   * entries to grant again), and nothing suspect. What changes then is how the policy is reached (`api_version`,
+   * `get_iam_policy_method`, the spelling of its name) or what its checks accept (`check_suppressions`). The plan
+   * keeps the etag known exactly when this holds, which is what Update goes by.
    */
   function leavesPolicy(context: CallContext<GoogleIamContext>, prior: CtyObject, next: CtyObject, after: Grant): boolean {
     if (suspect(prior, context) || ownComputed.some((a) => differs(prior, next, a.name))) return false;
-    const before = kind.grantOf(decode(prior));
-    return (
-      GoogleIamApis.policyKey(before.resource) === GoogleIamApis.policyKey(after.resource) &&
-      JSON.stringify(grantEdits(before, 'apply')) === JSON.stringify(grantEdits(after, 'apply'))
-    );
+    return JSON.stringify(grantEdits(kind.grantOf(decode(prior)), 'apply')) === JSON.stringify(grantEdits(after, 'apply'));
   }
 
   return {
@@ -327,18 +322,19 @@ export function grantResourceType<Model extends GrantModel>(
       const regranted = prior !== null && context !== undefined && suspect(prior, context);
       const changed = prior === null || regranted || refreshed.some((name) => differs(prior, settled, name));
       const grant = knownGrant(proposed);
-      // A change that leaves the policy as it is (another api_version of the same resource) keeps the etag: no write.
-      const writes = changed && !(prior !== null && context !== undefined && grant && leavesPolicy(context, prior, settled, grant));
+      // Only another policy replaces a grant: not another API version or spelling of the same name (a bucket's `b/x`
+      // and `projects/_/buckets/x`: GoogleIamApis.policyKey), which is an update in place.
+      const [priorResource, proposedResource] = [prior && descriptor.resourceOf(prior), descriptor.resourceOf(proposed)];
+      const samePolicy =
+        !!priorResource && !!proposedResource && GoogleIamApis.policyKey(priorResource) === GoogleIamApis.policyKey(proposedResource);
+      // A change that leaves the policy as it is keeps the etag: no write.
+      const writes =
+        changed && !(prior !== null && samePolicy && context !== undefined && grant && leavesPolicy(context, prior, settled, grant));
       const planned: CtyObject = {
         ...settled,
         id: grant ? grantId(grant) : UNKNOWN,
         etag: writes ? UNKNOWN : (prior?.etag ?? UNKNOWN),
       };
-      // Only another policy replaces a grant: not another spelling of the same name (a bucket's `b/x` and
-      // `projects/_/buckets/x`), which is an update in place, writing nothing as leavesPolicy finds.
-      const [priorResource, proposedResource] = [prior && descriptor.resourceOf(prior), descriptor.resourceOf(proposed)];
-      const samePolicy =
-        !!priorResource && !!proposedResource && GoogleIamApis.policyKey(priorResource) === GoogleIamApis.policyKey(proposedResource);
       const requiresReplace =
         prior === null || samePolicy ? [] : descriptor.replacedBy.filter((a) => differs(prior, proposed, a)).map((a) => [a]);
       if (context && grant && refusals(proposed).length === 0) await planEffects(context, grant, prior === null, diagnostics);
