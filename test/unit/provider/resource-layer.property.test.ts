@@ -1,8 +1,8 @@
 /**
  * The promise of issue 49, at the resource layer: what Terraform drives. The
  * provider's real resource types (`googleiam_authorization_policy_iam_*` and
- * the generic `googleiam_iam_*` reaching the same policies through another
- * API version; member, binding, policy, bulk members, member roles), with
+ * the generic `googleiam_iam_*` reaching the same policies through v1beta1
+ * or v1, a grant's version changing between configurations; member, binding, policy, bulk members, member roles), with
  * their ValidateResourceConfig, PlanResourceChange (with the protocol
  * layer's rules), ApplyResourceChange and ReadResource, each with its
  * private state, driven by a model of Terraform's commands
@@ -101,10 +101,12 @@ const MEMBERS = ['user:alice@example.com', 'user:bob@example.com', 'user:carol@e
 const [ALICE, BOB, CAROL] = [0, 1, 2];
 /** Someone else's principals, granted before the test starts. */
 const FOREIGN = ['user:f1@example.com', 'user:f2@example.com'] as const;
-/** The typed types reach the policies through v1, the generic ones through v1beta1. */
+/** Both serve the same policies: a grant whose version alone changes is an update in place that writes nothing. */
+const GENERIC_VERSIONS = ['v1beta1', 'v1'] as const;
+/** The typed types reach the policies through v1, the generic ones through v1beta1 or v1 (the grant's `version`). */
 const FAMILIES = [
-  { prefix: 'googleiam_authorization_policy_iam_', resource: {} },
-  { prefix: 'googleiam_iam_', resource: { service: 'networksecurity', api_version: 'v1beta1' } },
+  { prefix: 'googleiam_authorization_policy_iam_', resource: () => ({}) },
+  { prefix: 'googleiam_iam_', resource: (version: number) => ({ service: 'networksecurity', api_version: GENERIC_VERSIONS[version] }) },
 ] as const;
 const SUFFIX = { member: 'member', binding: 'binding', policy: 'policy', members: 'members', memberRoles: 'member_roles' } as const;
 
@@ -118,7 +120,8 @@ interface Slot {
 }
 /**
  * `n`: the resource's name (`<kind>_<n>`); `family`: typed (0) or generic (1), part of the address; `alias`: its
- * provider configuration; `byNumber`: its name gives the project's number; `cbd`: create_before_destroy.
+ * provider configuration; `byNumber`: its name gives the project's number; `cbd`: create_before_destroy; `version`:
+ * the API version a generic grant reaches its policy through (GENERIC_VERSIONS; not part of the address).
  */
 type ModelGrant = {
   readonly n: number;
@@ -126,6 +129,7 @@ type ModelGrant = {
   readonly alias: number;
   readonly byNumber: boolean;
   readonly cbd: boolean;
+  readonly version: number;
 } & (
   | { readonly kind: 'member'; readonly slot: Slot; readonly member: number }
   | { readonly kind: 'binding'; readonly slot: Slot; readonly members: readonly number[] }
@@ -241,7 +245,7 @@ function conditionOf(conditional: boolean) {
 /** The resource block of a grant: the configuration's values, every attribute present. */
 function resourceValues(g: ModelGrant): Record<string, unknown> {
   const name = (g.byNumber ? BY_NUMBER : POLICIES)[policyOf(g)];
-  const common = { name, ...FAMILIES[g.family].resource };
+  const common = { name, ...FAMILIES[g.family].resource(g.version) };
   switch (g.kind) {
     case 'member':
       return { ...common, role: ROLES[g.slot.role], member: MEMBERS[g.member], condition: conditionOf(g.slot.conditional) };
@@ -351,6 +355,7 @@ const placing = {
   alias: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.constant(1) }),
   byNumber: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   cbd: fc.boolean(),
+  version: fc.nat(1),
 };
 const candidate: fc.Arbitrary<ModelGrant> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('member' as const), slot, member: fc.nat(MEMBERS.length - 1), ...placing }) },
@@ -441,7 +446,7 @@ function withOverlap(base: ModelConfiguration, aimed: readonly ModelGrant[], pic
   };
   const extra =
     aimed.map(aim).find((g) => conflicts(g, target) && !residents.some((r) => addressOf(r) === addressOf(g))) ??
-    ({ kind: 'policy', policy, bindings: [], n: 7, family: 0, alias: 0, byNumber: false, cbd: false } as const);
+    ({ kind: 'policy', policy, bindings: [], n: 7, family: 0, alias: 0, byNumber: false, cbd: false, version: 0 } as const);
   return [...residents, extra];
 }
 
@@ -485,6 +490,8 @@ interface Step {
   readonly plan: Schedule;
   readonly apply: Schedule;
   readonly faults?: Faults;
+  /** A fixed case's expected outcome of this step, besides the oracle's judgement: success, and the writes Google took ('some': one or more). */
+  readonly expected?: { readonly ok: boolean; readonly writes?: number | 'some' };
 }
 type Placed = readonly { readonly slot: Slot; readonly member: number }[];
 interface Case {
@@ -685,6 +692,12 @@ async function runCase(c: Case): Promise<void> {
       );
     }
     check(where, 'what Terraform would call a bug of the provider', result.violations, []);
+    if (step.expected) {
+      const taken = writes(google) - writesBefore;
+      const counted = step.expected.writes === 'some' && taken > 0 ? 'some' : taken;
+      const outcome = { ok: result.ok, ...(step.expected.writes === undefined ? {} : { writes: counted }) };
+      check(where, 'the outcome the fixed case expects', outcome, step.expected);
+    }
     if (step.command === 'apply' && step.faults && pairs.length === 0) {
       seen.faultedApplies++;
       if (result.ok) seen.faultedAppliesSucceeded++;
@@ -780,7 +793,7 @@ function withShrinkBudget(shrinkMs: number) {
 // ---- the fixed cases --------------------------------------------------------------------------
 
 const at = (policy: number, role = 0, conditional = false): Slot => ({ policy, role, conditional });
-const placed = { family: 0, alias: 0, byNumber: false, cbd: false };
+const placed = { family: 0, alias: 0, byNumber: false, cbd: false, version: 0 };
 const member = (n: number, s: Slot, m: number): ModelGrant => ({ kind: 'member', slot: s, member: m, n, ...placed });
 const binding = (n: number, s: Slot, members: number[]): ModelGrant => ({ kind: 'binding', slot: s, members, n, ...placed });
 const bulk = (n: number, policy: number, entries: [Slot, number][]): ModelGrant => ({
@@ -855,6 +868,8 @@ const lostWhileLagging = (g: ModelGrant): Case =>
   fixed([applied([g]), applied([], LAGGING_THEN_CURRENT), applied([]), destroyed([])], [], 6);
 const MOVED_FROM = member(0, at(0, 0), ALICE);
 const MOVED_TO: ModelGrant = { ...member(1, at(0, 0), ALICE), alias: 1 };
+/** A generic grant through one API version and then the other: the same policy. */
+const throughVersion = (g: ModelGrant, version: number): ModelGrant => ({ ...g, family: 1, version });
 
 const EXAMPLES: [string, Case][] = [
   [
@@ -948,6 +963,32 @@ const EXAMPLES: [string, Case][] = [
       [{ slot: at(0), member: 0 }],
       533,
     ),
+  ],
+  [
+    "(m) a generic _iam_member's api_version changed alone while every write is refused: the apply writes nothing and succeeds, Google holds the grant",
+    fixed([
+      applied([throughVersion(member(0, at(0, 0), ALICE), 0)]),
+      { ...applied([throughVersion(member(0, at(0, 0), ALICE), 1)], everyWriteRefused), expected: { ok: true, writes: 0 } },
+      destroyed([throughVersion(member(0, at(0, 0), ALICE), 1)]),
+    ]),
+  ],
+  [
+    "(m') a generic _iam_binding's members changed with every answer lost (the outcome unknown), then its api_version changed alone: granted again, not skipped",
+    fixed([
+      applied([throughVersion(binding(0, at(0, 0), [ALICE]), 0)]),
+      { ...applied([throughVersion(binding(0, at(0, 0), [ALICE, BOB]), 0)], everyAnswerLost), expected: { ok: false } },
+      { ...applied([throughVersion(binding(0, at(0, 0), [ALICE, BOB]), 1)]), expected: { ok: true, writes: 'some' } },
+      destroyed([throughVersion(binding(0, at(0, 0), [ALICE, BOB]), 1)]),
+    ]),
+  ],
+  [
+    "(m'') a generic _iam_binding's members and api_version changed together while every write is refused: the apply fails, the next one grants",
+    fixed([
+      applied([throughVersion(binding(0, at(0, 0), [ALICE]), 0)]),
+      { ...applied([throughVersion(binding(0, at(0, 0), [ALICE, BOB]), 1)], everyWriteRefused), expected: { ok: false, writes: 0 } },
+      { ...applied([throughVersion(binding(0, at(0, 0), [ALICE, BOB]), 1)]), expected: { ok: true, writes: 1 } },
+      destroyed([throughVersion(binding(0, at(0, 0), [ALICE, BOB]), 1)]),
+    ]),
   ],
 ];
 
