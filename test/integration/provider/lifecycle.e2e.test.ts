@@ -225,3 +225,41 @@ test("a bucket's two spellings (projects/_/buckets/x, b/x) are one policy: grant
     own.remove();
   }
 });
+
+test('drift and another api_version in one plan: the version change does not hide the drift, the apply repairs it in one write', async () => {
+  const secret = 'projects/p-123456/secrets/lifecycle-drift';
+  const viewer = 'roles/secretmanager.viewer';
+  emulator.addResource(secret, { bindings: [] });
+  const own = GoogleIamWorkspace.create(emulator, { CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER: emulator.endpoint('secretmanager') });
+  try {
+    const configureVersion = (version: string) =>
+      own.configure({
+        resource: {
+          googleiam_iam_binding: {
+            readers: { service: 'secretmanager', api_version: version, name: secret, role: viewer, members: [user(1), user(2)] },
+          },
+        },
+      });
+    configureVersion('v1beta1');
+    expect((await own.apply()).code).toBe(0);
+    // Someone takes u2 away and adds an intruder, in the console.
+    emulator.addResource(secret, { bindings: [{ role: viewer, members: [user(1), 'user:intruder@example.com'] }] });
+    const written = emulator.writes(secret).length;
+
+    configureVersion('v1');
+    const plan = await own.plan();
+    expect(plan.stderr).toBe('');
+    expect(plan.stdout).toContain('# googleiam_iam_binding.readers will be updated in-place');
+    expect(plan.stdout).toMatch(/~ api_version += "v1beta1" -> "v1"/);
+    expect(plan.stdout).toContain('- "user:intruder@example.com"');
+    expect(plan.stdout).toContain('+ "user:u2@example.com"');
+    expect(plan.stdout).toMatch(/~ etag += "[^"]+" -> \(known after apply\)/);
+    expect((await own.apply()).stdout).toContain('Resources: 0 added, 1 changed, 0 destroyed.');
+    expect(emulator.writes(secret).length - written).toBe(1);
+    expect(historyOf(emulator, secret, viewer).at(-1)).toEqual([user(1), user(2)]);
+    const next = await own.plan();
+    expect([next.code, next.stdout.includes('No changes.')]).toEqual([0, true]);
+  } finally {
+    own.remove();
+  }
+});
