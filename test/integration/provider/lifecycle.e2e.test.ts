@@ -174,14 +174,16 @@ test('another api_version of the same resource: an update in place that writes n
 
 test("a bucket's two spellings (projects/_/buckets/x, b/x) are one policy: granted together without a stale write; a change of spelling is an update in place that writes nothing", async () => {
   const [full, path] = ['projects/_/buckets/lifecycle-spelt', 'b/lifecycle-spelt'];
-  const viewer = 'roles/storage.objectViewer';
+  const objectViewer = 'roles/storage.objectViewer';
   emulator.addResource(path, { bindings: [{ role: 'roles/storage.admin', members: ['user:owner@example.com'] }] });
   const own = GoogleIamWorkspace.create(emulator, { CLOUDSDK_API_ENDPOINT_OVERRIDES_STORAGE: emulator.endpoint('storage') });
   try {
     const configureName = (name: string, bucket = name) =>
       own.configure({
         resource: {
-          googleiam_iam_binding: { readers: { service: 'storage', api_version: 'v1', name: bucket, role: viewer, members: [user(1)] } },
+          googleiam_iam_binding: {
+            readers: { service: 'storage', api_version: 'v1', name: bucket, role: objectViewer, members: [user(1)] },
+          },
           googleiam_iam_member: {
             writer: { service: 'storage', api_version: 'v1', name, role: 'roles/storage.objectCreator', member: user(2) },
           },
@@ -195,7 +197,7 @@ test("a bucket's two spellings (projects/_/buckets/x, b/x) are one policy: grant
     const written = emulator.writes(path).length;
     expect(emulator.policy(path).bindings).toEqual(
       expect.arrayContaining([
-        { role: viewer, members: [user(1)] },
+        { role: objectViewer, members: [user(1)] },
         { role: 'roles/storage.objectCreator', members: [user(2)] },
       ]),
     );
@@ -228,7 +230,7 @@ test("a bucket's two spellings (projects/_/buckets/x, b/x) are one policy: grant
 
 test('drift and another api_version in one plan: the version change does not hide the drift, the apply repairs it in one write', async () => {
   const secret = 'projects/p-123456/secrets/lifecycle-drift';
-  const viewer = 'roles/secretmanager.viewer';
+  const secretViewer = 'roles/secretmanager.viewer';
   emulator.addResource(secret, { bindings: [] });
   const own = GoogleIamWorkspace.create(emulator, { CLOUDSDK_API_ENDPOINT_OVERRIDES_SECRETMANAGER: emulator.endpoint('secretmanager') });
   try {
@@ -236,14 +238,14 @@ test('drift and another api_version in one plan: the version change does not hid
       own.configure({
         resource: {
           googleiam_iam_binding: {
-            readers: { service: 'secretmanager', api_version: version, name: secret, role: viewer, members: [user(1), user(2)] },
+            readers: { service: 'secretmanager', api_version: version, name: secret, role: secretViewer, members: [user(1), user(2)] },
           },
         },
       });
     configureVersion('v1beta1');
     expect((await own.apply()).code).toBe(0);
     // Someone takes u2 away and adds an intruder, in the console.
-    emulator.addResource(secret, { bindings: [{ role: viewer, members: [user(1), 'user:intruder@example.com'] }] });
+    emulator.addResource(secret, { bindings: [{ role: secretViewer, members: [user(1), 'user:intruder@example.com'] }] });
     const written = emulator.writes(secret).length;
 
     configureVersion('v1');
@@ -256,7 +258,7 @@ test('drift and another api_version in one plan: the version change does not hid
     expect(plan.stdout).toMatch(/~ etag += "[^"]+" -> \(known after apply\)/);
     expect((await own.apply()).stdout).toContain('Resources: 0 added, 1 changed, 0 destroyed.');
     expect(emulator.writes(secret).length - written).toBe(1);
-    expect(historyOf(emulator, secret, viewer).at(-1)).toEqual([user(1), user(2)]);
+    expect(historyOf(emulator, secret, secretViewer).at(-1)).toEqual([user(1), user(2)]);
     const next = await own.plan();
     expect([next.code, next.stdout.includes('No changes.')]).toEqual([0, true]);
   } finally {
